@@ -1,0 +1,3 @@
+from benchwright.cli import main
+
+main()

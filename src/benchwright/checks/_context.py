@@ -1,0 +1,38 @@
+"""What a check is given: the task, the agent's result, and instruments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchwright.model import CheckResult, Status, Task, Trajectory
+from benchwright.workspace import Workspace
+
+
+@dataclass(frozen=True, slots=True)
+class CheckContext:
+    """Everything one check may look at. Checks judge; they build nothing here."""
+
+    check_id: str
+    task: Task
+    workspace: Workspace
+    trajectory: Trajectory
+
+    @property
+    def answer(self) -> str | None:
+        """The agent's captured final answer, if any."""
+        return self.trajectory.answer
+
+    def directory(self) -> Path:
+        """The agent's workspace as a real directory (materialized on first use)."""
+        return self.workspace.directory()
+
+    def result(self, status: Status, score: float, detail: str, **evidence: Any) -> CheckResult:
+        return CheckResult(self.check_id, status, score, detail, evidence)
+
+    def passed(self, detail: str, **evidence: Any) -> CheckResult:
+        return CheckResult.passing(self.check_id, detail, **evidence)
+
+    def failed(self, detail: str, **evidence: Any) -> CheckResult:
+        return CheckResult.failing(self.check_id, detail, **evidence)

@@ -1,0 +1,30 @@
+"""Reading and validating suite files; every error names the file and the field."""
+
+from benchwright.dsl.discover import (
+    SKIPPED_DIRS,
+    Validated,
+    document_files,
+    document_kind,
+    load_tasks,
+    validate_documents,
+)
+from benchwright.dsl.gate import pair_trajectories, select_tasks
+from benchwright.dsl.manifest import load_manifest
+from benchwright.dsl.task import load_task, task_from_dict
+from benchwright.dsl.trajectory import load_trajectory, trajectory_from_dict
+
+__all__ = [
+    "SKIPPED_DIRS",
+    "Validated",
+    "document_files",
+    "document_kind",
+    "load_manifest",
+    "load_task",
+    "load_tasks",
+    "load_trajectory",
+    "pair_trajectories",
+    "select_tasks",
+    "task_from_dict",
+    "trajectory_from_dict",
+    "validate_documents",
+]

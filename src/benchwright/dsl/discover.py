@@ -1,0 +1,127 @@
+"""Find and classify suite documents: tasks, trajectories and manifests.
+
+A document's kind is read from its keys: ``steps`` makes a trajectory,
+``task_files``/``task_subset`` a manifest, anything else is validated as a task.
+Directories named in `SKIPPED_DIRS` hold fixtures and reference code, whose own
+JSON/YAML files (``package.json``…) are not suite documents.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from benchwright.checks import CheckRegistry
+from benchwright.dsl._documents import DOCUMENT_SUFFIXES, display_path, read_document
+from benchwright.dsl.manifest import MANIFEST_KEYS, load_manifest
+from benchwright.dsl.task import task_from_dict
+from benchwright.dsl.trajectory import trajectory_from_dict
+from benchwright.errors import SpecError, SpecErrors
+from benchwright.model import Task
+
+SKIPPED_DIRS = frozenset(
+    {"fixtures", "fixture", "reference", "solution", "node_modules", "__pycache__"}
+)
+Kind = Literal["task", "trajectory", "manifest"]
+
+
+def document_kind(raw: Any) -> Kind:
+    if isinstance(raw, dict):
+        if "steps" in raw:
+            return "trajectory"
+        if MANIFEST_KEYS & raw.keys():
+            return "manifest"
+    return "task"
+
+
+def document_files(paths: Iterable[Path]) -> list[Path]:
+    """Every JSON/YAML file named or found below the given paths, in a stable order."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(_walk(path))
+        elif path.exists():
+            found.append(path)
+        else:
+            raise SpecError.single(display_path(path), "no such file or directory")
+    return found
+
+
+def _walk(root: Path) -> Iterator[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS)
+        for name in sorted(filenames):
+            if Path(name).suffix.lower() in DOCUMENT_SUFFIXES:
+                yield Path(dirpath, name)
+
+
+@dataclass(frozen=True, slots=True)
+class Validated:
+    path: Path
+    kind: Kind
+
+
+def validate_documents(
+    paths: Iterable[Path], registry: CheckRegistry | None = None
+) -> list[Validated]:
+    """Validate every document below ``paths``; raise `SpecErrors` with all problems."""
+    ok: list[Validated] = []
+    errors: list[SpecError] = []
+    for path in document_files(paths):
+        try:
+            raw = read_document(path)
+            kind = document_kind(raw)
+            if kind == "task":
+                task_from_dict(raw, path, registry)
+            elif kind == "trajectory":
+                trajectory_from_dict(raw, display_path(path))
+            else:
+                load_manifest(path)
+            ok.append(Validated(path, kind))
+        except SpecError as exc:
+            errors.append(exc)
+    if errors:
+        raise SpecErrors(errors)
+    return ok
+
+
+def load_tasks(paths: Iterable[Path], registry: CheckRegistry | None = None) -> list[Task]:
+    """Every task below ``paths`` (trajectories and manifests there are passed over).
+
+    Raises `SpecErrors` listing every invalid file, and a `SpecError` when no task is found:
+    an empty gate must never pass.
+    """
+    paths = list(paths)
+    tasks: list[Task] = []
+    errors: list[SpecError] = []
+    for path in document_files(paths):
+        try:
+            raw = read_document(path)
+            if document_kind(raw) == "task":
+                tasks.append(task_from_dict(raw, path, registry))
+        except SpecError as exc:
+            errors.append(exc)
+    if errors:
+        raise SpecErrors(errors)
+    if not tasks:
+        where = ", ".join(display_path(p) for p in paths)
+        raise SpecError.single(
+            where, "no task file found (looked for .json/.yaml/.yml task documents)"
+        )
+    _unique_ids(tasks)
+    return tasks
+
+
+def _unique_ids(tasks: list[Task]) -> None:
+    first: dict[str, Task] = {}
+    for task in tasks:
+        if task.id in first:
+            raise SpecError.single(
+                task.source,
+                f"duplicate task id {task.id!r} (also in {first[task.id].source})",
+                "id",
+            )
+        first[task.id] = task

@@ -1,0 +1,65 @@
+"""Assemble a gate's inputs: which tasks, and the trajectory graded against each.
+
+Everything is loaded and validated here, before the first check runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchwright.checks import CheckRegistry
+from benchwright.dsl._documents import DOCUMENT_SUFFIXES, display_path
+from benchwright.dsl.discover import load_tasks
+from benchwright.dsl.manifest import load_manifest
+from benchwright.dsl.trajectory import load_trajectory
+from benchwright.errors import SpecError, SpecErrors
+from benchwright.model import Task, Trajectory
+
+
+def select_tasks(
+    tasks_dir: Path | None, manifest: Path | None, registry: CheckRegistry | None = None
+) -> list[Task]:
+    """All tasks under ``tasks_dir``, or the manifest's task files (which must lie under it)."""
+    if manifest is None:
+        if tasks_dir is None:
+            raise SpecError.single("gate", "give --tasks DIR or --manifest FILE")
+        return load_tasks([tasks_dir], registry)
+    files = load_manifest(manifest)
+    if tasks_dir is not None:
+        root = tasks_dir.resolve()
+        outside = [f for f in files if not f.is_relative_to(root)]
+        if outside:
+            raise SpecError.single(
+                display_path(manifest),
+                f"{display_path(outside[0])} is not under --tasks {display_path(tasks_dir)}",
+                "task_files",
+            )
+    return load_tasks(files, registry)
+
+
+def pair_trajectories(tasks: list[Task], trajectory: Path) -> list[tuple[Task, Trajectory]]:
+    """Pair each task with its trajectory.
+
+    A file is graded against every task (the AgentBench gate); a directory holds
+    one trajectory per task, named ``<task id>.json`` (or ``.yaml``/``.yml``).
+    """
+    if not trajectory.is_dir():
+        shared = load_trajectory(trajectory)
+        return [(task, shared) for task in tasks]
+    pairs: list[tuple[Task, Trajectory]] = []
+    errors: list[SpecError] = []
+    for task in tasks:
+        candidates = [trajectory / f"{task.id}{suffix}" for suffix in sorted(DOCUMENT_SUFFIXES)]
+        found = [c for c in candidates if c.is_file()]
+        try:
+            if not found:
+                raise SpecError.single(
+                    display_path(trajectory),
+                    f"no trajectory for task {task.id!r} ({task.id}.json|.yaml)",
+                )
+            pairs.append((task, load_trajectory(found[0])))
+        except SpecError as exc:
+            errors.append(exc)
+    if errors:
+        raise SpecErrors(errors)
+    return pairs

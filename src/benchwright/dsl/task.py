@@ -1,0 +1,189 @@
+"""Load and validate task files: AgentBench v0.1.0 JSON as-is, and our richer form.
+
+Everything is validated before anything runs. Each problem names the file and
+the field path (``tasks/x.yaml: oracles[2].pattern: required``), and all the
+problems of a file are reported together.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from benchwright.checks import CheckRegistry, UnknownCheckType, default_registry
+from benchwright.dsl._documents import display_path, problems_from, read_document
+from benchwright.errors import SpecError
+from benchwright.model import CheckSpec, Task, normalize_path
+from benchwright.workspace import read_tree
+
+
+class _TaskDocument(BaseModel):
+    """The task envelope. ``oracles`` (AgentBench) and ``checks`` are the same list."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1)
+    name: str | None = None
+    description: str = ""
+    prompt: str
+    workspace: dict[str, str] | None = None
+    fixture: str | None = None
+    oracles: list[Any] | None = None
+    checks: list[Any] | None = None
+    tags: list[str] = []
+
+
+class _CheckMeta(BaseModel):
+    """The keys every check entry may carry besides its type's own parameters."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    type: str
+    id: str | None = Field(default=None, min_length=1)
+    weight: float = Field(default=1.0, ge=0)
+    tier: str | None = None
+    critical: bool = False
+    diagnostic: bool = False
+    root: str | None = None
+    requires: tuple[str, ...] = ()
+
+
+_META_KEYS = frozenset(_CheckMeta.model_fields)
+
+
+def load_task(path: Path, registry: CheckRegistry | None = None) -> Task:
+    """Read, validate and build one task; raise `SpecError` listing every problem."""
+    return task_from_dict(read_document(path), path, registry)
+
+
+def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = None) -> Task:
+    """Validate and build a task from a parsed document read from ``path``."""
+    registry = registry or default_registry()
+    source = display_path(path)
+    if not isinstance(raw, dict):
+        raise SpecError.single(source, f"a task file holds an object, not {type(raw).__name__}")
+    try:
+        doc = _TaskDocument.model_validate(raw)
+    except ValidationError as exc:
+        raise SpecError(source, problems_from(exc)) from None
+    problems: list[tuple[str, str]] = []
+    files = _initial_files(doc, path.parent, problems)
+    key = "checks" if doc.checks is not None else "oracles"
+    entries = doc.checks if doc.checks is not None else doc.oracles
+    if doc.checks is not None and doc.oracles is not None:
+        problems.append(("checks", "give either 'oracles' or 'checks', not both"))
+    if not entries:
+        problems.append((key, "required: a non-empty list of checks"))
+    specs = _check_specs(entries or [], key, files, registry, problems)
+    if problems:
+        raise SpecError(source, problems)
+    return Task(
+        id=doc.id,
+        name=doc.name or doc.id,
+        description=doc.description,
+        prompt=doc.prompt,
+        files=files,
+        checks=tuple(specs),
+        tags=tuple(doc.tags),
+        source=source,
+        fixture=doc.fixture,
+    )
+
+
+def _initial_files(
+    doc: _TaskDocument, base: Path, problems: list[tuple[str, str]]
+) -> dict[str, bytes]:
+    """The fixture's files (if any) overlaid with the inline workspace (if any)."""
+    files: dict[str, bytes] = {}
+    if doc.fixture is not None:
+        root = base / doc.fixture
+        if not root.is_dir():
+            problems.append(("fixture", f"directory not found: {display_path(root)}"))
+        else:
+            files.update(read_tree(root))
+    for raw_path, content in (doc.workspace or {}).items():
+        rel = normalize_path(raw_path)
+        if not rel or rel.startswith(("/", "../")) or rel == "..":
+            problems.append(
+                (f"workspace.{raw_path}", "path must be relative and inside the workspace")
+            )
+            continue
+        files[rel] = content.encode()
+    if doc.workspace is None and doc.fixture is None:
+        problems.append(
+            ("workspace", "required: a non-empty path→content map (or 'fixture: <dir>')")
+        )
+    elif not files and not problems:
+        problems.append(("workspace", "must not be empty"))
+    return files
+
+
+def _check_specs(
+    entries: list[Any],
+    key: str,
+    files: dict[str, bytes],
+    registry: CheckRegistry,
+    problems: list[tuple[str, str]],
+) -> list[CheckSpec]:
+    type_counts = Counter(e.get("type") for e in entries if isinstance(e, dict))
+    seen_of_type: Counter[str] = Counter()
+    specs: list[tuple[int, CheckSpec]] = []
+    for n, entry in enumerate(entries):
+        where = f"{key}[{n}]"
+        if not isinstance(entry, dict):
+            problems.append((where, "must be an object with a 'type'"))
+            continue
+        try:
+            meta = _CheckMeta.model_validate(entry)
+        except ValidationError as exc:
+            problems.extend(problems_from(exc, where))
+            continue
+        try:
+            check_type = registry.get(meta.type)
+        except UnknownCheckType as exc:
+            problems.append((f"{where}.type", str(exc)))
+            continue
+        seen_of_type[meta.type] += 1
+        params_raw = {k: v for k, v in entry.items() if k not in _META_KEYS}
+        try:
+            params = check_type.params.model_validate(params_raw)
+        except ValidationError as exc:
+            problems.extend(problems_from(exc, where))
+            continue
+        problems.extend((f"{where}.{f}", m) for f, m in params.task_errors(files))
+        default_id = (
+            meta.type if type_counts[meta.type] == 1 else f"{meta.type}#{seen_of_type[meta.type]}"
+        )
+        specs.append(
+            (
+                n,
+                CheckSpec(
+                    id=meta.id or default_id,
+                    type=meta.type,
+                    params=params,
+                    tier=meta.tier,
+                    weight=meta.weight,
+                    critical=meta.critical,
+                    diagnostic=meta.diagnostic,
+                    root=meta.root,
+                    requires=meta.requires,
+                ),
+            )
+        )
+    _cross_check(specs, key, problems)
+    return [spec for _, spec in specs]
+
+
+def _cross_check(
+    specs: list[tuple[int, CheckSpec]], key: str, problems: list[tuple[str, str]]
+) -> None:
+    """Ids are unique and roots name a check of the same task."""
+    ids = Counter(spec.id for _, spec in specs)
+    for n, spec in specs:
+        if ids[spec.id] > 1:
+            problems.append((f"{key}[{n}].id", f"duplicate check id {spec.id!r}"))
+        if spec.root is not None and spec.root not in ids:
+            problems.append((f"{key}[{n}].root", f"no check with id {spec.root!r} in this task"))

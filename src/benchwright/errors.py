@@ -1,0 +1,66 @@
+"""Errors the CLI maps to exit codes.
+
+Exit codes: 0 all passed, 1 some check failed, 2 invalid input, 3 harness failure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+EXIT_PASSED = 0
+EXIT_FAILED = 1
+EXIT_INVALID = 2
+EXIT_HARNESS = 3
+
+
+class BenchwrightError(Exception):
+    """Base of every error benchwright reports to a user instead of a traceback."""
+
+    exit_code = EXIT_HARNESS
+
+    def lines(self) -> list[str]:
+        """One line per problem, each naming where it is."""
+        return [str(self)]
+
+
+class SpecError(BenchwrightError):
+    """Invalid input: a task, trajectory, manifest or config file that cannot be used.
+
+    Carries every problem found in one file so the author fixes them in one pass.
+    """
+
+    exit_code = EXIT_INVALID
+
+    def __init__(self, source: str, problems: Sequence[tuple[str, str]]) -> None:
+        self.source = source
+        self.problems = list(problems)
+        super().__init__("\n".join(self.lines()))
+
+    def lines(self) -> list[str]:
+        return [
+            f"{self.source}: {field}: {message}" if field else f"{self.source}: {message}"
+            for field, message in self.problems
+        ]
+
+    @classmethod
+    def single(cls, source: str, message: str, field: str = "") -> SpecError:
+        return cls(source, [(field, message)])
+
+
+class SpecErrors(BenchwrightError):
+    """Several files' problems, reported together (``validate`` over a directory)."""
+
+    exit_code = EXIT_INVALID
+
+    def __init__(self, errors: Sequence[SpecError]) -> None:
+        self.errors = list(errors)
+        super().__init__("\n".join(self.lines()))
+
+    def lines(self) -> list[str]:
+        return [line for error in self.errors for line in error.lines()]
+
+
+class HarnessError(BenchwrightError):
+    """The harness could not do its job (disk full, a temp dir it cannot create)."""
+
+    exit_code = EXIT_HARNESS

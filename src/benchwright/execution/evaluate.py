@@ -1,0 +1,71 @@
+"""Run a task's checks over a replayed workspace, each independently.
+
+A check that raises is INFRA with its traceback as evidence, never a pass; a
+check that returns nothing is FAIL; a check needing a capability this machine
+lacks is SKIPPED. One check's fate never stops the others.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Iterable
+
+from benchwright.checks import CheckContext, CheckRegistry, default_registry
+from benchwright.model import CheckResult, CheckSpec, Status, Task, Trajectory
+from benchwright.workspace import Workspace
+
+
+def evaluate(
+    task: Task,
+    workspace: Workspace,
+    trajectory: Trajectory,
+    *,
+    registry: CheckRegistry | None = None,
+    capabilities: Iterable[str] = (),
+) -> tuple[CheckResult, ...]:
+    """One result per check of ``task``, in declaration order."""
+    registry = registry or default_registry()
+    available = frozenset(capabilities)
+    return tuple(
+        _run_one(spec, registry, CheckContext(spec.id, task, workspace, trajectory), available)
+        for spec in task.checks
+    )
+
+
+def _run_one(
+    spec: CheckSpec, registry: CheckRegistry, ctx: CheckContext, available: frozenset[str]
+) -> CheckResult:
+    missing = [need for need in spec.requires if need not in available]
+    if missing:
+        return CheckResult(
+            spec.id,
+            Status.SKIPPED,
+            0.0,
+            f"needs {', '.join(missing)}, not available on this machine",
+        )
+    started = time.perf_counter()
+    try:
+        result = registry.get(spec.type).run(spec.params, ctx)
+    except Exception as exc:
+        return CheckResult(
+            spec.id,
+            Status.INFRA,
+            0.0,
+            f"check crashed: {type(exc).__name__}: {exc}"[:500],
+            {"traceback": traceback.format_exc()},
+            time.perf_counter() - started,
+        )
+    elapsed = time.perf_counter() - started
+    if not isinstance(result, CheckResult):
+        return CheckResult(
+            spec.id,
+            Status.FAIL,
+            0.0,
+            f"check produced no result (returned {type(result).__name__})",
+        ).timed(elapsed)
+    if result.check_id != spec.id:
+        return CheckResult(
+            spec.id, Status.INFRA, 0.0, f"check returned a result for {result.check_id!r}"
+        ).timed(elapsed)
+    return result.timed(elapsed)

@@ -1,0 +1,71 @@
+"""Grade recorded trajectories: one task, or a gate over many."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from benchwright.checks import CheckRegistry
+from benchwright.execution.evaluate import evaluate
+from benchwright.model import GateResult, RunResult, Task, Trajectory
+from benchwright.workspace import Workspace, replay
+
+
+def run_task(
+    task: Task,
+    trajectory: Trajectory,
+    *,
+    keep: bool = False,
+    registry: CheckRegistry | None = None,
+) -> RunResult:
+    """Replay ``trajectory`` onto a fresh copy of the task's workspace and run every check."""
+    started = time.perf_counter()
+    workspace = Workspace(task.files, keep=keep)
+    try:
+        replay_errors = replay(workspace, trajectory)
+        results = evaluate(task, workspace, trajectory, registry=registry)
+        kept = str(workspace.directory()) if keep else None
+    finally:
+        workspace.cleanup()
+    return RunResult(
+        task_id=task.id,
+        results=results,
+        replay_errors=replay_errors,
+        trajectory=trajectory.source,
+        duration_s=time.perf_counter() - started,
+        workspace=kept,
+    )
+
+
+def run_gate(
+    pairs: Sequence[tuple[Task, Trajectory]],
+    *,
+    keep: bool = False,
+    registry: CheckRegistry | None = None,
+    on_result: Callable[[RunResult], None] | None = None,
+) -> GateResult:
+    """Run every (task, trajectory) pair in order.
+
+    An interruption (Ctrl-C) or a harness crash still returns what was computed,
+    marked incomplete, so no finished result is lost.
+    """
+    started = time.perf_counter()
+    runs: list[RunResult] = []
+    error = None
+    try:
+        for task, trajectory in pairs:
+            run = run_task(task, trajectory, keep=keep, registry=registry)
+            runs.append(run)
+            if on_result is not None:
+                on_result(run)
+    except KeyboardInterrupt:
+        error = f"interrupted after {len(runs)} of {len(pairs)} task(s)"
+    except Exception as exc:  # a harness bug: keep what was computed, say what broke
+        done = f"after {len(runs)} of {len(pairs)} task(s)"
+        error = f"harness crashed {done}: {type(exc).__name__}: {exc}"
+    return GateResult(
+        tuple(runs),
+        complete=error is None,
+        duration_s=time.perf_counter() - started,
+        error=error,
+    )

@@ -1,0 +1,105 @@
+"""Results: one row per check, one `RunResult` per task run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from benchwright.model.status import Status
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """One check's verdict on one piece of work, with the evidence behind it."""
+
+    check_id: str
+    status: Status
+    score: float
+    """Partial credit in [0, 1]; 1.0 for a PASS of a binary check, 0.0 for a FAIL."""
+    detail: str
+    """One line a human reads first: the rung earned, what was expected, what was seen."""
+    evidence: dict[str, Any] = field(default_factory=dict)
+    """Machine-readable support for the verdict (outputs, matches, paths)."""
+    duration_s: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.score <= 1.0:
+            raise ValueError(f"{self.check_id}: score {self.score} outside [0, 1]")
+
+    @property
+    def passed(self) -> bool:
+        return self.status is Status.PASS
+
+    @classmethod
+    def passing(cls, check_id: str, detail: str, **evidence: Any) -> CheckResult:
+        return cls(check_id, Status.PASS, 1.0, detail, evidence)
+
+    @classmethod
+    def failing(cls, check_id: str, detail: str, **evidence: Any) -> CheckResult:
+        return cls(check_id, Status.FAIL, 0.0, detail, evidence)
+
+    def timed(self, duration_s: float) -> CheckResult:
+        """The same result with its measured duration filled in."""
+        return CheckResult(
+            self.check_id, self.status, self.score, self.detail, self.evidence, duration_s
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayError:
+    """A trajectory step that could not be applied faithfully to the workspace."""
+
+    step_index: int
+    tool: str
+    path: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"step {self.step_index} ({self.tool} {self.path}): {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """Every check's result for one task run against one trajectory."""
+
+    task_id: str
+    results: tuple[CheckResult, ...]
+    replay_errors: tuple[ReplayError, ...] = ()
+    trajectory: str = ""
+    """Where the graded trajectory came from (a file path, or an agent name)."""
+    duration_s: float = 0.0
+    workspace: str | None = None
+    """The kept workspace directory, when the user asked to keep it."""
+
+    @property
+    def passed(self) -> bool:
+        """True only when every check passed and the trajectory replayed faithfully."""
+        return not self.replay_errors and bool(self.results) and all(r.passed for r in self.results)
+
+    @property
+    def harness_failed(self) -> bool:
+        """True when some check could not run because the harness broke."""
+        return any(r.status is Status.INFRA for r in self.results)
+
+
+@dataclass(frozen=True, slots=True)
+class GateResult:
+    """A gate over many tasks; ``complete`` is False when it stopped early."""
+
+    runs: tuple[RunResult, ...]
+    complete: bool = True
+    duration_s: float = 0.0
+    error: str | None = None
+    """Why the gate stopped early (interrupted, harness crash), when it did."""
+
+    @property
+    def passed(self) -> bool:
+        return self.complete and bool(self.runs) and all(run.passed for run in self.runs)
+
+    @property
+    def harness_failed(self) -> bool:
+        return self.error is not None or any(run.harness_failed for run in self.runs)
+
+    @property
+    def passed_count(self) -> int:
+        return sum(run.passed for run in self.runs)

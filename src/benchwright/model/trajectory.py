@@ -1,0 +1,228 @@
+"""A recorded agent session, normalized into file operations and commands.
+
+Agents name their tools differently (``Write`` vs ``write_file``, ``file_path``
+vs ``path``); this module maps every known spelling onto three operation kinds
+so that replay and checks see one vocabulary. Steps it does not recognize
+(reads, searches, chat) are kept in ``steps`` and scanned by network checks,
+but produce no operation.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+WRITE_TOOLS = frozenset(
+    {"write_file", "edit_file", "str_replace", "Write", "StrReplace", "Edit", "MultiEdit"}
+)
+DELETE_TOOLS = frozenset({"delete_file", "DeleteFile", "Delete", "remove_file"})
+COMMAND_TOOLS = frozenset({"run_command", "shell", "bash", "Bash", "execute"})
+PATH_KEYS = ("path", "file_path", "target_file")
+CONTENT_KEYS = ("content", "new_string")
+OLD_KEYS = ("old_string", "old_str")
+NEW_KEYS = ("new_string", "new_str")
+COMMAND_KEYS = ("command", "cmd")
+
+
+class StepError(ValueError):
+    """A step that claims to be a file or command operation but lacks what it needs."""
+
+    def __init__(self, index: int, field_path: str, message: str) -> None:
+        super().__init__(f"steps[{index}].{field_path}: {message}")
+        self.index = index
+        self.field_path = field_path
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """Replace ``old`` by ``new`` in a file's current content."""
+
+    old: str
+    new: str
+    replace_all: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FileEdit:
+    """One change to one file, in trajectory order."""
+
+    step_index: int
+    tool: str
+    path: str
+    """Forward slashes, no ``./``; may still be absolute or escape the root (replay refuses)."""
+    kind: Literal["write", "replace", "delete"]
+    content: str | None = None
+    """Whole new content, for ``write``."""
+    replacements: tuple[Replacement, ...] = ()
+    """Applied in order, for ``replace``."""
+
+
+@dataclass(frozen=True, slots=True)
+class CommandStep:
+    step_index: int
+    tool: str
+    command: str
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkViolation:
+    step_index: int
+    tool: str
+    pattern: str
+
+    def __str__(self) -> str:
+        return f"step {self.step_index} ({self.tool}): {self.pattern!r}"
+
+
+def normalize_path(raw: str) -> str:
+    """Forward slashes, no leading ``./``, no ``a/../`` detours."""
+    path = posixpath.normpath(raw.replace("\\", "/"))
+    return "" if path == "." else path
+
+
+def _first(args: Mapping[str, Any], keys: Sequence[str]) -> tuple[str | None, Any]:
+    for key in keys:
+        if key in args:
+            return key, args[key]
+    return None, None
+
+
+def _text(index: int, key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise StepError(index, f"args.{key}", f"must be a string, got {type(value).__name__}")
+    return value
+
+
+def _replacement(index: int, args: Mapping[str, Any], where: str) -> Replacement:
+    old_key, old = _first(args, OLD_KEYS)
+    new_key, new = _first(args, NEW_KEYS)
+    if new_key is None:
+        raise StepError(index, f"{where}new_string", "required next to old_string")
+    replace_all = args.get("replace_all", False)
+    return Replacement(
+        _text(index, f"{where}{old_key}", old),
+        _text(index, f"{where}{new_key}", new),
+        bool(replace_all),
+    )
+
+
+def _file_edit(index: int, tool: str, args: Mapping[str, Any], delete: bool) -> FileEdit:
+    path_key, raw_path = _first(args, PATH_KEYS)
+    if path_key is None:
+        raise StepError(
+            index, "args.path", f"required for file tool {tool!r} ({' | '.join(PATH_KEYS)})"
+        )
+    path = normalize_path(_text(index, path_key, raw_path))
+    if delete:
+        return FileEdit(index, tool, path, "delete")
+    if isinstance(args.get("edits"), list):
+        edits = args["edits"]
+        replacements = []
+        for n, edit in enumerate(edits):
+            if not isinstance(edit, Mapping):
+                raise StepError(index, f"args.edits[{n}]", "must be an object")
+            replacements.append(_replacement(index, edit, f"args.edits[{n}]."))
+        return FileEdit(index, tool, path, "replace", replacements=tuple(replacements))
+    if _first(args, OLD_KEYS)[0] is not None:
+        return FileEdit(
+            index, tool, path, "replace", replacements=(_replacement(index, args, "args."),)
+        )
+    content_key, content = _first(args, CONTENT_KEYS)
+    if content_key is None:
+        raise StepError(
+            index, "args.content", f"required for write tool {tool!r} ({' | '.join(CONTENT_KEYS)})"
+        )
+    return FileEdit(index, tool, path, "write", content=_text(index, content_key, content))
+
+
+def _tool_and_args(index: int, step: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+    tool = step.get("tool") or ""
+    args = step.get("args", {})
+    if not isinstance(args, Mapping):
+        raise StepError(index, "args", "must be an object")
+    return str(tool), args
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """The steps of one recorded agent session and what they did to files and shells."""
+
+    steps: tuple[Mapping[str, Any], ...]
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    answer: str | None = None
+    """The agent's captured final answer, when the recording has one."""
+    source: str = ""
+
+    @cached_property
+    def _operations(self) -> tuple[tuple[FileEdit, ...], tuple[CommandStep, ...]]:
+        edits: list[FileEdit] = []
+        commands: list[CommandStep] = []
+        for index, step in enumerate(self.steps):
+            tool, args = _tool_and_args(index, step)
+            kind = step.get("type")
+            if tool in WRITE_TOOLS or kind == "file_edit":
+                edits.append(_file_edit(index, tool or "file_edit", args, delete=False))
+            elif tool in DELETE_TOOLS or kind == "file_delete":
+                edits.append(_file_edit(index, tool or "file_delete", args, delete=True))
+            elif tool in COMMAND_TOOLS or kind == "command":
+                key, text = _first(args, COMMAND_KEYS)
+                if key is None:
+                    raise StepError(index, "args.command", f"required for command tool {tool!r}")
+                commands.append(CommandStep(index, tool or "command", _text(index, key, text)))
+        return tuple(edits), tuple(commands)
+
+    def validate(self) -> None:
+        """Raise `StepError` for the first step that cannot be normalized."""
+        self._operations  # noqa: B018 - computing the operations is the validation
+
+    def file_edits(self) -> tuple[FileEdit, ...]:
+        """Every write, replace and delete, in step order."""
+        return self._operations[0]
+
+    def commands(self) -> tuple[CommandStep, ...]:
+        """Every shell command the agent ran, in step order."""
+        return self._operations[1]
+
+    @cached_property
+    def _touched(self) -> frozenset[str]:
+        return frozenset(edit.path for edit in self.file_edits())
+
+    def touched_file(self, path: str) -> bool:
+        """True if any step wrote, edited or deleted ``path``."""
+        return normalize_path(path) in self._touched
+
+    @cached_property
+    def _step_texts(self) -> tuple[str, ...]:
+        return tuple(json.dumps(step, sort_keys=True).lower() for step in self.steps)
+
+    def find_network_violations(
+        self,
+        patterns: Sequence[str],
+        *,
+        allow: Sequence[str] = (),
+        exempt: re.Pattern[str] | None = None,
+    ) -> list[NetworkViolation]:
+        """Every (step, pattern) whose pattern occurs in the step's raw JSON.
+
+        Matching is a case-insensitive substring search over the whole step, as
+        the AgentBench seed prescribes. Text matching an ``allow`` substring, or
+        the compiled regex ``exempt`` (e.g. loopback URLs), is blanked first so
+        that it cannot trigger a pattern.
+        """
+        lowered = [p.lower() for p in patterns]
+        blanks = [a.lower() for a in allow if a]
+        found: list[NetworkViolation] = []
+        for index, text in enumerate(self._step_texts):
+            for blank in blanks:
+                text = text.replace(blank, " ")
+            if exempt is not None:
+                text = exempt.sub(" ", text)
+            tool = str(self.steps[index].get("tool") or self.steps[index].get("type") or "")
+            found.extend(NetworkViolation(index, tool, p) for p in lowered if p in text)
+        return found

@@ -1,0 +1,77 @@
+"""Rich tables for people: one per task (check, status, detail), then a summary line."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from benchwright.model import GateResult, RunResult, Status
+
+STATUS_STYLE = {
+    Status.PASS: "green",
+    Status.FAIL: "red",
+    Status.NOT_ATTEMPTED: "red",
+    Status.SKIPPED: "yellow",
+    Status.INFRA: "magenta",
+    Status.UNAVAILABLE: "yellow",
+}
+DETAILED_TASKS = 20
+"""Above this many tasks, a gate prints one summary row per task and details only for failures."""
+
+
+def task_table(run: RunResult) -> Table:
+    verdict = Text("PASSED", "bold green") if run.passed else Text("FAILED", "bold red")
+    table = Table(
+        title=Text.assemble(run.task_id, "  ", verdict), title_justify="left", expand=False
+    )
+    table.add_column("check")
+    table.add_column("status")
+    table.add_column("detail", overflow="fold")
+    table.add_column("time", justify="right")
+    for result in run.results:
+        table.add_row(
+            result.check_id,
+            Text(result.status.value, STATUS_STYLE[result.status]),
+            result.detail,
+            f"{result.duration_s:.2f}s",
+        )
+    for error in run.replay_errors:
+        table.add_row("replay", Text("FAIL", "red"), str(error), "")
+    return table
+
+
+def summary_table(gate: GateResult) -> Table:
+    table = Table(title="Tasks", title_justify="left")
+    table.add_column("task")
+    table.add_column("verdict")
+    table.add_column("checks", justify="right")
+    table.add_column("first problem", overflow="fold")
+    for run in gate.runs:
+        problems = [f"{r.check_id}: {r.detail}" for r in run.results if not r.passed]
+        problems += [f"replay: {e}" for e in run.replay_errors]
+        table.add_row(
+            run.task_id,
+            Text("PASSED", "green") if run.passed else Text("FAILED", "red"),
+            f"{sum(r.passed for r in run.results)}/{len(run.results)}",
+            problems[0] if problems else "",
+        )
+    return table
+
+
+def print_gate(gate: GateResult, console: Console) -> None:
+    """Per-task tables for small gates; a summary plus the failing tasks' tables for large ones."""
+    if len(gate.runs) <= DETAILED_TASKS:
+        for run in gate.runs:
+            console.print(task_table(run))
+    else:
+        console.print(summary_table(gate))
+        failing = [run for run in gate.runs if not run.passed]
+        for run in failing[:DETAILED_TASKS]:
+            console.print(task_table(run))
+        if len(failing) > DETAILED_TASKS:
+            console.print(f"... {len(failing) - DETAILED_TASKS} more failing task(s): see --json")
+    if gate.error:
+        console.print(Text(f"Gate incomplete: {gate.error}", "bold magenta"))
+    style = "bold green" if gate.passed else "bold red"
+    console.print(Text(f"Gate summary: {gate.passed_count}/{len(gate.runs)} tasks passed", style))

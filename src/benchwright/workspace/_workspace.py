@@ -1,0 +1,123 @@
+"""A task's workspace: the initial files, the agent's changes, and a directory on demand.
+
+The state lives in memory so that static checks (regexes, protected files)
+never touch the disk; the first check that needs a real directory (a test
+command) materializes it. Reads always return the state the agent produced,
+so a test command that writes caches cannot change what a later static check
+sees.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from benchwright.errors import HarnessError
+
+WORKSPACE_DIRNAME = "workspace"
+INITIAL_DIRNAME = "initial"
+
+
+class Workspace:
+    """The files of one trial, before and after the agent."""
+
+    def __init__(self, initial: Mapping[str, bytes], *, keep: bool = False) -> None:
+        self.initial: Mapping[str, bytes] = initial
+        self.files: dict[str, bytes] = dict(initial)
+        self.keep = keep
+        self._parent: Path | None = None
+
+    # -- reading the agent's result -------------------------------------------------
+
+    def read_bytes(self, path: str) -> bytes | None:
+        return self.files.get(path)
+
+    def read_text(self, path: str) -> str | None:
+        """The file decoded as UTF-8 (undecodable bytes replaced), or None if absent."""
+        data = self.files.get(path)
+        return None if data is None else data.decode("utf-8", errors="replace")
+
+    def exists(self, path: str) -> bool:
+        return path in self.files
+
+    def glob(self, pattern: str, *, initial: bool = False) -> list[str]:
+        """Paths matching a glob, where ``**`` spans directories and ``*`` does not."""
+        source = self.initial if initial else self.files
+        return sorted(p for p in source if match_glob(p, pattern))
+
+    def changed(self, path: str) -> bool:
+        """True if ``path`` differs from the initial workspace (added, edited or deleted)."""
+        return self.initial.get(path) != self.files.get(path)
+
+    # -- the directory --------------------------------------------------------------
+
+    @property
+    def materialized(self) -> bool:
+        return self._parent is not None
+
+    def directory(self) -> Path:
+        """The workspace as a real directory, written on first use.
+
+        It sits one level below a private (0700) temporary parent, because some
+        toolchains ignore project files directly under the temp root.
+        """
+        if self._parent is None:
+            try:
+                parent = Path(tempfile.mkdtemp(prefix="benchwright-"))
+                _write_tree(parent / WORKSPACE_DIRNAME, self.files)
+                if self.keep:
+                    _write_tree(parent / INITIAL_DIRNAME, self.initial)
+            except OSError as exc:
+                raise HarnessError(f"cannot materialize workspace: {exc}") from exc
+            self._parent = parent
+        return self._parent / WORKSPACE_DIRNAME
+
+    def cleanup(self) -> None:
+        """Remove the directory unless the user asked to keep it."""
+        if self._parent is not None and not self.keep:
+            shutil.rmtree(self._parent, ignore_errors=True)
+            self._parent = None
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.cleanup()
+
+
+def _write_tree(root: Path, files: Mapping[str, bytes]) -> None:
+    root.mkdir(parents=True)
+    made: set[Path] = {root}
+    for rel, data in files.items():
+        target = root / rel
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
+        target.write_bytes(data)
+
+
+def match_glob(path: str, pattern: str) -> bool:
+    """Glob match on POSIX paths: ``**`` matches any depth, ``*``/``?`` stay in one segment."""
+    return _match_parts(path.split("/"), pattern.split("/"))
+
+
+def _match_parts(parts: list[str], pats: list[str]) -> bool:
+    if not pats:
+        return not parts
+    head, rest = pats[0], pats[1:]
+    if head == "**":
+        return any(_match_parts(parts[i:], rest) for i in range(len(parts) + 1))
+    return bool(parts) and fnmatch.fnmatchcase(parts[0], head) and _match_parts(parts[1:], rest)
+
+
+def read_tree(root: Path) -> Iterator[tuple[str, bytes]]:
+    """Every file under ``root`` as (relative POSIX path, bytes), skipping VCS metadata."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != ".git")
+        for name in sorted(filenames):
+            full = Path(dirpath, name)
+            yield full.relative_to(root).as_posix(), full.read_bytes()
