@@ -1,0 +1,55 @@
+"""Builders for tests: tasks and trajectories from plain dicts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from benchwright.checks import CheckRegistry
+from benchwright.dsl import task_from_dict, trajectory_from_dict
+from benchwright.model import Task, Trajectory
+
+
+def make_task(
+    checks: list[dict[str, Any]],
+    files: dict[str, str] | None = None,
+    *,
+    registry: CheckRegistry | None = None,
+    **fields: Any,
+) -> Task:
+    """A validated task from inline files and check entries (AgentBench shape)."""
+    doc = {
+        "id": fields.pop("id", "t"),
+        "name": "test task",
+        "description": "built by a test",
+        "prompt": "do the thing",
+        "workspace": files if files is not None else {"README.md": "hello\n"},
+        "oracles": checks,
+        **fields,
+    }
+    return task_from_dict(doc, Path("inline-task.json"), registry)
+
+
+def make_trajectory(*steps: dict[str, Any], answer: str | None = None) -> Trajectory:
+    doc: dict[str, Any] = {"steps": list(steps)}
+    if answer is not None:
+        doc["answer"] = answer
+    return trajectory_from_dict(doc, "inline-trajectory.json")
+
+
+def write(tool: str, path: str, content: str) -> dict[str, Any]:
+    """A trajectory step writing a whole file."""
+    return {"type": "tool_call", "tool": tool, "args": {"path": path, "content": content}}
+
+
+def bash(command: str) -> dict[str, Any]:
+    """A trajectory step running a shell command."""
+    return {"type": "tool_call", "tool": "Bash", "args": {"command": command}}
+
+
+def dump(path: Path, doc: Any) -> Path:
+    """Write ``doc`` as JSON to ``path``, creating parents."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=2))
+    return path
