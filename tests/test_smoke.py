@@ -10,10 +10,16 @@ def test_a_fix_passes_and_a_wrong_edit_fails(registry):
         registry=registry,
     )
     fix = make_trajectory(
-        {"tool": "Edit", "args": {"file_path": "calc.py", "old_string": "a - b", "new_string": "a + b"}}
+        {
+            "tool": "Edit",
+            "args": {"file_path": "calc.py", "old_string": "a - b", "new_string": "a + b"},
+        }
     )
     wrong = make_trajectory(
-        {"tool": "Edit", "args": {"file_path": "calc.py", "old_string": "a - b", "new_string": "b - a"}}
+        {
+            "tool": "Edit",
+            "args": {"file_path": "calc.py", "old_string": "a - b", "new_string": "b - a"},
+        }
     )
     assert run_task(task, fix, registry=registry).passed
     assert not run_task(task, wrong, registry=registry).passed
