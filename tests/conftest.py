@@ -28,8 +28,10 @@ def registry() -> CheckRegistry:
 def cli(tmp_path: Path) -> CliRunner:
     """Run the real console script in a subprocess (cwd ``tmp_path`` unless given)."""
 
-    def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-        env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
+    def run(
+        *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", **(env or {})}
         return subprocess.run(
             [str(BENCHWRIGHT), *args],
             cwd=cwd or tmp_path,

@@ -17,7 +17,9 @@ STATUS_STYLE = {
     Status.UNAVAILABLE: "yellow",
 }
 DETAILED_TASKS = 20
-"""Above this many tasks, a gate prints one summary row per task and details only for failures."""
+"""Up to this many tasks, a gate prints every task's table; above, only failing tasks' rows."""
+LISTED_FAILURES = 100
+"""The most failing tasks a large gate lists on the terminal; the JSON report has them all."""
 
 
 def task_table(run: RunResult) -> Table:
@@ -41,18 +43,18 @@ def task_table(run: RunResult) -> Table:
     return table
 
 
-def summary_table(gate: GateResult) -> Table:
-    table = Table(title="Tasks", title_justify="left")
+def failures_table(runs: list[RunResult]) -> Table:
+    """One row per failing task with its first problem."""
+    table = Table(title="Failing tasks", title_justify="left")
     table.add_column("task")
-    table.add_column("verdict")
     table.add_column("checks", justify="right")
     table.add_column("first problem", overflow="fold")
-    for run in gate.runs:
+    for run in runs:
         problems = [f"{r.check_id}: {r.detail}" for r in run.results if not r.passed]
         problems += [f"replay: {e}" for e in run.replay_errors]
         table.add_row(
             run.task_id,
-            Text("PASSED", "green") if run.passed else Text("FAILED", "red"),
+            Text("FAILED", "red"),
             f"{sum(r.passed for r in run.results)}/{len(run.results)}",
             problems[0] if problems else "",
         )
@@ -60,17 +62,19 @@ def summary_table(gate: GateResult) -> Table:
 
 
 def print_gate(gate: GateResult, console: Console) -> None:
-    """Per-task tables for small gates; a summary plus the failing tasks' tables for large ones."""
+    """Every task's table for small gates; for large ones, a row per failing task.
+
+    A thousand green tables would bury the one red row a reader is looking for.
+    """
     if len(gate.runs) <= DETAILED_TASKS:
         for run in gate.runs:
             console.print(task_table(run))
     else:
-        console.print(summary_table(gate))
         failing = [run for run in gate.runs if not run.passed]
-        for run in failing[:DETAILED_TASKS]:
-            console.print(task_table(run))
-        if len(failing) > DETAILED_TASKS:
-            console.print(f"... {len(failing) - DETAILED_TASKS} more failing task(s): see --json")
+        if failing:
+            console.print(failures_table(failing[:LISTED_FAILURES]))
+        if len(failing) > LISTED_FAILURES:
+            console.print(f"... {len(failing) - LISTED_FAILURES} more failing task(s): see --json")
     if gate.error:
         console.print(Text(f"Gate incomplete: {gate.error}", "bold magenta"))
     style = "bold green" if gate.passed else "bold red"
