@@ -12,6 +12,34 @@ from pydantic import ValidationError
 
 from benchwright.errors import SpecError
 
+
+class DuplicateKey(ValueError):
+    """A key given twice in one object: the first value would silently vanish."""
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    doc: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in doc:
+            raise DuplicateKey(f"duplicate key {key!r}")
+        doc[key] = value
+    return doc
+
+
+class _StrictYamlLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """Safe YAML loading that refuses duplicate keys instead of keeping the last one."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                line = key_node.start_mark.line + 1
+                raise DuplicateKey(f"duplicate key {key!r} at line {line}")
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 JSON_SUFFIXES = frozenset({".json"})
 YAML_SUFFIXES = frozenset({".yaml", ".yml"})
 DOCUMENT_SUFFIXES = JSON_SUFFIXES | YAML_SUFFIXES
@@ -41,8 +69,10 @@ def read_document(path: Path) -> Any:
         raise SpecError.single(source, f"cannot read: {exc}") from None
     try:
         if suffix in JSON_SUFFIXES:
-            return json.loads(text)
-        return yaml.safe_load(text)
+            return json.loads(text, object_pairs_hook=_json_object)
+        return yaml.load(text, Loader=_StrictYamlLoader)  # a safe loader, see above
+    except DuplicateKey as exc:
+        raise SpecError.single(source, str(exc)) from None
     except json.JSONDecodeError as exc:
         raise SpecError.single(
             source, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
@@ -65,17 +95,55 @@ def field_path(prefix: str, loc: Sequence[str | int]) -> str:
     return out
 
 
-def problems_from(error: ValidationError, prefix: str = "") -> list[tuple[str, str]]:
-    """One (field, message) per pydantic error, in words an author understands."""
+def problems_from(
+    error: ValidationError, prefix: str = "", owner: str | None = None, allowed: Sequence[str] = ()
+) -> list[tuple[str, str]]:
+    """One (field, message) per pydantic error, in words an author understands.
+
+    ``owner`` names what the fields belong to (a check type), so that a missing
+    or unknown parameter says whose it is; ``allowed`` lists the valid names.
+    """
+    by = f" by {owner}" if owner else ""
+    choices = f" (allowed: {', '.join(allowed)})" if allowed else ""
     problems = []
     for item in error.errors(include_url=False):
         loc = [p for p in item["loc"] if not (isinstance(p, str) and p.startswith("function-"))]
         kind = item["type"]
         if kind == "missing":
-            message = "required"
+            message = f"required{by}"
         elif kind == "extra_forbidden":
-            message = "unknown field"
+            message = f"unknown field{f' for {owner}' if owner else ''}{choices}"
         else:
-            message = item["msg"].removeprefix("Value error, ")
+            message = _plain_words(item)
         problems.append((field_path(prefix, loc), message))
     return problems
+
+
+_EXPECTED_TYPE = {
+    "string_type": "a string",
+    "int_type": "an integer",
+    "int_parsing": "an integer",
+    "int_from_float": "an integer",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "dict_type": "an object",
+}
+_BOUNDS = {"greater_than_equal": ("ge", ">="), "greater_than": ("gt", ">"),
+           "less_than_equal": ("le", "<="), "less_than": ("lt", "<")}  # fmt: skip
+
+
+def _plain_words(item: Any) -> str:
+    """Pydantic's message rephrased as 'must be X, got Y' where we know the shape."""
+    kind, given, ctx = item["type"], item.get("input"), item.get("ctx") or {}
+    if kind in _EXPECTED_TYPE:
+        return f"must be {_EXPECTED_TYPE[kind]}, got {type(given).__name__}"
+    if kind in _BOUNDS:
+        key, sign = _BOUNDS[kind]
+        return f"must be {sign} {ctx[key]}, got {given!r}"
+    if kind in ("too_short", "string_too_short") and ctx.get("min_length") == 1:
+        return "must not be empty"
+    return str(item["msg"]).removeprefix("Value error, ")

@@ -28,9 +28,13 @@ SKIPPED_DIRS = frozenset(
 Kind = Literal["task", "trajectory", "manifest"]
 
 
+TASK_KEYS = frozenset({"prompt", "oracles", "checks", "workspace", "fixture"})
+
+
 def document_kind(raw: Any) -> Kind:
+    """Classify by keys; a task with a stray ``steps`` key stays a task (and is reported)."""
     if isinstance(raw, dict):
-        if "steps" in raw:
+        if "steps" in raw and not TASK_KEYS & raw.keys():
             return "trajectory"
         if MANIFEST_KEYS & raw.keys():
             return "manifest"
@@ -79,7 +83,7 @@ def validate_documents(
             elif kind == "trajectory":
                 trajectory_from_dict(raw, display_path(path))
             else:
-                load_manifest(path)
+                _manifest_lists_tasks(path)
             ok.append(Validated(path, kind))
         except SpecError as exc:
             errors.append(exc)
@@ -88,20 +92,37 @@ def validate_documents(
     return ok
 
 
+def _manifest_lists_tasks(manifest: Path) -> None:
+    """A manifest's files exist and are task documents (they are validated on their own)."""
+    for listed in load_manifest(manifest):
+        kind = document_kind(read_document(listed))
+        if kind != "task":
+            raise SpecError.single(
+                display_path(manifest),
+                f"{display_path(listed)} is a {kind}, not a task",
+                "task_files",
+            )
+
+
 def load_tasks(paths: Iterable[Path], registry: CheckRegistry | None = None) -> list[Task]:
     """Every task below ``paths`` (trajectories and manifests there are passed over).
 
     Raises `SpecErrors` listing every invalid file, and a `SpecError` when no task is found:
-    an empty gate must never pass.
+    an empty gate must never pass. A file named explicitly (not found in a directory)
+    must be a task.
     """
     paths = list(paths)
+    named = {p.resolve() for p in paths if not p.is_dir()}
     tasks: list[Task] = []
     errors: list[SpecError] = []
     for path in document_files(paths):
         try:
             raw = read_document(path)
-            if document_kind(raw) == "task":
+            kind = document_kind(raw)
+            if kind == "task":
                 tasks.append(task_from_dict(raw, path, registry))
+            elif path.resolve() in named:
+                raise SpecError.single(display_path(path), f"is a {kind}, not a task")
         except SpecError as exc:
             errors.append(exc)
     if errors:

@@ -41,6 +41,7 @@ def _resolve(path: Path, chain: tuple[Path, ...]) -> list[Path]:
         raise SpecError.single(source, "must be a non-empty list of task file paths", "task_files")
     problems: list[tuple[str, str]] = []
     files: list[Path] = []
+    listed: dict[Path, int] = {}
     for n, entry in enumerate(entries):
         if not isinstance(entry, str):
             problems.append((f"task_files[{n}]", "must be a path string"))
@@ -48,6 +49,9 @@ def _resolve(path: Path, chain: tuple[Path, ...]) -> list[Path]:
         target = (path.parent / entry).resolve()
         if not target.is_file():
             problems.append((f"task_files[{n}]", f"file not found: {display_path(target)}"))
+        elif target in listed:
+            problems.append((f"task_files[{n}]", f"same file as task_files[{listed[target]}]"))
+        listed.setdefault(target, n)
         files.append(target)
     if problems:
         raise SpecError(source, problems)

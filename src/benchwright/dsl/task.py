@@ -7,6 +7,7 @@ problems of a file are reported together.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -65,19 +66,26 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
     source = display_path(path)
     if not isinstance(raw, dict):
         raise SpecError.single(source, f"a task file holds an object, not {type(raw).__name__}")
+    problems: list[tuple[str, str]] = []
+    invalid: set[str] = set()
     try:
         doc = _TaskDocument.model_validate(raw)
     except ValidationError as exc:
-        raise SpecError(source, problems_from(exc)) from None
-    problems: list[tuple[str, str]] = []
-    files = _initial_files(doc, path.parent, problems)
-    key = "checks" if doc.checks is not None else "oracles"
-    entries = doc.checks if doc.checks is not None else doc.oracles
+        # Go on with the valid fields, so that one pass reports every problem of the file.
+        problems.extend(problems_from(exc))
+        invalid = {str(item["loc"][0]) for item in exc.errors() if item["loc"]}
+        doc = _valid_part(raw, invalid)
+    later: list[tuple[str, str]] = []
+    files = _initial_files(doc, path.parent, later)
+    key = "checks" if doc.checks is not None or "checks" in invalid else "oracles"
+    entries = doc.checks if key == "checks" else doc.oracles
     if doc.checks is not None and doc.oracles is not None:
-        problems.append(("checks", "give either 'oracles' or 'checks', not both"))
+        later.append(("checks", "give either 'oracles' or 'checks', not both"))
     if not entries:
-        problems.append((key, "required: a non-empty list of checks"))
-    specs = _check_specs(entries or [], key, files, registry, problems)
+        later.append((key, "required: a non-empty list of checks"))
+    specs = _check_specs(entries or [], key, files, registry, later)
+    # A field already reported invalid is not reported again as missing.
+    problems.extend((field, message) for field, message in later if field not in invalid)
     if problems:
         raise SpecError(source, problems)
     return Task(
@@ -93,6 +101,12 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
     )
 
 
+def _valid_part(raw: dict[Any, Any], invalid: set[str]) -> _TaskDocument:
+    """The envelope without its invalid and unknown fields (placeholders for required ones)."""
+    kept = {k: v for k, v in raw.items() if k in _TaskDocument.model_fields and k not in invalid}
+    return _TaskDocument.model_validate({"id": "?", "prompt": "", **kept})
+
+
 def _initial_files(
     doc: _TaskDocument, base: Path, problems: list[tuple[str, str]]
 ) -> dict[str, bytes]:
@@ -102,13 +116,18 @@ def _initial_files(
         root = base / doc.fixture
         if not root.is_dir():
             problems.append(("fixture", f"directory not found: {display_path(root)}"))
+        elif base.resolve().is_relative_to(root.resolve()):
+            problems.append(("fixture", "must not contain the task file itself"))
         else:
-            files.update(read_tree(root))
+            try:
+                files.update(read_tree(root))
+            except OSError as exc:
+                problems.append(("fixture", f"cannot read {exc.filename}: {exc.strerror}"))
     for raw_path, content in (doc.workspace or {}).items():
         rel = normalize_path(raw_path)
         if not rel or rel.startswith(("/", "../")) or rel == "..":
             problems.append(
-                (f"workspace.{raw_path}", "path must be relative and inside the workspace")
+                (f"workspace[{json.dumps(raw_path)}]", "path escapes the workspace root")
             )
             continue
         files[rel] = content.encode()
@@ -117,7 +136,12 @@ def _initial_files(
             ("workspace", "required: a non-empty path→content map (or 'fixture: <dir>')")
         )
     elif not files and not problems:
-        problems.append(("workspace", "must not be empty"))
+        if doc.workspace is not None:
+            problems.append(("workspace", "must not be empty"))
+        else:
+            problems.append(
+                ("fixture", f"directory holds no files: {display_path(base / doc.fixture)}")
+            )
     return files
 
 
@@ -128,7 +152,9 @@ def _check_specs(
     registry: CheckRegistry,
     problems: list[tuple[str, str]],
 ) -> list[CheckSpec]:
-    type_counts = Counter(e.get("type") for e in entries if isinstance(e, dict))
+    type_counts = Counter(
+        e["type"] for e in entries if isinstance(e, dict) and isinstance(e.get("type"), str)
+    )
     seen_of_type: Counter[str] = Counter()
     specs: list[tuple[int, CheckSpec]] = []
     for n, entry in enumerate(entries):
@@ -151,7 +177,8 @@ def _check_specs(
         try:
             params = check_type.params.model_validate(params_raw)
         except ValidationError as exc:
-            problems.extend(problems_from(exc, where))
+            allowed = sorted(_META_KEYS | check_type.params.model_fields.keys())
+            problems.extend(problems_from(exc, where, meta.type, allowed))
             continue
         problems.extend((f"{where}.{f}", m) for f, m in params.task_errors(files))
         default_id = (
@@ -185,5 +212,7 @@ def _cross_check(
     for n, spec in specs:
         if ids[spec.id] > 1:
             problems.append((f"{key}[{n}].id", f"duplicate check id {spec.id!r}"))
-        if spec.root is not None and spec.root not in ids:
+        if spec.root == spec.id:
+            problems.append((f"{key}[{n}].root", "a check cannot be its own root"))
+        elif spec.root is not None and spec.root not in ids:
             problems.append((f"{key}[{n}].root", f"no check with id {spec.root!r} in this task"))

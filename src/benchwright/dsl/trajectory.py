@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from benchwright.dsl._documents import display_path, read_document
 from benchwright.errors import SpecError
@@ -17,8 +18,11 @@ def trajectory_from_dict(raw: object, source: str) -> Trajectory:
     steps = raw.get("steps")
     metadata = raw.get("metadata", {})
     answer = raw.get("answer")
-    if not isinstance(steps, list):
+    if steps is None:
         problems.append(("steps", "required: a list of step objects"))
+        steps = []
+    elif not isinstance(steps, list):
+        problems.append(("steps", f"must be a list of step objects, got {type(steps).__name__}"))
         steps = []
     problems.extend(
         (f"steps[{n}]", "must be an object") for n, s in enumerate(steps) if not isinstance(s, dict)
@@ -33,8 +37,20 @@ def trajectory_from_dict(raw: object, source: str) -> Trajectory:
     try:
         trajectory.validate()
     except StepError as exc:
-        raise SpecError(source, [(f"steps[{exc.index}].{exc.field_path}", exc.message)]) from None
+        # Report every bad step, not only the first: validate them one by one.
+        first = (f"steps[{exc.index}].{exc.field_path}", exc.message)
+        raise SpecError(source, _step_problems(steps) or [first]) from None
     return trajectory
+
+
+def _step_problems(steps: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    problems = []
+    for n, step in enumerate(steps):
+        try:
+            Trajectory((step,)).validate()
+        except StepError as exc:
+            problems.append((f"steps[{n}].{exc.field_path}", exc.message))
+    return problems
 
 
 def load_trajectory(path: Path) -> Trajectory:
