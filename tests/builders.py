@@ -10,6 +10,8 @@ from benchwright.checks import CheckRegistry
 from benchwright.dsl import task_from_dict, trajectory_from_dict
 from benchwright.model import Task, Trajectory
 
+REPO = Path(__file__).resolve().parents[1]
+
 
 def make_task(
     checks: list[dict[str, Any]],

@@ -12,7 +12,6 @@ import pytest
 
 from benchwright.checks import BUILTIN_CHECKS, CheckRegistry, build_registry
 
-REPO = Path(__file__).resolve().parents[1]
 BENCHWRIGHT = Path(sys.executable).with_name("benchwright")
 
 CliRunner = Callable[..., subprocess.CompletedProcess[str]]

@@ -66,10 +66,11 @@ def validate(
     from benchwright.dsl import validate_documents
 
     checked = validate_documents(paths)
-    kinds = {
-        kind: sum(v.kind == kind for v in checked) for kind in ("task", "trajectory", "manifest")
-    }
-    summary = ", ".join(f"{n} {kind}(s)" for kind, n in kinds.items() if n)
+    plurals = {"task": "tasks", "trajectory": "trajectories", "manifest": "manifests"}
+    counts = {kind: sum(v.kind == kind for v in checked) for kind in plurals}
+    summary = ", ".join(
+        f"{n} {kind if n == 1 else plurals[kind]}" for kind, n in counts.items() if n
+    )
     if not checked:
         typer.echo("error: no task, trajectory or manifest file found", err=True)
         raise typer.Exit(2)
@@ -196,4 +197,14 @@ def trajectory_import(
 
 
 def main() -> None:
-    app()
+    """Entry point: an unexpected crash is a harness failure (exit 3), never a verdict."""
+    from benchwright.errors import EXIT_HARNESS
+
+    try:
+        app()
+    except Exception:
+        import traceback
+
+        traceback.print_exc()
+        typer.echo("error: internal error in benchwright (the traceback is above)", err=True)
+        sys.exit(EXIT_HARNESS)

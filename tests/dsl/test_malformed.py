@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from builders import REPO
 
 from benchwright.dsl import load_manifest, load_task, load_trajectory, validate_documents
 from benchwright.errors import EXIT_INVALID, SpecError, SpecErrors

@@ -97,9 +97,11 @@ class CheckRegistry:
 
     def register_module(self, module: ModuleType) -> list[CheckType]:
         """Register every `@check` function defined in ``module``."""
-        marked = [
-            v for v in vars(module).values() if isinstance(getattr(v, _MARK, None), CheckType)
-        ]
+        marked = {  # keyed by identity: an alias of a check is still one check
+            id(v): v
+            for v in vars(module).values()
+            if isinstance(getattr(v, _MARK, None), CheckType)
+        }.values()
         if not marked:
             raise ValueError(f"module {module.__name__} defines no @check function")
         return [self.register(fn) for fn in marked]

@@ -2,8 +2,9 @@
 
 Beyond the AgentBench seed, ``paths`` takes globs (``tests/**``): any protected
 file edited, deleted, or *added* under a protected glob fails the check. The
-comparison is on final content, so a change made by a shell command (``sed -i``)
-is caught as surely as one made by a write tool.
+comparison is on the final replayed content, so a file edited and later restored
+byte for byte passes. Recorded shell commands are not replayed (as in the seed),
+so a change made only by a command (``sed -i``) is invisible here.
 """
 
 from __future__ import annotations

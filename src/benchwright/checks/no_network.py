@@ -16,14 +16,18 @@ from benchwright.model import CheckResult
 
 DEFAULT_PATTERNS: tuple[str, ...] = (
     "curl", "wget", "fetch(", "http://", "https://", "requests.", "urllib", "httpx",
-    "socket.", "webbrowser",
+    "socket.", "webbrowser", "websearch", "web_search", "webfetch", "web_fetch",
     "pip install", "pip3 install", "uv add", "poetry add",
     "npm install", "npm ci", "pnpm install", "pnpm add", "yarn install", "yarn add",
     "bun install", "bun add", "cargo add", "cargo install", "go get", "go install",
 )  # fmt: skip
 
+# The host must end where the URL's authority ends (``localhost.evil.com``,
+# ``127.0.0.1.nip.io`` and ``localhost@evil.com`` are not loopback), and the
+# exempt path stops before another URL, so ``...localhost/,https://evil.com`` is caught.
 LOOPBACK_URL = re.compile(
-    r"https?://(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?(?:/[^\s\"'\\]*)?"
+    r"https?://(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?(?![\w.@:-])"
+    r"(?:[/?#](?:(?!https?://)[^\s\"'\\])*)?"
 )
 
 

@@ -46,14 +46,23 @@ def test_must_pass(p: TestMustPassParams, ctx: CheckContext) -> CheckResult:
         "stdout": _tail(obs.stdout),
         "stderr": _tail(obs.stderr),
         "command_s": round(obs.duration_s, 3),
+        "straggler": obs.straggler,
     }
     if obs.timed_out:
         return ctx.failed(
             f"timed out after {p.timeout:g}s (process group killed): {p.command}", **evidence
         )
+    # A background process that outlived the command was killed at the timeout; the
+    # verdict stays the command's own exit code, and the detail says what was killed.
+    left = _straggler_note(p.timeout) if obs.straggler else ""
     if obs.exit_code == 0:
-        return ctx.passed(f"exit 0 in {obs.duration_s:.2f}s: {p.command}", **evidence)
-    return ctx.failed(f"exit {obs.exit_code}: {_headline(obs.stdout, obs.stderr)}", **evidence)
+        return ctx.passed(f"exit 0 in {obs.duration_s:.2f}s: {p.command}{left}", **evidence)
+    detail = f"exit {obs.exit_code}: {_headline(obs.stdout, obs.stderr)}{left}"
+    return ctx.failed(detail, **evidence)
+
+
+def _straggler_note(timeout: float) -> str:
+    return f" (a background process kept the output open; killed at the {timeout:g}s timeout)"
 
 
 def _headline(stdout: str, stderr: str) -> str:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from benchwright.dsl._documents import display_path, read_document
 from benchwright.errors import SpecError
-from benchwright.model import StepError, Trajectory
+from benchwright.model import Trajectory, step_errors
 
 
 def trajectory_from_dict(raw: object, source: str) -> Trajectory:
@@ -33,24 +32,9 @@ def trajectory_from_dict(raw: object, source: str) -> Trajectory:
         problems.append(("answer", "must be a string"))
     if problems:
         raise SpecError(source, problems)
-    trajectory = Trajectory(tuple(steps), metadata=metadata, answer=answer, source=source)
-    try:
-        trajectory.validate()
-    except StepError as exc:
-        # Report every bad step, not only the first: validate them one by one.
-        first = (f"steps[{exc.index}].{exc.field_path}", exc.message)
-        raise SpecError(source, _step_problems(steps) or [first]) from None
-    return trajectory
-
-
-def _step_problems(steps: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    problems = []
-    for n, step in enumerate(steps):
-        try:
-            Trajectory((step,)).validate()
-        except StepError as exc:
-            problems.append((f"steps[{n}].{exc.field_path}", exc.message))
-    return problems
+    if errors := step_errors(steps):
+        raise SpecError(source, [(f"steps[{e.index}].{e.field_path}", e.message) for e in errors])
+    return Trajectory(tuple(steps), metadata=metadata, answer=answer, source=source)
 
 
 def load_trajectory(path: Path) -> Trajectory:

@@ -47,7 +47,7 @@ def _run_one(
     started = time.perf_counter()
     try:
         result = registry.get(spec.type).run(spec.params, ctx)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # a check calling sys.exit() must not end the run
         return CheckResult(
             spec.id,
             Status.INFRA,

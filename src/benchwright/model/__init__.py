@@ -14,6 +14,8 @@ from benchwright.model.trajectory import (
     StepError,
     Trajectory,
     normalize_path,
+    normalize_step,
+    step_errors,
 )
 
 __all__ = [
@@ -32,4 +34,6 @@ __all__ = [
     "Task",
     "Trajectory",
     "normalize_path",
+    "normalize_step",
+    "step_errors",
 ]

@@ -20,6 +20,9 @@ from typing import Any, Literal
 WRITE_TOOLS = frozenset(
     {"write_file", "edit_file", "str_replace", "Write", "StrReplace", "Edit", "MultiEdit"}
 )
+REPLACE_TOOLS = frozenset({"str_replace", "StrReplace", "Edit", "MultiEdit"})
+"""Tools whose meaning is old → new: with ``new_string`` but no ``old_string`` they are
+malformed, not whole-file writes (only an explicit ``content`` writes the whole file)."""
 DELETE_TOOLS = frozenset({"delete_file", "DeleteFile", "Delete", "remove_file"})
 COMMAND_TOOLS = frozenset({"run_command", "shell", "bash", "Bash", "execute"})
 PATH_KEYS = ("path", "file_path", "target_file")
@@ -93,15 +96,17 @@ def _first(args: Mapping[str, Any], keys: Sequence[str]) -> tuple[str | None, An
     return None, None
 
 
-def _text(index: int, key: str, value: Any) -> str:
+def _text(index: int, field_path: str, value: Any) -> str:
     if not isinstance(value, str):
-        raise StepError(index, f"args.{key}", f"must be a string, got {type(value).__name__}")
+        raise StepError(index, field_path, f"must be a string, got {type(value).__name__}")
     return value
 
 
 def _replacement(index: int, args: Mapping[str, Any], where: str) -> Replacement:
     old_key, old = _first(args, OLD_KEYS)
     new_key, new = _first(args, NEW_KEYS)
+    if old_key is None:
+        raise StepError(index, f"{where}old_string", "required next to new_string")
     if new_key is None:
         raise StepError(index, f"{where}new_string", "required next to old_string")
     replace_all = args.get("replace_all", False)
@@ -118,7 +123,7 @@ def _file_edit(index: int, tool: str, args: Mapping[str, Any], delete: bool) -> 
         raise StepError(
             index, "args.path", f"required for file tool {tool!r} ({' | '.join(PATH_KEYS)})"
         )
-    path = normalize_path(_text(index, path_key, raw_path))
+    path = normalize_path(_text(index, f"args.{path_key}", raw_path))
     if delete:
         return FileEdit(index, tool, path, "delete")
     if isinstance(args.get("edits"), list):
@@ -129,7 +134,8 @@ def _file_edit(index: int, tool: str, args: Mapping[str, Any], delete: bool) -> 
                 raise StepError(index, f"args.edits[{n}]", "must be an object")
             replacements.append(_replacement(index, edit, f"args.edits[{n}]."))
         return FileEdit(index, tool, path, "replace", replacements=tuple(replacements))
-    if _first(args, OLD_KEYS)[0] is not None:
+    replacing = tool in REPLACE_TOOLS and "content" not in args
+    if replacing or _first(args, OLD_KEYS)[0] is not None:
         return FileEdit(
             index, tool, path, "replace", replacements=(_replacement(index, args, "args."),)
         )
@@ -138,7 +144,8 @@ def _file_edit(index: int, tool: str, args: Mapping[str, Any], delete: bool) -> 
         raise StepError(
             index, "args.content", f"required for write tool {tool!r} ({' | '.join(CONTENT_KEYS)})"
         )
-    return FileEdit(index, tool, path, "write", content=_text(index, content_key, content))
+    content = _text(index, f"args.{content_key}", content)
+    return FileEdit(index, tool, path, "write", content=content)
 
 
 def _tool_and_args(index: int, step: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
@@ -147,6 +154,38 @@ def _tool_and_args(index: int, step: Mapping[str, Any]) -> tuple[str, Mapping[st
     if not isinstance(args, Mapping):
         raise StepError(index, "args", "must be an object")
     return str(tool), args
+
+
+def normalize_step(index: int, step: Mapping[str, Any]) -> FileEdit | CommandStep | None:
+    """The operation one step performs (None for reads, chat, unknown tools).
+
+    Raises:
+        StepError: The step names a file or command tool but lacks what it needs.
+    """
+    tool, args = _tool_and_args(index, step)
+    kind = step.get("type")
+    if tool in WRITE_TOOLS or kind == "file_edit":
+        return _file_edit(index, tool or "file_edit", args, delete=False)
+    if tool in DELETE_TOOLS or kind == "file_delete":
+        return _file_edit(index, tool or "file_delete", args, delete=True)
+    if tool in COMMAND_TOOLS or kind == "command":
+        key, text = _first(args, COMMAND_KEYS)
+        if key is None:
+            named = f"command tool {tool!r}" if tool else "a 'type: command' step"
+            raise StepError(index, "args.command", f"required for {named} (command | cmd)")
+        return CommandStep(index, tool or "command", _text(index, f"args.{key}", text))
+    return None
+
+
+def step_errors(steps: Sequence[Mapping[str, Any]]) -> list[StepError]:
+    """Every step that cannot be normalized, so that one pass reports them all."""
+    errors = []
+    for index, step in enumerate(steps):
+        try:
+            normalize_step(index, step)
+        except StepError as exc:
+            errors.append(exc)
+    return errors
 
 
 @dataclass(frozen=True)
@@ -161,21 +200,11 @@ class Trajectory:
 
     @cached_property
     def _operations(self) -> tuple[tuple[FileEdit, ...], tuple[CommandStep, ...]]:
-        edits: list[FileEdit] = []
-        commands: list[CommandStep] = []
-        for index, step in enumerate(self.steps):
-            tool, args = _tool_and_args(index, step)
-            kind = step.get("type")
-            if tool in WRITE_TOOLS or kind == "file_edit":
-                edits.append(_file_edit(index, tool or "file_edit", args, delete=False))
-            elif tool in DELETE_TOOLS or kind == "file_delete":
-                edits.append(_file_edit(index, tool or "file_delete", args, delete=True))
-            elif tool in COMMAND_TOOLS or kind == "command":
-                key, text = _first(args, COMMAND_KEYS)
-                if key is None:
-                    raise StepError(index, "args.command", f"required for command tool {tool!r}")
-                commands.append(CommandStep(index, tool or "command", _text(index, key, text)))
-        return tuple(edits), tuple(commands)
+        operations = [normalize_step(index, step) for index, step in enumerate(self.steps)]
+        return (
+            tuple(op for op in operations if isinstance(op, FileEdit)),
+            tuple(op for op in operations if isinstance(op, CommandStep)),
+        )
 
     def validate(self) -> None:
         """Raise `StepError` for the first step that cannot be normalized."""
@@ -199,7 +228,7 @@ class Trajectory:
 
     @cached_property
     def _step_texts(self) -> tuple[str, ...]:
-        return tuple(json.dumps(step, sort_keys=True).lower() for step in self.steps)
+        return tuple(json.dumps(step, sort_keys=True, default=str).lower() for step in self.steps)
 
     def find_network_violations(
         self,

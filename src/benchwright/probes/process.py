@@ -28,6 +28,9 @@ class CommandObservation:
     stderr: str
     duration_s: float
     timed_out: bool
+    straggler: bool = False
+    """The command exited but a process it left behind still held its output at the
+    timeout; that process was killed and ``exit_code`` is the command's own."""
 
 
 def run_command(
@@ -47,11 +50,12 @@ def run_command(
     )
     try:
         out, err = proc.communicate(timeout=timeout_s)
-        timed_out = False
+        timed_out = straggler = False
     except subprocess.TimeoutExpired:
         # The shell may have exited while a background child still holds the pipes:
         # that is a finished command with a straggler, not a timeout.
         timed_out = proc.poll() is None
+        straggler = not timed_out
         _kill_group(proc.pid)
         out, err = _drain(proc)
     finally:
@@ -64,6 +68,7 @@ def run_command(
         stderr=err.decode("utf-8", errors="replace"),
         duration_s=time.perf_counter() - started,
         timed_out=timed_out,
+        straggler=straggler,
     )
 
 
@@ -77,5 +82,5 @@ def _drain(proc: subprocess.Popen[bytes]) -> tuple[bytes, bytes]:
 
 
 def _kill_group(pgid: int) -> None:
-    with contextlib.suppress(ProcessLookupError):
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)

@@ -33,13 +33,13 @@ def task_table(run: RunResult) -> Table:
     table.add_column("time", justify="right")
     for result in run.results:
         table.add_row(
-            result.check_id,
+            Text(result.check_id),
             Text(result.status.value, STATUS_STYLE[result.status]),
-            result.detail,
+            Text(result.detail),  # plain text: a regex like x[/] is not Rich markup
             f"{result.duration_s:.2f}s",
         )
     for error in run.replay_errors:
-        table.add_row("replay", Text("FAIL", "red"), str(error), "")
+        table.add_row("replay", Text("FAIL", "red"), Text(str(error)), "")
     return table
 
 
@@ -47,16 +47,15 @@ def failures_table(runs: list[RunResult]) -> Table:
     """One row per failing task with its first problem."""
     table = Table(title="Failing tasks", title_justify="left")
     table.add_column("task")
-    table.add_column("checks", justify="right")
+    table.add_column("checks passed", justify="right")
     table.add_column("first problem", overflow="fold")
     for run in runs:
         problems = [f"{r.check_id}: {r.detail}" for r in run.results if not r.passed]
         problems += [f"replay: {e}" for e in run.replay_errors]
         table.add_row(
-            run.task_id,
-            Text("FAILED", "red"),
+            Text(run.task_id),
             f"{sum(r.passed for r in run.results)}/{len(run.results)}",
-            problems[0] if problems else "",
+            Text(problems[0] if problems else ""),
         )
     return table
 

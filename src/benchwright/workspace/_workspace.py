@@ -114,10 +114,16 @@ def _match_parts(parts: list[str], pats: list[str]) -> bool:
     return bool(parts) and fnmatch.fnmatchcase(parts[0], head) and _match_parts(parts[1:], rest)
 
 
+UNCOPIED_DIRS = frozenset(
+    {".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis"}
+)
+"""Version-control metadata and caches: left behind by running a fixture in place, never content."""
+
+
 def read_tree(root: Path) -> Iterator[tuple[str, bytes]]:
-    """Every file under ``root`` as (relative POSIX path, bytes), skipping VCS metadata."""
+    """Every file under ``root`` as (relative POSIX path, bytes), skipping `UNCOPIED_DIRS`."""
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d != ".git")
+        dirnames[:] = sorted(d for d in dirnames if d not in UNCOPIED_DIRS)
         for name in sorted(filenames):
             full = Path(dirpath, name)
             yield full.relative_to(root).as_posix(), full.read_bytes()

@@ -2,8 +2,9 @@
 
 Beyond the AgentBench reference, which overwrote a file with ``new_string``,
 an edit applies ``old → new`` to the file's *current* content. An edit that
-cannot apply (``old`` absent or ambiguous, path outside the workspace) leaves
-the file as it was — as the agent's own tool would have — and is reported.
+cannot apply (``old`` absent or ambiguous, path outside the workspace, a file
+where a directory must be, text that is not UTF-8) leaves the file as it was —
+as the agent's own tool would have — and is reported.
 """
 
 from __future__ import annotations
@@ -26,18 +27,41 @@ def _apply(workspace: Workspace, edit: FileEdit) -> str | None:
     path = edit.path
     if not path or path.startswith("/") or path == ".." or path.startswith("../"):
         return "path is outside the workspace"
-    if edit.kind == "write":
-        workspace.files[path] = (edit.content or "").encode()
-        return None
     if edit.kind == "delete":
         if workspace.files.pop(path, None) is None:
             return "cannot delete: file does not exist"
         return None
-    current = workspace.read_text(path)
+    if conflict := _tree_conflict(workspace, path):
+        return conflict
+    if edit.kind == "write":
+        return _store(workspace, path, edit.content or "")
+    data = workspace.read_bytes(path)
+    try:
+        current = None if data is None else data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "cannot edit: file is not UTF-8 text"
     text, problem = _replace_all(current, edit.replacements)
-    if problem is None:
-        workspace.files[path] = text.encode()
-    return problem
+    return problem or _store(workspace, path, text)
+
+
+def _store(workspace: Workspace, path: str, text: str) -> str | None:
+    try:
+        workspace.files[path] = text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate escaped from the recording's JSON
+        return f"content is not encodable as UTF-8: {exc.reason} at character {exc.start}"
+    return None
+
+
+def _tree_conflict(workspace: Workspace, path: str) -> str | None:
+    """Why ``path`` cannot be a file next to the existing ones (a file/directory clash)."""
+    parts = path.split("/")
+    for n in range(1, len(parts)):
+        parent = "/".join(parts[:n])
+        if parent in workspace.files:
+            return f"path conflict: {parent} is a file, not a directory"
+    if any(other.startswith(path + "/") for other in workspace.files):
+        return f"path conflict: {path} is a directory"
+    return None
 
 
 def _replace_all(

@@ -1,0 +1,1 @@
+"""Agents and their recordings: converters from real agent transcripts to trajectories."""
