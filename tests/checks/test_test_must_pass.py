@@ -80,6 +80,12 @@ def test_exit_3_fails_with_the_first_stderr_line_truncated_to_500(grade):
     assert result.evidence["stdout"] == "out\n"
 
 
+def test_a_python_traceback_is_summarized_by_its_exception_line(grade):
+    result = grade(must_pass("python boom.py"), {"boom.py": "def f():\n    1 / 0\n\nf()\n"})
+    assert result.status is Status.FAIL
+    assert result.detail == "exit 1: ZeroDivisionError: division by zero"
+
+
 def test_a_failure_with_no_output_says_so(grade):
     result = grade(must_pass("exit 7"), None)
     assert result.detail == "exit 7: (no output)"

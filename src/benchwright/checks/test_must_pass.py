@@ -66,10 +66,16 @@ def _straggler_note(timeout: float) -> str:
 
 
 def _headline(stdout: str, stderr: str) -> str:
-    """The first stderr line, else the last stdout line (where test runners summarize)."""
+    """The first stderr line, else the last stdout line (where test runners summarize).
+
+    A Python traceback's first line says nothing; its last line names the exception.
+    """
     err = [line for line in stderr.splitlines() if line.strip()]
     out = [line for line in stdout.splitlines() if line.strip()]
-    line = err[0] if err else (out[-1] if out else "(no output)")
+    if err:
+        line = err[-1] if err[0].startswith("Traceback (most recent call last)") else err[0]
+    else:
+        line = out[-1] if out else "(no output)"
     return line.strip()[:DETAIL_LIMIT]
 
 
