@@ -28,7 +28,7 @@ _MARK = "__benchwright_check__"
 class CheckParams(BaseModel):
     """Base of every check type's parameters: unknown keys are errors."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     def task_errors(self, files: Mapping[str, bytes]) -> list[tuple[str, str]]:
         """Authoring errors visible before anything runs, as (field, message) pairs.
