@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -55,3 +56,20 @@ def dump(path: Path, doc: Any) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(doc, indent=2))
     return path
+
+
+def fake_distribution(
+    site: Path, dist: str, entry_points: dict[str, str], modules: dict[str, str]
+) -> Path:
+    """An installed-looking package under ``site``: its modules and check entry points.
+
+    Put ``site`` on ``sys.path`` (or ``PYTHONPATH``) and `importlib.metadata` finds it.
+    """
+    info = site / f"{dist}-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n")
+    lines = "".join(f"{name} = {target}\n" for name, target in entry_points.items())
+    (info / "entry_points.txt").write_text(f"[benchwright.checks]\n{lines}")
+    for name, source in modules.items():
+        (site / f"{name}.py").write_text(textwrap.dedent(source))
+    return site

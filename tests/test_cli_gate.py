@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from builders import bash, dump
+from builders import bash, dump, fake_distribution
 
 pytestmark = pytest.mark.slow
 
@@ -120,13 +120,9 @@ def explodes(p, ctx):
 
 
 def test_a_crashing_check_is_infra_and_exit_3_with_results_kept(cli, tmp_path):
-    site = tmp_path / "site"
-    (site / "crashplug-0.1.dist-info").mkdir(parents=True)
-    (site / "crashplug-0.1.dist-info" / "METADATA").write_text("Name: crashplug\nVersion: 0.1\n")
-    (site / "crashplug-0.1.dist-info" / "entry_points.txt").write_text(
-        "[benchwright.checks]\nexplodes = crashplug\n"
+    site = fake_distribution(
+        tmp_path / "site", "crashplug", {"explodes": "crashplug"}, {"crashplug": CRASHING_PLUGIN}
     )
-    (site / "crashplug.py").write_text(CRASHING_PLUGIN)
     task = {**TASK, "oracles": [*TASK["oracles"][1:], {"type": "explodes"}]}
     dump(tmp_path / "tasks" / "fix-add.json", task)
     traj = dump(tmp_path / "traj.json", {"steps": [FIX]})
@@ -140,12 +136,7 @@ def test_a_crashing_check_is_infra_and_exit_3_with_results_kept(cli, tmp_path):
 
 
 def test_a_plugin_that_fails_to_import_is_named(cli, tmp_path):
-    site = tmp_path / "site"
-    (site / "badplug-0.1.dist-info").mkdir(parents=True)
-    (site / "badplug-0.1.dist-info" / "METADATA").write_text("Name: badplug\nVersion: 0.1\n")
-    (site / "badplug-0.1.dist-info" / "entry_points.txt").write_text(
-        "[benchwright.checks]\nbad = badplug_missing_module\n"
-    )
+    site = fake_distribution(tmp_path / "site", "badplug", {"bad": "badplug_missing_module"}, {})
     tasks, _ = _suite(tmp_path, FIX)
     proc = cli("validate", str(tasks), env={"PYTHONPATH": str(site)})
     assert proc.returncode == 3

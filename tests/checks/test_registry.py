@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import sys
-import textwrap
 import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from builders import fake_distribution
 
 from benchwright.checks import (
     BUILTIN_CHECKS,
@@ -166,14 +166,8 @@ def install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callabl
     added: list[str] = []
 
     def make(dist: str, entry_points: dict[str, str], modules: dict[str, str]) -> None:
-        info = tmp_path / f"{dist}-0.1.dist-info"
-        info.mkdir()
-        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n")
-        lines = "".join(f"{name} = {target}\n" for name, target in entry_points.items())
-        (info / "entry_points.txt").write_text(f"[benchwright.checks]\n{lines}")
-        for name, source in modules.items():
-            (tmp_path / f"{name}.py").write_text(textwrap.dedent(source))
-            added.append(name)
+        fake_distribution(tmp_path, dist, entry_points, modules)
+        added.extend(modules)
         monkeypatch.syspath_prepend(str(tmp_path))
 
     yield make

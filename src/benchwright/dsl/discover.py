@@ -9,7 +9,7 @@ JSON/YAML files (``package.json``…) are not suite documents.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -73,23 +73,31 @@ def validate_documents(
 ) -> list[Validated]:
     """Validate every document below ``paths``; raise `SpecErrors` with all problems."""
     ok: list[Validated] = []
+
+    def validate(path: Path, raw: Any, kind: Kind) -> None:
+        if kind == "task":
+            task_from_dict(raw, path, registry)
+        elif kind == "trajectory":
+            trajectory_from_dict(raw, display_path(path))
+        else:
+            _manifest_lists_tasks(path)
+        ok.append(Validated(path, kind))
+
+    _each_document(paths, validate)
+    return ok
+
+
+def _each_document(paths: Iterable[Path], handle: Callable[[Path, Any, Kind], None]) -> None:
+    """Read and classify every document, hand it on, and collect every file's `SpecError`."""
     errors: list[SpecError] = []
     for path in document_files(paths):
         try:
             raw = read_document(path)
-            kind = document_kind(raw)
-            if kind == "task":
-                task_from_dict(raw, path, registry)
-            elif kind == "trajectory":
-                trajectory_from_dict(raw, display_path(path))
-            else:
-                _manifest_lists_tasks(path)
-            ok.append(Validated(path, kind))
+            handle(path, raw, document_kind(raw))
         except SpecError as exc:
             errors.append(exc)
     if errors:
         raise SpecErrors(errors)
-    return ok
 
 
 def _manifest_lists_tasks(manifest: Path) -> None:
@@ -114,19 +122,14 @@ def load_tasks(paths: Iterable[Path], registry: CheckRegistry | None = None) -> 
     paths = list(paths)
     named = {p.resolve() for p in paths if not p.is_dir()}
     tasks: list[Task] = []
-    errors: list[SpecError] = []
-    for path in document_files(paths):
-        try:
-            raw = read_document(path)
-            kind = document_kind(raw)
-            if kind == "task":
-                tasks.append(task_from_dict(raw, path, registry))
-            elif path.resolve() in named:
-                raise SpecError.single(display_path(path), f"is a {kind}, not a task")
-        except SpecError as exc:
-            errors.append(exc)
-    if errors:
-        raise SpecErrors(errors)
+
+    def collect(path: Path, raw: Any, kind: Kind) -> None:
+        if kind == "task":
+            tasks.append(task_from_dict(raw, path, registry))
+        elif path.resolve() in named:
+            raise SpecError.single(display_path(path), f"is a {kind}, not a task")
+
+    _each_document(paths, collect)
     if not tasks:
         where = ", ".join(display_path(p) for p in paths)
         raise SpecError.single(
