@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from benchwright.checks import CheckRegistry, UnknownCheckType, default_registry
 from benchwright.dsl._documents import display_path, problems_from, read_document
 from benchwright.errors import SpecError
-from benchwright.model import CheckSpec, Task, normalize_path
+from benchwright.model import CheckSpec, Task, inside_root, normalize_path
 from benchwright.workspace import read_tree
 
 
@@ -125,7 +125,7 @@ def _initial_files(
                 problems.append(("fixture", f"cannot read {exc.filename}: {exc.strerror}"))
     for raw_path, content in (doc.workspace or {}).items():
         rel = normalize_path(raw_path)
-        if not rel or rel.startswith(("/", "../")) or rel == "..":
+        if not inside_root(rel):
             problems.append(
                 (f"workspace[{json.dumps(raw_path)}]", "path escapes the workspace root")
             )

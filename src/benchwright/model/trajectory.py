@@ -89,6 +89,11 @@ def normalize_path(raw: str) -> str:
     return "" if path == "." else path
 
 
+def inside_root(path: str) -> bool:
+    """True for a normalized path that stays inside its root (not "", "/x" or "../x")."""
+    return bool(path) and not path.startswith("/") and path != ".." and not path.startswith("../")
+
+
 def _first(args: Mapping[str, Any], keys: Sequence[str]) -> tuple[str | None, Any]:
     for key in keys:
         if key in args:

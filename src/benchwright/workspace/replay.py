@@ -9,7 +9,7 @@ as the agent's own tool would have — and is reported.
 
 from __future__ import annotations
 
-from benchwright.model import FileEdit, Replacement, ReplayError, Trajectory
+from benchwright.model import FileEdit, Replacement, ReplayError, Trajectory, inside_root
 from benchwright.workspace._workspace import Workspace
 
 
@@ -25,7 +25,7 @@ def replay(workspace: Workspace, trajectory: Trajectory) -> tuple[ReplayError, .
 
 def _apply(workspace: Workspace, edit: FileEdit) -> str | None:
     path = edit.path
-    if not path or path.startswith("/") or path == ".." or path.startswith("../"):
+    if not inside_root(path):
         return "path is outside the workspace"
     if edit.kind == "delete":
         if workspace.files.pop(path, None) is None:
