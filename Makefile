@@ -9,9 +9,9 @@ QUICKSTART := suites/quickstart
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,http,services]'
 	touch $(STAMP)
 
 # The flagship job: validate the quickstart suite, gate the honest trajectories
