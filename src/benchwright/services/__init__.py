@@ -1,0 +1,1 @@
+"""What the grader runs beside the app: lifecycles, ports, vendor mocks."""

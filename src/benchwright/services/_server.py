@@ -1,0 +1,78 @@
+"""Serve an ASGI app on 127.0.0.1 from a background thread, for as long as a grading needs it.
+
+The socket is bound before the server starts (port 0 = the kernel picks a free
+port), so there is no window in which another process can take the port, and
+readiness is the server's own ``started`` flag, never a sleep.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from typing import Any
+
+import uvicorn
+
+from benchwright.errors import HarnessError
+
+START_TIMEOUT_S = 10.0
+STOP_TIMEOUT_S = 10.0
+_POLL_S = 0.01
+
+
+class BackgroundServer:
+    """An ASGI app served by uvicorn in a daemon thread; a context manager."""
+
+    def __init__(self, app: Any, *, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._app = app
+        self._host = host
+        self._port = port
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self.port: int | None = None
+
+    @property
+    def base_url(self) -> str:
+        if self.port is None:
+            raise HarnessError("server not started")
+        return f"http://{self._host}:{self.port}"
+
+    def start(self) -> str:
+        """Bind, serve, wait until accepting; return the base URL."""
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((self._host, self._port))
+        except OSError as exc:
+            sock.close()
+            raise HarnessError(f"cannot bind {self._host}:{self._port}: {exc}") from exc
+        self.port = sock.getsockname()[1]
+        config = uvicorn.Config(self._app, log_level="warning", lifespan="off", access_log=False)
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [sock]}, daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise HarnessError(f"server on port {self.port} did not start")
+            time.sleep(_POLL_S)
+        return self.base_url
+
+    def stop(self) -> None:
+        """Ask the server to exit and wait for its thread (bounded)."""
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(STOP_TIMEOUT_S)
+        self._server = self._thread = None
+
+    def __enter__(self) -> BackgroundServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
