@@ -1,0 +1,69 @@
+"""Turning a command template into a running leader process with a log file.
+
+The template is split like a shell line first and each word is filled in after,
+so a database path with spaces stays one argument and nothing is ever run
+through a shell.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from benchwright.errors import HarnessError
+
+PLACEHOLDERS = ("db", "port", "tree", "python")
+
+
+def fill(command: str, **values: object) -> list[str]:
+    """The argv for ``command`` with ``{db}``, ``{port}``, ``{tree}`` and ``{python}`` set."""
+    known = {**values, "python": sys.executable}
+    try:
+        argv = [word.format(**known) for word in shlex.split(command)]
+    except (KeyError, IndexError, ValueError) as exc:
+        raise HarnessError(
+            f"bad app command template {command!r}: {exc!r}; "
+            f"placeholders are {', '.join('{' + p + '}' for p in PLACEHOLDERS)}"
+        ) from exc
+    if not argv:
+        raise HarnessError("the app command template is empty")
+    return argv
+
+
+def spawn(
+    argv: list[str], *, cwd: Path, env: dict[str, str], log_path: Path
+) -> tuple[subprocess.Popen[bytes], int]:
+    """Start ``argv`` as a new session leader, stdout and stderr appended to ``log_path``.
+
+    Returns the process and the log offset where its output starts, so a restart's
+    observation quotes only its own output.
+    """
+    try:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        with log_path.open("ab") as log:
+            log.write(f"--- benchwright: starting {shlex.join(argv)}\n".encode())
+            log.flush()
+            offset = log.tell()
+            proc = subprocess.Popen(
+                argv,
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+    except OSError as exc:
+        raise HarnessError(f"cannot start {argv[0]!r} in {cwd}: {exc}") from exc
+    return proc, offset
+
+
+def tail(path: Path, offset: int, size: int) -> bytes:
+    """The last ``size`` bytes written to ``path`` after ``offset``."""
+    with path.open("rb") as log:
+        end = log.seek(0, os.SEEK_END)
+        log.seek(max(offset, end - size))
+        return log.read()

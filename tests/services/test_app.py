@@ -1,0 +1,417 @@
+"""AppUnderTest boots real processes, rates the boot on the seed's ladder, and leaves
+nothing behind: every test ends by scanning /proc for the app's group and session."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from benchwright.errors import HarnessError
+from benchwright.services import app as app_module
+from benchwright.services.app import AppUnderTest, BootObservation, BootPolicy, boot_ladder
+from benchwright.services.ports import lease_port, port_is_free
+
+FAKE_APP = r"""
+import http.server, os, signal, socket, subprocess, sys, time
+
+mode, args = sys.argv[1], sys.argv[2:]
+db, port = args[args.index("--db") + 1], int(args[args.index("--port") + 1])
+delay = float(os.environ.get("FAKE_DELAY", "0"))
+if os.environ.get("FAKE_IGNORE_TERM"):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+print(f"boot mode={mode} db_existed={os.path.exists(db)} cwd={os.getcwd()} "
+      f"pythonpath={os.environ.get('PYTHONPATH')} vendor={os.environ.get('MERIDIAN_BASE_URL')}")
+if mode == "crash":
+    def nest(depth):
+        if depth == 0:
+            raise RuntimeError("boom: MERIDIAN_API_KEY is not set")
+        nest(depth - 1)
+    nest(40)
+if mode == "sleep":
+    time.sleep(60)
+if mode == "late-exit":
+    time.sleep(delay)
+    sys.exit(3)
+if mode == "hang":  # bound and listening, never answers: the kernel accepts into the backlog
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", port))
+    holder.listen()
+    time.sleep(60)
+if mode == "family":  # a child that ignores SIGTERM, and one that also left the group
+    stubborn = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)"
+    escaped = "import os; os.setsid(); " + stubborn
+    kids = [subprocess.Popen([sys.executable, "-c", code]) for code in (stubborn, escaped)]
+    with open(db + ".pids", "w") as out:
+        out.write(" ".join(str(kid.pid) for kid in kids))
+time.sleep(delay)
+with open(db, "a") as store:
+    store.write("row\n")
+answers = {"500": (500, b'{"error": {}}'), "html": (200, b"<p>up</p>")}
+status, body = answers.get(mode, (200, b'{"status": "ok"}'))
+
+class Health(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+http.server.HTTPServer(("127.0.0.1", port), Health).serve_forever()
+"""
+
+FAST = BootPolicy(poll_s=0.1, budget_s=2.0, rung_s=1.0, request_timeout_s=0.5)
+
+
+def _stat(pid: int) -> tuple[str, int, int] | None:
+    """(state, pgrp, session) read straight from /proc, independently of the code under test."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = raw[raw.rindex(")") + 2 :].split()
+    return fields[0], int(fields[2]), int(fields[3])
+
+
+def _alive(pid: int) -> bool:
+    stat = _stat(pid)
+    return stat is not None and stat[0] not in ("Z", "X")
+
+
+def _left_in_group_or_session(leader: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            stat = _stat(int(entry.name))
+            if stat and stat[0] not in ("Z", "X") and leader in (stat[1], stat[2]):
+                found.append(int(entry.name))
+    return found
+
+
+class TrackedApp(AppUnderTest):
+    """Remembers every leader it started, so teardown can prove they are all gone."""
+
+    leaders: list[int]
+
+    def _start(self, policy: BootPolicy) -> BootObservation:
+        try:
+            return super()._start(policy)
+        finally:
+            if self.pid is not None:
+                self.leaders.append(self.pid)
+
+
+MakeApp = Callable[..., TrackedApp]
+
+
+@pytest.fixture
+def make_app(tmp_path: Path) -> Iterator[MakeApp]:
+    (tmp_path / "fake_app.py").write_text(FAKE_APP)
+    made: list[TrackedApp] = []
+    leases = []
+
+    def make(
+        mode: str, *, delay: float = 0.0, policy: BootPolicy = FAST, env=(), **kw
+    ) -> TrackedApp:
+        lease = lease_port(lock_dir=tmp_path / "locks")
+        leases.append(lease)
+        app = TrackedApp(
+            kw.pop("command", "{python} fake_app.py " + mode + " --db {db} --port {port}"),
+            tree=tmp_path,
+            db=tmp_path / "graded.db",
+            port=lease.port,
+            env={"MERIDIAN_BASE_URL": "http://127.0.0.1:9", "FAKE_DELAY": str(delay), **dict(env)},
+            policy=policy,
+            stop_grace_s=0.5,
+            **kw,
+        )
+        app.leaders = []
+        made.append(app)
+        return app
+
+    yield make
+    for app in made:
+        app.stop()
+        for leader in app.leaders:
+            assert _left_in_group_or_session(leader) == [], f"orphans of {leader}"
+    for lease in leases:
+        lease.release()
+
+
+def test_the_seed_boot_line_runs_a_package_from_the_tree(make_app, tmp_path):
+    """``python -m vspro`` exactly as documented: found on the app's PATH and PYTHONPATH."""
+    (tmp_path / "vspro").mkdir()
+    (tmp_path / "vspro" / "__main__.py").write_text(
+        FAKE_APP.replace("sys.argv[1], sys.argv[2:]", '"ok", sys.argv[1:]')
+    )
+    venv_bin = str(Path(sys.executable).parent)
+    app = make_app(
+        "ok",
+        command="python -m vspro --db {db} --port {port}",
+        env={"PATH": venv_bin + os.pathsep + os.environ["PATH"]},
+    )
+    with app:
+        assert app.argv[:3] == ["python", "-m", "vspro"]
+        assert app.boot_observation.ladder == 1.0, app.boot_observation.detail
+
+
+def test_a_healthy_app_earns_the_top_rung_in_its_tree_and_environment(make_app, tmp_path):
+    for leftover in ("graded.db", "graded.db-wal", "graded.db-shm"):
+        (tmp_path / leftover).write_text("warm state from an earlier run")
+    with make_app("ok", delay=0.2) as app:
+        obs = app.boot_observation
+        assert obs is not None and obs.ladder == 1.0
+        assert obs.detail.startswith("1.0: healthy in 0.") and obs.detail.endswith("(rung <= 1 s)")
+        assert obs.statuses == (200,) and obs.health_body == b'{"status": "ok"}'
+        assert obs.exit_code is None and obs.port == app.port
+        boot_line = obs.output_tail.decode()
+        assert "db_existed=False" in boot_line and f"cwd={tmp_path} " in boot_line
+        assert f"pythonpath={tmp_path} " in boot_line and "vendor=http://127.0.0.1:9" in boot_line
+        assert not (tmp_path / "graded.db-wal").exists()
+        assert not (tmp_path / "graded.db-shm").exists()
+        assert obs.log_path == tmp_path / "graded.db.app.log"
+
+
+def test_healthy_after_the_rung_earns_075(make_app):
+    with make_app("ok", delay=1.3) as app:
+        obs = app.boot_observation
+    assert obs.ladder == 0.75 and obs.healthy_after_s > 1.0
+    assert obs.detail.startswith("0.75: healthy in 1.")
+    assert obs.detail.endswith("(rung <= 2 s; top rung <= 1 s)")
+
+
+def test_a_port_that_answers_but_never_200_earns_04(make_app):
+    with make_app("500") as app:
+        obs = app.boot_observation
+    assert obs.ladder == 0.4 and obs.bound and obs.statuses == (500,)
+    assert obs.detail == (
+        "0.4: port answered but health never returned 200 within 2 s "
+        "(statuses seen: 500; still running)"
+    )
+    assert obs.health_body == b'{"error": {}}'
+
+
+def test_a_200_without_json_is_not_healthy_unless_the_policy_says_so(make_app):
+    with make_app("html") as app:
+        assert app.boot_observation.ladder == 0.4
+        assert "(a 200 came without a JSON body)" in app.boot_observation.detail
+    lenient = BootPolicy(poll_s=0.1, budget_s=2.0, rung_s=1.0, require_json=False)
+    with make_app("html", policy=lenient) as app:
+        assert app.boot_observation.ladder == 1.0
+
+
+def test_a_port_that_accepts_but_never_speaks_earns_04(make_app):
+    with make_app("hang") as app:
+        obs = app.boot_observation
+    assert obs.ladder == 0.4 and obs.bound and obs.statuses == ()
+    assert "statuses seen: no HTTP response" in obs.detail
+
+
+def test_alive_but_never_bound_earns_015(make_app):
+    started = time.monotonic()
+    with make_app("sleep") as app:
+        obs = app.boot_observation
+        assert time.monotonic() - started < 4  # bounded by the 2 s budget
+    assert obs.ladder == 0.15 and not obs.bound and obs.exit_code is None
+    assert obs.detail == "0.15: alive after 1 s but never bound the port (still running)"
+    assert b"boot mode=sleep" in obs.output_tail
+
+
+def test_exiting_after_the_rung_without_binding_still_earns_015(make_app):
+    with make_app("late-exit", delay=1.3) as app:
+        obs = app.boot_observation
+    assert obs.ladder == 0.15 and obs.exit_code == 3
+    assert obs.detail.startswith(
+        "0.15: alive after 1 s but never bound the port (exited with code 3"
+    )
+
+
+def test_a_crash_at_boot_earns_0_and_quotes_the_end_of_its_output(make_app):
+    started = time.monotonic()
+    with make_app("crash") as app:
+        obs = app.boot_observation
+        assert time.monotonic() - started < 2  # a crash ends the wait at once
+    assert obs.ladder == 0.0 and obs.exit_code == 1 and not obs.bound
+    assert len(obs.output_tail) == 800  # the traceback is longer: only its end is kept
+    assert obs.output_tail.endswith(b"RuntimeError: boom: MERIDIAN_API_KEY is not set\n")
+    assert obs.detail.startswith("0.0: crashed at boot (exited with code 1 after 0.")
+    assert obs.detail.endswith("RuntimeError: boom: MERIDIAN_API_KEY is not set")
+    assert "Traceback" in app.log_path.read_text()
+
+
+def test_stop_ends_children_that_ignore_sigterm_or_left_the_group(make_app, tmp_path):
+    with make_app("family") as app:
+        assert app.boot_observation.ladder == 1.0
+        leader = app.pid
+        kids = [int(pid) for pid in (tmp_path / "graded.db.pids").read_text().split()]
+        assert all(_alive(pid) for pid in [leader, *kids])
+        escaped = _stat(kids[1])
+        assert escaped is not None and escaped[1] != leader  # really outside the group
+        started = time.monotonic()
+        app.stop(grace_s=0.5)
+        assert time.monotonic() - started < 3
+    assert app.pid is None
+    assert not any(_alive(pid) for pid in [leader, *kids])
+    assert _left_in_group_or_session(leader) == []
+
+
+def test_stop_forces_an_app_that_ignores_sigterm(make_app):
+    with make_app("ok", env={"FAKE_IGNORE_TERM": "1"}) as app:
+        leader = app.pid
+        started = time.monotonic()
+        app.stop()  # grace 0.5 s, then SIGKILL
+        assert 0.4 < time.monotonic() - started < 3
+    assert not _alive(leader)
+
+
+def test_kill_ends_everything_at_once_and_restart_keeps_the_database(make_app, tmp_path):
+    app = make_app("family")
+    with app:
+        first = app.pid
+        kids = [int(pid) for pid in (tmp_path / "graded.db.pids").read_text().split()]
+        app.kill()
+        assert not any(_alive(pid) for pid in [first, *kids]) and app.pid is None
+        assert port_is_free(app.port)
+        obs = app.restart()
+        assert obs.ladder == 1.0 and app.pid != first and obs.port == app.port
+        assert b"db_existed=True" in obs.output_tail  # same db, not wiped
+    assert app.log_path.read_text().count("--- benchwright: starting") == 2
+
+
+def test_restart_of_a_running_app_sigkills_it_first(make_app):
+    with make_app("ok") as app:
+        first = app.pid
+        assert app.restart().ladder == 1.0
+        assert not _alive(first) and _left_in_group_or_session(first) == []
+
+
+def test_leaving_the_block_by_an_exception_still_stops_the_app(make_app):
+    app = make_app("ok")
+    with pytest.raises(RuntimeError, match="grader bug"), app:
+        leader = app.pid
+        raise RuntimeError("grader bug")
+    assert not _alive(leader)
+
+
+def test_a_port_already_taken_is_a_harness_error_before_anything_starts(make_app, monkeypatch):
+    monkeypatch.setattr(app_module, "PORT_FREE_TIMEOUT_S", 0.2)
+    app = make_app("ok")
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", app.port))
+        squatter.listen()
+        with pytest.raises(HarnessError, match=f"port {app.port} is in use"):
+            app.boot()
+    assert app.pid is None and app.leaders == []
+
+
+def test_booting_twice_is_a_harness_error(make_app):
+    with make_app("ok") as app, pytest.raises(HarnessError, match="already running"):
+        app.boot()
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("{python} app.py --db {database}", r"placeholders are \{db\}, \{port\}"),
+        ("", "empty"),
+        ("/no/such/interpreter -m vspro", "cannot start '/no/such/interpreter'"),
+    ],
+)
+def test_bad_commands_are_harness_errors(make_app, command, message):
+    with pytest.raises(HarnessError, match=message):
+        make_app("ok", command=command).boot()
+
+
+@pytest.mark.slow
+def test_the_seed_defaults_rate_a_quick_boot_10(make_app):
+    with make_app("ok", policy=BootPolicy()) as app:
+        obs = app.boot_observation
+    assert obs.ladder == 1.0 and obs.detail.endswith("(rung <= 5 s)")
+
+
+def test_the_environment_is_the_harness_one_plus_the_apps(make_app):
+    app = make_app("ok")
+    assert app.env["PYTHONDONTWRITEBYTECODE"] == "1"
+    assert app.env["PYTHONPATH"] == str(app.tree)
+    assert app.env["PATH"] == os.environ["PATH"]
+
+
+SEED = BootPolicy()
+
+
+@pytest.mark.parametrize(
+    ("facts", "ladder", "detail"),
+    [
+        ({"healthy_after_s": 1.3, "bound": True}, 1.0, "1.0: healthy in 1.3 s (rung <= 5 s)"),
+        ({"healthy_after_s": 5.0, "bound": True}, 1.0, "1.0: healthy in 5.0 s (rung <= 5 s)"),
+        (
+            {"healthy_after_s": 5.01, "bound": True},
+            0.75,
+            "0.75: healthy in 5.0 s (rung <= 25 s; top rung <= 5 s)",
+        ),
+        (
+            {"healthy_after_s": None, "bound": True, "statuses": (503, 500)},
+            0.4,
+            "0.4: port answered but health never returned 200 within 25 s "
+            "(statuses seen: 503, 500; still running)",
+        ),
+        (  # answered, then died: more progress than a crash, so the 0.4 rung
+            {
+                "healthy_after_s": None,
+                "bound": True,
+                "statuses": (500,),
+                "exit_code": -9,
+                "exited_after_s": 2.0,
+            },
+            0.4,
+            "0.4: port answered but health never returned 200 within 25 s "
+            "(statuses seen: 500; killed by signal 9 after 2.0 s)",
+        ),
+        (
+            {"healthy_after_s": None, "bound": False},
+            0.15,
+            "0.15: alive after 5 s but never bound the port (still running)",
+        ),
+        (
+            {"healthy_after_s": None, "bound": False, "exit_code": 2, "exited_after_s": 6.0},
+            0.15,
+            "0.15: alive after 5 s but never bound the port (exited with code 2 after 6.0 s)",
+        ),
+        (  # the near miss: dead just before the rung
+            {
+                "healthy_after_s": None,
+                "bound": False,
+                "exit_code": 1,
+                "exited_after_s": 4.9,
+                "output_tail": b"\nImportError: no module named vspro\n",
+            },
+            0.0,
+            "0.0: crashed at boot (exited with code 1 after 4.9 s); "
+            "last output: ImportError: no module named vspro",
+        ),
+        (
+            {"healthy_after_s": None, "bound": False, "exit_code": 0, "exited_after_s": 0.1},
+            0.0,
+            "0.0: crashed at boot (exited with code 0 after 0.1 s); last output: (no output)",
+        ),
+    ],
+)
+def test_boot_ladder_rungs(facts, ladder, detail):
+    assert boot_ladder(**facts, policy=SEED) == (ladder, detail)
+
+
+def test_boot_ladder_uses_the_policy_rungs():
+    short = BootPolicy(budget_s=3, rung_s=1)
+    assert boot_ladder(healthy_after_s=1.2, bound=True, policy=short) == (
+        0.75,
+        "0.75: healthy in 1.2 s (rung <= 3 s; top rung <= 1 s)",
+    )
+    assert boot_ladder(healthy_after_s=None, bound=False, policy=short)[0] == 0.15
