@@ -11,6 +11,8 @@ EXIT_PASSED = 0
 EXIT_FAILED = 1
 EXIT_INVALID = 2
 EXIT_HARNESS = 3
+EXIT_REFUSED = 3
+"""Same code as a harness failure: no trustworthy verdict was produced."""
 
 
 class BenchwrightError(Exception):
@@ -64,3 +66,17 @@ class HarnessError(BenchwrightError):
     """The harness could not do its job (disk full, a temp dir it cannot create)."""
 
     exit_code = EXIT_HARNESS
+
+
+class RefusedError(BenchwrightError):
+    """benchwright will not produce a number it cannot stand behind (a broken pin,
+    a reference that fails the freeze gate, a scorer that fails its selftest)."""
+
+    exit_code = EXIT_REFUSED
+
+    def __init__(self, message: str, reasons: Sequence[str] = ()) -> None:
+        self.reasons = list(reasons)
+        super().__init__(message)
+
+    def lines(self) -> list[str]:
+        return [str(self), *(f"  {reason}" for reason in self.reasons)]

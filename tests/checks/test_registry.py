@@ -28,6 +28,7 @@ BUILTIN_NAMES = [
     "file_exists",
     "file_not_modified",
     "no_network",
+    "no_source_during_phase",
     "test_must_pass",
 ]
 

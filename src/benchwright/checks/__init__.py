@@ -27,6 +27,7 @@ BUILTIN_CHECKS: tuple[str, ...] = (
     "benchwright.checks.file_exists",
     "benchwright.checks.file_not_modified",
     "benchwright.checks.no_network",
+    "benchwright.checks.no_source_during_phase",
     "benchwright.checks.test_must_pass",
 )
 

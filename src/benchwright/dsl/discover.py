@@ -17,15 +17,17 @@ from typing import Any, Literal
 from benchwright.checks import CheckRegistry
 from benchwright.dsl._documents import DOCUMENT_SUFFIXES, display_path, read_document
 from benchwright.dsl.manifest import MANIFEST_KEYS, load_manifest
+from benchwright.dsl.suite import load_suite
 from benchwright.dsl.task import task_from_dict
 from benchwright.dsl.trajectory import trajectory_from_dict
 from benchwright.errors import SpecError, SpecErrors
 from benchwright.model import Task
 
 SKIPPED_DIRS = frozenset(
-    {"fixtures", "fixture", "reference", "solution", "node_modules", "__pycache__"}
+    {"fixtures", "fixture", "reference", "solution", "solutions", "stamps"}
+    | {"node_modules", "__pycache__"}
 )
-Kind = Literal["task", "trajectory", "manifest"]
+Kind = Literal["task", "trajectory", "manifest", "suite"]
 
 
 TASK_KEYS = frozenset({"prompt", "oracles", "checks", "workspace", "fixture"})
@@ -38,6 +40,8 @@ def document_kind(raw: Any) -> Kind:
             return "trajectory"
         if MANIFEST_KEYS & raw.keys():
             return "manifest"
+        if "suite" in raw:
+            return "suite"
     return "task"
 
 
@@ -79,6 +83,8 @@ def validate_documents(
             task_from_dict(raw, path, registry)
         elif kind == "trajectory":
             trajectory_from_dict(raw, display_path(path))
+        elif kind == "suite":
+            load_suite(path, registry)
         else:
             _manifest_lists_tasks(path)
         ok.append(Validated(path, kind))

@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from benchwright.checks import CheckRegistry, UnknownCheckType, default_registry
 from benchwright.dsl._documents import display_path, problems_from, read_document
+from benchwright.dsl._trial_fields import phases_of, solution_of, stamp_files
+from benchwright.dsl.tiers import guard_only_problem
 from benchwright.errors import SpecError
 from benchwright.model import CheckSpec, Task, inside_root, normalize_path
 from benchwright.workspace import read_tree
@@ -29,12 +31,20 @@ class _TaskDocument(BaseModel):
     id: str = Field(min_length=1)
     name: str | None = None
     description: str = ""
-    prompt: str
+    prompt: str | None = None
     workspace: dict[str, str] | None = None
     fixture: str | None = None
     oracles: list[Any] | None = None
     checks: list[Any] | None = None
     tags: list[str] = []
+    task_class: str | None = Field(default=None, alias="class", min_length=1)
+    budget: float | None = Field(default=None, gt=0)
+    stamp: Any = None
+    solution: Any = None
+    phases: Any = None
+
+
+_DOCUMENT_KEYS = frozenset(f.alias or name for name, f in _TaskDocument.model_fields.items())
 
 
 class _CheckMeta(BaseModel):
@@ -76,14 +86,22 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
         invalid = {str(item["loc"][0]) for item in exc.errors() if item["loc"]}
         doc = _valid_part(raw, invalid)
     later: list[tuple[str, str]] = []
-    files = _initial_files(doc, path.parent, later)
+    phases = phases_of(doc.phases, path.parent, later)
+    if doc.prompt is None and not phases and "phases" not in invalid:
+        later.append(("prompt", "required"))
     key = "checks" if doc.checks is not None or "checks" in invalid else "oracles"
     entries = doc.checks if key == "checks" else doc.oracles
+    latency_only = entries == [] and doc.task_class is not None
+    files = _initial_files(doc, path.parent, later, latency_only)
     if doc.checks is not None and doc.oracles is not None:
         later.append(("checks", "give either 'oracles' or 'checks', not both"))
-    if not entries:
-        later.append((key, "required: a non-empty list of checks"))
+    if not entries and not latency_only:
+        later.append((key, "required: a non-empty list of checks (or [] with a class)"))
     specs = _check_specs(entries or [], key, files, registry, later)
+    if doc.task_class is not None and (problem := guard_only_problem([s.type for s in specs])):
+        later.append((key, problem))
+    stamp = stamp_files(doc.stamp, path.parent, later)
+    solution = solution_of(doc.solution, path.parent, "solution", later)
     # A field already reported invalid is not reported again as missing.
     problems.extend((field, message) for field, message in later if field not in invalid)
     if problems:
@@ -92,23 +110,28 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
         id=doc.id,
         name=doc.name or doc.id,
         description=doc.description,
-        prompt=doc.prompt,
+        prompt=doc.prompt if doc.prompt is not None else "\n\n".join(p.prompt for p in phases),
         files=files,
         checks=tuple(specs),
         tags=tuple(doc.tags),
         source=source,
         fixture=doc.fixture,
+        task_class=doc.task_class,
+        budget_s=doc.budget,
+        stamp=stamp,
+        solution=solution,
+        phases=phases,
     )
 
 
 def _valid_part(raw: dict[Any, Any], invalid: set[str]) -> _TaskDocument:
     """The envelope without its invalid and unknown fields (placeholders for required ones)."""
-    kept = {k: v for k, v in raw.items() if k in _TaskDocument.model_fields and k not in invalid}
-    return _TaskDocument.model_validate({"id": "?", "prompt": "", **kept})
+    kept = {k: v for k, v in raw.items() if k in _DOCUMENT_KEYS and k not in invalid}
+    return _TaskDocument.model_validate({"id": "?", **kept})
 
 
 def _initial_files(
-    doc: _TaskDocument, base: Path, problems: list[tuple[str, str]]
+    doc: _TaskDocument, base: Path, problems: list[tuple[str, str]], latency_only: bool = False
 ) -> dict[str, bytes]:
     """The fixture's files (if any) overlaid with the inline workspace (if any)."""
     files: dict[str, bytes] = {}
@@ -132,6 +155,8 @@ def _initial_files(
             continue
         files[rel] = content.encode()
     if doc.workspace is None and doc.fixture is None:
+        if latency_only:  # no oracle to feed: an empty workspace is a valid start
+            return files
         problems.append(
             ("workspace", "required: a non-empty path→content map (or 'fixture: <dir>')")
         )

@@ -4,8 +4,22 @@ Nothing here performs I/O or imports another benchwright package.
 """
 
 from benchwright.model.result import CheckResult, GateResult, ReplayError, RunResult
+from benchwright.model.scorecard import (
+    SCORECARD_SCHEMA_VERSION,
+    Attribution,
+    CategoryTally,
+    ComponentValue,
+    ConditionResult,
+    CriticalFactor,
+    ExcellenceResult,
+    Flags,
+    PointsSummary,
+    Scorecard,
+    ScoredRow,
+    TierMean,
+)
 from benchwright.model.status import Status
-from benchwright.model.task import CheckSpec, Suite, Task
+from benchwright.model.task import TIERS, CheckSpec, Phase, Solution, Suite, Task
 from benchwright.model.trajectory import (
     CommandStep,
     FileEdit,
@@ -20,19 +34,34 @@ from benchwright.model.trajectory import (
 )
 
 __all__ = [
+    "SCORECARD_SCHEMA_VERSION",
+    "TIERS",
+    "Attribution",
+    "CategoryTally",
     "CheckResult",
     "CheckSpec",
     "CommandStep",
+    "ComponentValue",
+    "ConditionResult",
+    "CriticalFactor",
+    "ExcellenceResult",
     "FileEdit",
+    "Flags",
     "GateResult",
     "NetworkViolation",
+    "Phase",
+    "PointsSummary",
     "Replacement",
     "ReplayError",
     "RunResult",
+    "Scorecard",
+    "ScoredRow",
+    "Solution",
     "Status",
     "StepError",
     "Suite",
     "Task",
+    "TierMean",
     "Trajectory",
     "inside_root",
     "normalize_path",

@@ -34,6 +34,28 @@ class CheckSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class Solution:
+    """A task's reference work, applied by the ``oracle`` agent (see docs/suites.md)."""
+
+    files: Mapping[str, bytes] = field(default_factory=dict)
+    """Copied over the workspace: relative POSIX path to content."""
+    script: str | None = None
+    """Absolute path of a script run in the workspace after ``files`` are copied."""
+    answer: str | None = None
+    """The oracle's final answer (nav tasks)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """One agent turn of a task: its own prompt, budget and (for ``oracle``) solution."""
+
+    name: str
+    prompt: str
+    budget_s: float | None = None
+    solution: Solution | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Task:
     """A prompt, the workspace it starts from, and the checks that grade the result."""
 
@@ -49,9 +71,24 @@ class Task:
     """The file this task was loaded from, for messages and provenance."""
     fixture: str | None = None
     """The fixture directory the files came from, when not inline."""
+    task_class: str | None = None
+    """The suite class (``class:`` in the file); decides the tier with the checks."""
+    budget_s: float | None = None
+    """Default wall-clock seconds per agent phase."""
+    stamp: Mapping[str, bytes] = field(default_factory=dict)
+    """Hidden oracle files written after the agent ran, never seen by it."""
+    solution: Solution | None = None
+    phases: tuple[Phase, ...] = ()
+    """Declared phases; empty means one implicit phase named ``main``."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "files", MappingProxyType(dict(self.files)))
+        object.__setattr__(self, "stamp", MappingProxyType(dict(self.stamp)))
+
+    @property
+    def agent_phases(self) -> tuple[Phase, ...]:
+        """The phases an agent runs, in order (the implicit ``main`` when none are declared)."""
+        return self.phases or (Phase("main", self.prompt),)
 
     def check(self, check_id: str) -> CheckSpec:
         for spec in self.checks:
@@ -60,9 +97,28 @@ class Task:
         raise KeyError(check_id)
 
 
+TIERS = ("correctness", "build", "latency")
+"""Every task is in exactly one tier (docs/suites.md, "Tiers")."""
+
+
 @dataclass(frozen=True, slots=True)
 class Suite:
-    """Tasks loaded together, e.g. every task file under a directory."""
+    """Tasks loaded together, e.g. every task file under a directory, or a suite file."""
 
     name: str
     tasks: tuple[Task, ...] = field(default_factory=tuple)
+    description: str = ""
+    classes: Mapping[str, str] = field(default_factory=dict)
+    build_only_classes: tuple[str, ...] = ()
+    budget_s: float = 600.0
+    """Default wall-clock seconds per agent phase when a task or phase gives none."""
+    tiers: Mapping[str, str] = field(default_factory=dict)
+    """Task id → its tier, decided when the suite loaded."""
+    source: str = ""
+    """The suite file, absolute, so that a resumed run reloads the same suite."""
+
+    def task(self, task_id: str) -> Task:
+        for task in self.tasks:
+            if task.id == task_id:
+                return task
+        raise KeyError(task_id)

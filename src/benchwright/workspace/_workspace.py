@@ -76,6 +76,22 @@ class Workspace:
             self._parent = parent
         return self._parent / WORKSPACE_DIRNAME
 
+    def refresh(self) -> None:
+        """Make the in-memory view what is now on disk, after a real agent worked there.
+
+        `.git/` (the harness's snapshots) and `.benchwright/` (its answer file) are
+        left out, as are caches (`UNCOPIED_DIRS`): checks judge the agent's files.
+        Files written later (stamped oracles) stay on disk only, so static checks
+        never mistake them for the agent's work.
+        """
+        if self._parent is None:
+            raise HarnessError("refresh() needs a materialized workspace")
+        root = self._parent / WORKSPACE_DIRNAME
+        try:
+            self.files = dict(read_tree(root, skip=HARNESS_DIRS, lenient=True))
+        except OSError as exc:
+            raise HarnessError(f"cannot read the workspace back: {exc}") from exc
+
     def cleanup(self) -> None:
         """Remove the directory unless the user asked to keep it."""
         if self._parent is not None and not self.keep:
@@ -120,10 +136,21 @@ UNCOPIED_DIRS = frozenset(
 """Version-control metadata and caches: left behind by running a fixture in place, never content."""
 
 
-def read_tree(root: Path) -> Iterator[tuple[str, bytes]]:
-    """Every file under ``root`` as (relative POSIX path, bytes), skipping `UNCOPIED_DIRS`."""
+HARNESS_DIRS = frozenset({".benchwright"})
+"""Directories the harness writes into a trial's workspace (besides `.git`)."""
+
+
+def read_tree(
+    root: Path, *, skip: frozenset[str] = frozenset(), lenient: bool = False
+) -> Iterator[tuple[str, bytes]]:
+    """Every file under ``root`` as (relative POSIX path, bytes), skipping `UNCOPIED_DIRS`.
+
+    ``lenient`` passes over broken symbolic links (an agent may leave one: it holds
+    no content to judge); otherwise reading one raises, as a fixture must not have any.
+    """
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in UNCOPIED_DIRS)
+        dirnames[:] = sorted(d for d in dirnames if d not in UNCOPIED_DIRS and d not in skip)
         for name in sorted(filenames):
             full = Path(dirpath, name)
-            yield full.relative_to(root).as_posix(), full.read_bytes()
+            if not lenient or full.is_file():
+                yield full.relative_to(root).as_posix(), full.read_bytes()

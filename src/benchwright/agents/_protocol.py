@@ -1,0 +1,63 @@
+"""The Agent protocol: given a workspace, a prompt and a budget, produce an outcome.
+
+An agent works on a real directory. It never grades and never sees the
+task's hidden files: the trial stamps those after the last phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from benchwright.model import Phase, ReplayError, Task
+
+
+@dataclass(frozen=True, slots=True)
+class AgentRequest:
+    """One phase of one trial, as an agent receives it."""
+
+    task: Task
+    phase: Phase
+    last_phase: bool
+    workspace: Path
+    """The directory to work in (a git repository the harness snapshots)."""
+    budget_s: float
+    """Wall-clock seconds for this phase; past them the agent is killed."""
+    answer_file: Path
+    """Where the agent may write its final answer (outside the workspace)."""
+    scratch: Path
+    """A private directory outside the workspace for prompt files and agent logs."""
+    env: Mapping[str, str] = field(default_factory=dict)
+    """Variables the user passed on (``--env``), on top of the allow-listed ones."""
+    seed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AgentOutcome:
+    """What one phase produced. ``error`` set means the phase did not run as asked."""
+
+    exit_code: int | None
+    """None when the agent never started or was killed at its budget."""
+    wall_s: float
+    stdout: str = ""
+    stderr: str = ""
+    answer: str | None = None
+    """The final answer, when the agent gave one."""
+    steps: tuple[Mapping[str, Any], ...] = ()
+    """Trajectory steps (the normalized vocabulary), when the agent's transcript is known."""
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    timed_out: bool = False
+    error: str | None = None
+    """One line starting with its cause (``agent:``, ``budget:``), when the phase failed to run."""
+    replay_errors: tuple[ReplayError, ...] = ()
+
+
+class Agent(Protocol):
+    """Anything that can work on a task's workspace for one phase."""
+
+    spec: str
+    """The spec that built it (``nop``, ``command:…``), recorded in every result."""
+
+    def run(self, request: AgentRequest) -> AgentOutcome: ...

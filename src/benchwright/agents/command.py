@@ -1,0 +1,103 @@
+"""``command:TEMPLATE``: run any CLI once per phase, in the workspace.
+
+The template is split like a shell would (`shlex`), then each word gets its
+placeholders filled, so a prompt full of quotes and ``$`` reaches the agent
+verbatim and is never interpreted by a shell:
+
+* ``{prompt}`` the phase's prompt; ``{prompt_file}`` a file holding it;
+* ``{workspace}`` the workspace directory; ``{scratch}`` a private directory
+  outside the workspace (for the agent's own logs).
+
+The final answer is what the agent writes to ``$BENCHWRIGHT_ANSWER_FILE``,
+else its whole stdout. Presets (`benchwright.agents.presets`) reuse this agent
+with a transcript parser that reads the answer and steps from stdout.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchwright.agents._env import agent_env
+from benchwright.agents._process import run_process
+from benchwright.agents._protocol import AgentOutcome, AgentRequest
+from benchwright.agents.transcripts.live import Parsed
+
+PLACEHOLDER = re.compile(r"\{(prompt|prompt_file|workspace|scratch)\}")
+Parser = Callable[[str, Path, Path], Parsed]
+"""(stdout, workspace, scratch) → steps, answer, metadata."""
+
+
+def parse_template(template: str) -> list[str]:
+    """The template's words; raise `ValueError` for an empty or unbalanced template."""
+    words = shlex.split(template)
+    if not words:
+        raise ValueError("the command template is empty")
+    return words
+
+
+@dataclass(frozen=True)
+class CommandAgent:
+    """Runs ``template`` per phase; ``parser`` turns its stdout into steps and an answer."""
+
+    spec: str
+    template: str
+    parser: Parser | None = None
+    passthrough: Sequence[str] = ()
+    """Environment variable names copied when set (a preset's API keys)."""
+
+    def run(self, request: AgentRequest) -> AgentOutcome:
+        prompt_file = request.scratch / f"prompt-{request.phase.name}.txt"
+        prompt_file.write_text(request.phase.prompt, encoding="utf-8")
+        values = {
+            "prompt": request.phase.prompt,
+            "prompt_file": str(prompt_file),
+            "workspace": str(request.workspace),
+            "scratch": str(request.scratch),
+        }
+        argv = [
+            PLACEHOLDER.sub(lambda m: values[m.group(1)], word)
+            for word in parse_template(self.template)
+        ]
+        logs = request.scratch / f"logs-{request.phase.name}"
+        logs.mkdir(exist_ok=True)
+        request.answer_file.unlink(missing_ok=True)
+        env = agent_env(request, self.passthrough)
+        done = run_process(argv, request.workspace, env, request.budget_s, logs)
+        if done.error:
+            return AgentOutcome(None, done.wall_s, error=done.error)
+        parsed = (
+            self.parser(done.stdout, request.workspace, request.scratch)
+            if self.parser
+            else Parsed()
+        )
+        answer = _answer_file(request.answer_file)
+        if answer is None:
+            answer = parsed.answer if self.parser else done.stdout
+        error = None
+        if done.timed_out:
+            error = (
+                f"budget: phase {request.phase.name} exceeded its {request.budget_s:g}s budget "
+                "(process group killed)"
+            )
+        return AgentOutcome(
+            exit_code=done.exit_code,
+            wall_s=done.wall_s,
+            stdout=done.stdout,
+            stderr=done.stderr,
+            answer=answer,
+            steps=tuple(parsed.steps),
+            metadata=parsed.metadata,
+            timed_out=done.timed_out,
+            error=error,
+        )
+
+
+def _answer_file(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return None

@@ -1,0 +1,62 @@
+"""Build an agent from its command-line spec (``nop``, ``command:…``, ``claude-code`` …).
+
+Everything is checked here, before any trial starts: an unknown name, an empty
+or unbalanced template, a missing recording. A template whose program is a
+relative path (``./my-agent``) is made absolute against the directory benchwright
+was started in, since agents run inside each task's workspace, where the
+relative path would not exist and every task would error.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+
+from benchwright.agents._protocol import Agent
+from benchwright.agents.builtin import NopAgent, OracleAgent, ReplayAgent
+from benchwright.agents.command import CommandAgent, parse_template
+from benchwright.agents.presets import PRESETS, preset_agent
+from benchwright.errors import SpecError
+from benchwright.model import Task
+
+KNOWN = ("nop", "oracle", "replay:FILE|DIR", "command:TEMPLATE", *PRESETS)
+
+
+def build_agent(spec: str, tasks: Sequence[Task]) -> Agent:
+    """The agent ``spec`` names, ready to run ``tasks``; `SpecError` (exit 2) otherwise."""
+    if spec == "nop":
+        return NopAgent()
+    if spec == "oracle":
+        return OracleAgent()
+    if spec in PRESETS:
+        return preset_agent(spec)
+    kind, sep, rest = spec.partition(":")
+    if sep and kind == "command":
+        return CommandAgent(f"command:{absolute_program(rest)}", absolute_program(rest))
+    if sep and kind == "replay":
+        return _replay(rest, tasks)
+    raise SpecError.single("--agent", f"unknown agent {spec!r}; known: {', '.join(KNOWN)}")
+
+
+def absolute_program(template: str) -> str:
+    """The template with a relative program path (containing ``/``) made absolute."""
+    try:
+        words = parse_template(template)
+    except ValueError as exc:
+        raise SpecError.single("--agent", f"command template: {exc}") from None
+    program = words[0]
+    if "/" in program and not program.startswith("/"):
+        words[0] = str(Path(program).resolve())
+        return shlex.join(words)
+    return template
+
+
+def _replay(target: str, tasks: Sequence[Task]) -> ReplayAgent:
+    from benchwright.dsl import pair_trajectories
+
+    if not target:
+        raise SpecError.single("--agent", "replay needs a trajectory file or directory: replay:F")
+    path = Path(target).resolve()
+    pairs = pair_trajectories(list(tasks), path)
+    return ReplayAgent(f"replay:{path}", {task.id: trajectory for task, trajectory in pairs})

@@ -1,0 +1,139 @@
+"""The task fields trials use: ``stamp``, ``solution`` and ``phases`` (docs/suites.md).
+
+Each reader appends ``(field, message)`` problems instead of raising, so that
+one pass over a task file reports every problem, as the rest of the loader does.
+Paths are resolved against the task file's directory and read now: a run never
+discovers a missing solution half-way.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from benchwright.dsl._documents import display_path
+from benchwright.model import Phase, Solution, inside_root, normalize_path
+from benchwright.workspace import read_tree
+
+Problems = list[tuple[str, str]]
+HARNESS_DIRS = (".git", ".benchwright")
+"""Where the harness keeps its own files; a stamp there would corrupt or fake them."""
+PHASE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+_SOLUTION_KEYS = frozenset({"files", "script", "answer"})
+_PHASE_KEYS = frozenset({"name", "prompt", "budget", "solution"})
+
+
+def workspace_path_problem(rel: str) -> str | None:
+    """Why ``rel`` cannot be written by the harness into a workspace, if it cannot."""
+    if not inside_root(rel):
+        return "path escapes the workspace root"
+    if rel.split("/", 1)[0] in HARNESS_DIRS:
+        return f"path is under {rel.split('/', 1)[0]}/, which the harness owns"
+    return None
+
+
+def stamp_files(raw: Any, base: Path, problems: Problems) -> dict[str, bytes]:
+    """``stamp``: a map path → content, or a directory whose files are stamped."""
+    if raw is None:
+        return {}
+    if isinstance(raw, str):
+        root = base / raw
+        if not root.is_dir():
+            problems.append(("stamp", f"directory not found: {display_path(root)}"))
+            return {}
+        files = dict(read_tree(root))
+        if not files:
+            problems.append(("stamp", f"directory holds no files: {display_path(root)}"))
+        return files
+    if not isinstance(raw, dict) or not raw:
+        problems.append(("stamp", "must be a non-empty map path → content, or a directory"))
+        return {}
+    files: dict[str, bytes] = {}
+    for raw_path, content in raw.items():
+        where = f"stamp[{json.dumps(raw_path)}]"
+        rel = normalize_path(str(raw_path))
+        if problem := workspace_path_problem(rel):
+            problems.append((where, problem))
+        elif not isinstance(content, str):
+            problems.append((where, f"must be a string, got {type(content).__name__}"))
+        else:
+            files[rel] = content.encode()
+    return files
+
+
+def solution_of(raw: Any, base: Path, where: str, problems: Problems) -> Solution | None:
+    """``solution``: a directory, a script, or ``{files, script, answer}``."""
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        target = base / raw
+        if target.is_dir():
+            raw = {"files": raw}
+        elif target.is_file():
+            raw = {"script": raw}
+        else:
+            problems.append((where, f"no such directory or script: {display_path(target)}"))
+            return None
+    if not isinstance(raw, dict) or not raw:
+        problems.append(
+            (where, "must be a directory, a script, or an object (files|script|answer)")
+        )
+        return None
+    if unknown := sorted(set(raw) - _SOLUTION_KEYS):
+        allowed = ", ".join(sorted(_SOLUTION_KEYS))
+        problems.append((f"{where}.{unknown[0]}", f"unknown field (allowed: {allowed})"))
+        return None
+    files: dict[str, bytes] = {}
+    if "files" in raw:
+        root = base / str(raw["files"])
+        if root.is_dir():
+            files = dict(read_tree(root))
+        else:
+            problems.append((f"{where}.files", f"directory not found: {display_path(root)}"))
+    script = None
+    if "script" in raw:
+        path = base / str(raw["script"])
+        if path.is_file():
+            script = str(path.resolve())
+        else:
+            problems.append((f"{where}.script", f"file not found: {display_path(path)}"))
+    answer = raw.get("answer")
+    if answer is not None and not isinstance(answer, str):
+        problems.append((f"{where}.answer", f"must be a string, got {type(answer).__name__}"))
+        answer = None
+    return Solution(files=files, script=script, answer=answer)
+
+
+def phases_of(raw: Any, base: Path, problems: Problems) -> tuple[Phase, ...]:
+    """``phases``: ordered ``{name, prompt, budget?, solution?}`` objects with unique names."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not raw:
+        problems.append(("phases", "must be a non-empty list of phase objects"))
+        return ()
+    phases: list[Phase] = []
+    for n, entry in enumerate(raw):
+        where = f"phases[{n}]"
+        if not isinstance(entry, dict):
+            problems.append((where, "must be an object with a name and a prompt"))
+            continue
+        if unknown := sorted(set(entry) - _PHASE_KEYS):
+            allowed = ", ".join(sorted(_PHASE_KEYS))
+            problems.append((f"{where}.{unknown[0]}", f"unknown field (allowed: {allowed})"))
+            continue
+        name, prompt, budget = entry.get("name"), entry.get("prompt"), entry.get("budget")
+        if not isinstance(name, str) or not PHASE_NAME.fullmatch(name):
+            problems.append((f"{where}.name", "required: lower-case letters, digits, _ and -"))
+        elif any(p.name == name for p in phases):
+            problems.append((f"{where}.name", f"duplicate phase name {name!r}"))
+        if not isinstance(prompt, str) or not prompt.strip():
+            problems.append((f"{where}.prompt", "required: a non-empty string"))
+        if budget is not None and (not isinstance(budget, int | float) or budget <= 0):
+            problems.append((f"{where}.budget", f"must be a number > 0, got {budget!r}"))
+        solution = solution_of(entry.get("solution"), base, f"{where}.solution", problems)
+        if isinstance(name, str) and isinstance(prompt, str):
+            seconds = float(budget) if isinstance(budget, int | float) else None
+            phases.append(Phase(name, prompt, seconds, solution))
+    return tuple(phases)

@@ -1,0 +1,106 @@
+"""What a suite run shows on a terminal: one line per trial, a live bar, the tier summary.
+
+The summary leads with the correctness tier and names the latency-only tasks as
+outside every pass rate, so the headline number cannot be misread.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from benchwright.execution.records import TrialResult
+
+MARKS = {"passed": "PASS", "failed": "FAIL", "errored": "ERROR", "completed": "RAN"}
+
+
+class TrialProgress:
+    """A Rich progress bar (task, iteration, phase, elapsed) plus a line per verdict."""
+
+    def __init__(self, total: int, out: Console, err: Console) -> None:
+        self.out = out
+        self.bar = Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+            disable=not err.is_terminal,
+        )
+        self.current = self.bar.add_task("starting", total=total)
+        self.label = ""
+
+    def __enter__(self) -> TrialProgress:
+        self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.stop()
+
+    def __call__(self, event: str, payload: Any) -> None:
+        if event == "start":
+            task_id, iteration = payload
+            self.label = f"{task_id} #{iteration}"
+            self.bar.reset(self.current, description=self.label)
+        elif event == "phase":
+            self.bar.update(self.current, description=f"{self.label} [{payload}]")
+        elif event == "result":
+            self.out.print(_line(payload), highlight=False, markup=False)
+
+
+def _line(result: TrialResult) -> str:
+    mark = MARKS.get(result.verdict, result.verdict)
+    why = f": {result.error}" if result.error else _first_failure(result)
+    return (
+        f"{mark:5} {result.task_id} #{result.iteration} ({result.tier}, {result.agent_s:.2f}s){why}"
+    )
+
+
+def _first_failure(result: TrialResult) -> str:
+    failed = next((c for c in result.checks if not c.passed), None)
+    return f": {failed.check_id}: {failed.detail}" if failed and result.verdict == "failed" else ""
+
+
+def print_summary(summary: dict[str, Any], run_dir: str, console: Console) -> None:
+    table = Table(
+        title=f"{summary['suite']} / {summary['agent']} ({summary['iterations']} iteration(s))"
+    )
+    for column in ("class", "tier"):
+        table.add_column(column, no_wrap=True)
+    for column in ("tasks", "tried", "err", "pass", "p50 s", "p95 s", "max s"):
+        table.add_column(column, justify="right")
+    for name, row in summary["classes"].items():
+        lat = row["latency_s"]
+        passed = str(row.get("passed", "-")) if row["tier"] != "latency" else "-"
+        table.add_row(
+            str(name),
+            row["tier"],
+            str(row["tasks"]),
+            str(row["attempted"]),
+            str(row["errored"]),
+            passed,
+            *(_s(lat[k]) for k in ("p50", "p95", "max")),
+        )
+    console.print(table)
+    for tier, key in (("correctness", "correctness_pass_rate"), ("build", "build_pass_rate")):
+        t = summary["tiers"][tier]
+        rate = "n/a" if summary[key] is None else f"{summary[key]:.1%}"
+        console.print(
+            f"{tier}: {t['passed']}/{t['attempted']} passed ({rate}), "
+            f"{t['errored']} errored, {t['tasks']} task(s)"
+        )
+    lat = summary["tiers"]["latency"]
+    console.print(
+        f"latency-only: {lat['tasks']} task(s), {lat['completed']} completed, "
+        f"{lat['errored']} errored (not in any pass rate)"
+    )
+    if not summary["complete"]:
+        console.print("incomplete run: some trials have no result")
+    console.print(f"results: {run_dir}")
+
+
+def _s(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"

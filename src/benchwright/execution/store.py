@@ -1,0 +1,89 @@
+"""Runs on disk: ``runs/<run-id>/{run.json, summary.json, trials/<task>/<iteration>/…}``.
+
+Every file is written under a temporary name in its own directory and renamed
+into place, and a trial's ``result.json`` is renamed last, so a run killed at
+any instant leaves complete trials and at most one incomplete trial directory
+(without ``result.json``), which ``--resume`` deletes and runs again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from benchwright.errors import SpecError
+from benchwright.execution.records import TrialResult
+
+RESULT = "result.json"
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the whole new one."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def write_json(path: Path, doc: Any) -> None:
+    atomic_write(path, json.dumps(doc, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def new_run_dir(out: Path, agent_spec: str) -> Path:
+    """A fresh ``<UTC time>-<agent>-<6 hex>`` directory under ``out``."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    slug = re.sub(r"[^a-z0-9]+", "-", agent_spec.lower()).strip("-")[:24] or "agent"
+    run_dir = out / f"{stamp}-{slug}-{secrets.token_hex(3)}"
+    (run_dir / "trials").mkdir(parents=True)
+    return run_dir
+
+
+def read_run_json(run_dir: Path) -> dict[str, Any]:
+    path = run_dir / "run.json"
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SpecError.single(str(run_dir), "not a run directory: no run.json") from None
+    except (OSError, ValueError) as exc:
+        raise SpecError.single(str(path), f"cannot read: {exc}") from None
+    if not isinstance(raw, dict):
+        raise SpecError.single(str(path), "must hold an object")
+    return raw
+
+
+def trial_dir(run_dir: Path, task_id: str, iteration: int) -> Path:
+    return run_dir / "trials" / task_id / str(iteration)
+
+
+def write_trial(run_dir: Path, result: TrialResult) -> Path:
+    """The trial's four files, ``result.json`` last."""
+    where = trial_dir(run_dir, result.task_id, result.iteration)
+    where.mkdir(parents=True, exist_ok=True)
+    atomic_write(where / "agent.log", result.log)
+    write_json(where / "trajectory.json", result.trajectory)
+    atomic_write(where / "answer.txt", result.answer)
+    write_json(where / RESULT, result.to_dict())
+    return where
+
+
+def finished_results(run_dir: Path) -> dict[tuple[str, int], TrialResult]:
+    """Every complete trial of the run, by (task id, iteration)."""
+    found: dict[tuple[str, int], TrialResult] = {}
+    for path in sorted((run_dir / "trials").glob(f"*/*/{RESULT}")):
+        result = TrialResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        found[(result.task_id, result.iteration)] = result
+    return found
+
+
+def clear_incomplete(run_dir: Path) -> None:
+    """Delete trial directories without a result and temporary files left by a kill."""
+    for tmp in run_dir.rglob(".*.tmp"):
+        tmp.unlink(missing_ok=True)
+    for where in (run_dir / "trials").glob("*/*"):
+        if where.is_dir() and not (where / RESULT).is_file():
+            shutil.rmtree(where)

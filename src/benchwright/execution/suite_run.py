@@ -1,0 +1,158 @@
+"""Run a suite: plan the trials, refuse bad input up front, run, persist, summarize.
+
+`plan_run` and `plan_resume` do every check that can fail before an agent
+starts (exit 2). `execute` writes each finished trial to disk at once, so Ctrl-C
+or a kill keeps them, and a resumed run skips them.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import platform
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from benchwright import __version__
+from benchwright.agents import Agent, build_agent
+from benchwright.dsl import load_suite
+from benchwright.errors import SpecError
+from benchwright.execution import store
+from benchwright.execution.records import SCHEMA_VERSION, TrialResult
+from benchwright.execution.summary import summarize
+from benchwright.execution.trial import TrialOptions, run_trial
+from benchwright.model import Suite
+
+
+@dataclass
+class RunPlan:
+    suite: Suite
+    agent: Agent
+    task_ids: list[str]
+    iterations: int
+    options: TrialOptions
+    run_dir: Path
+    info: dict[str, Any] = field(default_factory=dict)
+    """``run.json``."""
+
+    @property
+    def trials(self) -> list[tuple[str, int]]:
+        return [(t, n) for t in self.task_ids for n in range(1, self.iterations + 1)]
+
+
+def plan_run(
+    suite_path: Path, agent_spec: str, *, tasks_glob: str = "*", iterations: int = 1,
+    budget_s: float | None = None, env: dict[str, str] | None = None, seed: int = 0,
+    out: Path = Path("runs"),
+) -> RunPlan:  # fmt: skip
+    """Load and check everything, then create the run directory and its ``run.json``."""
+    if iterations < 1:
+        raise SpecError.single("--iterations", f"must be >= 1, got {iterations}")
+    if budget_s is not None and budget_s <= 0:
+        raise SpecError.single("--budget", f"must be > 0 seconds, got {budget_s:g}")
+    suite = load_suite(suite_path)
+    ids = [t.id for t in suite.tasks if fnmatch.fnmatchcase(t.id, tasks_glob)]
+    if not ids:
+        raise SpecError.single("--tasks", f"{tasks_glob!r} matches no task of suite {suite.name}")
+    agent = _agent(agent_spec, suite, ids)
+    env = env or {}
+    run_dir = store.new_run_dir(out, agent.spec)
+    info = {
+        "schema_version": SCHEMA_VERSION, "run_id": run_dir.name,
+        "created_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "suite": {"name": suite.name, "path": suite.source}, "agent": agent.spec,
+        "tasks_glob": tasks_glob, "tasks": ids, "iterations": iterations, "budget_s": budget_s,
+        "env": sorted(env), "seed": seed, "versions": _versions(),
+    }  # fmt: skip
+    store.write_json(run_dir / "run.json", info)
+    options = TrialOptions(suite.budget_s, budget_s, env, seed)
+    return RunPlan(suite, agent, ids, iterations, options, run_dir, info)
+
+
+def plan_resume(run_dir: Path, env: dict[str, str] | None = None) -> RunPlan:
+    """The plan of an earlier run, minus nothing: `execute` skips its finished trials."""
+    info = store.read_run_json(run_dir)
+    if info.get("schema_version") != SCHEMA_VERSION:
+        raise SpecError.single(
+            str(run_dir), f"run schema {info.get('schema_version')} is not {SCHEMA_VERSION}"
+        )
+    suite = load_suite(Path(info["suite"]["path"]))
+    missing = [i for i in info["tasks"] if i not in suite.tiers]
+    if missing:
+        raise SpecError.single(str(run_dir), f"task {missing[0]!r} is no longer in the suite")
+    agent = _agent(info["agent"], suite, info["tasks"])
+    options = TrialOptions(suite.budget_s, info.get("budget_s"), env or {}, info.get("seed", 0))
+    store.clear_incomplete(run_dir)
+    return RunPlan(suite, agent, list(info["tasks"]), info["iterations"], options, run_dir, info)
+
+
+def _agent(spec: str, suite: Suite, ids: Sequence[str]) -> Agent:
+    tasks = [suite.task(i) for i in ids]
+    for task in tasks:  # the seed's false pass: an oracle run in the caller's directory
+        if task.checks and not task.files:
+            raise SpecError.single(task.source, "has checks but no workspace: refused", "fixture")
+    return build_agent(spec, tasks)
+
+
+def _versions() -> dict[str, str]:
+    try:
+        git = subprocess.run(["git", "--version"], capture_output=True, text=True, timeout=10)
+        git_version = git.stdout.strip().removeprefix("git version ")
+    except (OSError, subprocess.TimeoutExpired):
+        git_version = "unavailable"
+    return {"benchwright": __version__, "python": platform.python_version(),
+            "git": git_version, "platform": platform.platform()}  # fmt: skip
+
+
+@dataclass
+class RunOutcome:
+    summary: dict[str, Any]
+    results: dict[tuple[str, int], TrialResult]
+    interrupted: bool = False
+
+
+Listener = Callable[[str, Any], None]
+"""``(event, payload)``: ``start`` (task id, iteration), ``phase`` name, ``result`` TrialResult."""
+
+
+def execute(plan: RunPlan, on_event: Listener | None = None) -> RunOutcome:
+    """Run every trial without a result; write each at once; write the summary at the end."""
+    notify = on_event or (lambda event, payload: None)
+    plan.options = replace(plan.options, on_phase=lambda name: notify("phase", name))
+    results = store.finished_results(plan.run_dir)
+    interrupted = False
+    try:
+        for task_id, iteration in plan.trials:
+            if (task_id, iteration) in results:
+                continue
+            notify("start", (task_id, iteration))
+            task = plan.suite.task(task_id)
+            result = run_trial(task, plan.suite.tiers[task_id], plan.agent, iteration, plan.options)
+            store.write_trial(plan.run_dir, result)
+            results[(task_id, iteration)] = result
+            notify("result", result)
+    except KeyboardInterrupt:
+        interrupted = True
+    complete = all(key in results for key in plan.trials)
+    summary = summarize(
+        plan.suite, plan.task_ids, results, iterations=plan.iterations,
+        run_id=plan.run_dir.name, agent=plan.agent.spec, complete=complete,
+    )  # fmt: skip
+    store.write_json(plan.run_dir / "summary.json", summary)
+    return RunOutcome(summary, results, interrupted)
+
+
+def exit_status(outcome: RunOutcome) -> tuple[int, str | None]:
+    """The exit code of docs/suites.md and, for 3 and 130, the one-line reason."""
+    if outcome.interrupted:
+        return 130, "interrupted: finished trials are on disk; continue with --resume RUN_DIR"
+    results = list(outcome.results.values())
+    if results and all(r.verdict == "errored" for r in results):
+        first = next(r.error for r in results if r.error)
+        return 3, f"every trial errored ({len(results)}); first: {first}"
+    tasks = outcome.summary["tasks"].values()
+    graded_ok = all(t["verdict"] in ("passed", "completed") for t in tasks)
+    return (0 if graded_ok and outcome.summary["complete"] else 1), None

@@ -1,0 +1,112 @@
+"""The run summary: per tier and per class, with pass rates nobody can misread.
+
+Rules (docs/suites.md, "The summary"): a task passes only if every iteration
+passed; an errored task stays in its tier's denominator; latency tasks are in
+no pass rate. `compare_summaries` refuses summaries of different schema
+versions, because a version bump means the numbers mean something else.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from benchwright.errors import SpecError
+from benchwright.execution.records import SCHEMA_VERSION, TrialResult
+from benchwright.model import TIERS, Suite
+
+
+def task_verdict(tier: str, verdicts: Sequence[str], iterations: int) -> str:
+    if len(verdicts) < iterations:
+        return "not_attempted"
+    if "errored" in verdicts:
+        return "errored"
+    if tier == "latency":
+        return "completed"
+    return "passed" if all(v == "passed" for v in verdicts) else "failed"
+
+
+def percentile(samples: Sequence[float], q: float) -> float | None:
+    """Nearest-rank percentile; None without samples."""
+    if not samples:
+        return None
+    ordered = sorted(samples)
+    return round(ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)], 6)
+
+
+def _counts(tier: str, verdicts: Sequence[str]) -> dict[str, int]:
+    attempted = sum(v != "not_attempted" for v in verdicts)
+    errored = verdicts.count("errored")
+    if tier == "latency":
+        return {"tasks": len(verdicts), "attempted": attempted, "errored": errored,
+                "completed": verdicts.count("completed")}  # fmt: skip
+    return {"tasks": len(verdicts), "attempted": attempted, "errored": errored,
+            "verified": attempted - errored, "passed": verdicts.count("passed")}  # fmt: skip
+
+
+def _latency(samples: Sequence[float]) -> dict[str, Any]:
+    top = round(max(samples), 6) if samples else None
+    return {"samples": len(samples), "p50": percentile(samples, 50),
+            "p95": percentile(samples, 95), "max": top}  # fmt: skip
+
+
+def _rate(counts: Mapping[str, int]) -> float | None:
+    return round(counts["passed"] / counts["attempted"], 6) if counts["attempted"] else None
+
+
+def summarize(
+    suite: Suite, task_ids: Sequence[str], results: Mapping[tuple[str, int], TrialResult],
+    *, iterations: int, run_id: str, agent: str, complete: bool,
+) -> dict[str, Any]:  # fmt: skip
+    tasks: dict[str, Any] = {}
+    for task_id in task_ids:
+        tier, task_class = suite.tiers[task_id], suite.task(task_id).task_class
+        done = [results[(task_id, n)] for n in range(1, iterations + 1) if (task_id, n) in results]
+        verdict = task_verdict(tier, [r.verdict for r in done], iterations)
+        error = next((r.error for r in done if r.error), None)
+        tasks[task_id] = {"class": task_class, "tier": tier, "verdict": verdict,
+                          "iterations": [r.verdict for r in done], "error": error}  # fmt: skip
+    tiers = {t: _counts(t, [v["verdict"] for v in tasks.values() if v["tier"] == t]) for t in TIERS}
+    classes: dict[str, Any] = {}
+    for name in dict.fromkeys(v["class"] for v in tasks.values()):
+        ids = [i for i, v in tasks.items() if v["class"] == name]
+        tier = tasks[ids[0]]["tier"]
+        samples = [r.agent_s for (i, _), r in results.items() if i in ids and r.agent_finished]
+        counts = _counts(tier, [tasks[i]["verdict"] for i in ids])
+        classes[name] = {"tier": tier, **counts, "latency_s": _latency(samples)}
+    return {
+        "schema_version": SCHEMA_VERSION, "run_id": run_id, "suite": suite.name,
+        "agent": agent, "iterations": iterations, "complete": complete, "tiers": tiers,
+        "correctness_pass_rate": _rate(tiers["correctness"]),
+        "build_pass_rate": _rate(tiers["build"]),
+        "latency_only_tasks": tiers["latency"]["tasks"],
+        "classes": classes, "tasks": tasks,
+    }  # fmt: skip
+
+
+def read_summary(path: Path) -> dict[str, Any]:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SpecError.single(str(path), f"cannot read a summary: {exc}") from None
+    if not isinstance(raw, dict) or "schema_version" not in raw:
+        raise SpecError.single(str(path), "not a benchwright run summary (no schema_version)")
+    return raw
+
+
+def compare_summaries(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any]:
+    """Pass-rate deltas of two summaries; `SpecError` when their schema versions differ."""
+    if a["schema_version"] != b["schema_version"]:
+        raise SpecError.single(
+            "compare",
+            f"schema_version {a['schema_version']} vs {b['schema_version']}: the pass rates "
+            "mean different things; re-run both with the same benchwright",
+        )
+    out: dict[str, Any] = {}
+    for key in ("correctness_pass_rate", "build_pass_rate"):
+        x, y = a.get(key), b.get(key)
+        out[key] = {"a": x, "b": y, "delta": None if x is None or y is None else round(y - x, 6)}
+    return out

@@ -1,0 +1,158 @@
+"""One trial: isolate, run the agent phase by phase, snapshot, stamp, check, judge.
+
+The order is the turn benchmark's and it is the point: hidden oracle files
+arrive only after the agent's last snapshot, and checks judge what is on disk
+then. Every step is timed, so the harness's own overhead is measurable.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchwright.agents import Agent, AgentOutcome, AgentRequest
+from benchwright.checks import CheckRegistry
+from benchwright.errors import HarnessError
+from benchwright.execution._git import Snapshots
+from benchwright.execution.evaluate import evaluate
+from benchwright.execution.records import PhaseRecord, TrialResult, phase_log
+from benchwright.execution.stamp import stamp
+from benchwright.execution.verdict import read_only_error, verdict_of
+from benchwright.model import CheckResult, Phase, Task, Trajectory
+from benchwright.workspace import Workspace
+
+STEPS = ("isolate_s", "agent_s", "snapshot_s", "stamp_s", "checks_s")
+_OWN_PREFIXES = ("stamp", "agent", "budget", "read-only")
+
+
+@dataclass(frozen=True)
+class TrialOptions:
+    """What every trial of a run shares."""
+
+    suite_budget_s: float = 600.0
+    budget_s: float | None = None
+    """The command line's ``--budget``: overrides every phase's budget."""
+    env: Mapping[str, str] = field(default_factory=dict)
+    seed: int = 0
+    registry: CheckRegistry | None = None
+    on_phase: Callable[[str], None] | None = None
+    """Told each phase's name as it starts (progress display)."""
+
+    def budget(self, task: Task, phase: Phase) -> float:
+        """``--budget``, then the phase's, the task's, the suite's (docs/suites.md, Budgets)."""
+        return self.budget_s or phase.budget_s or task.budget_s or self.suite_budget_s
+
+
+def run_trial(
+    task: Task, tier: str, agent: Agent, iteration: int, options: TrialOptions
+) -> TrialResult:
+    """Run ``agent`` on a fresh copy of ``task`` and judge the result; never raises but Ctrl-C."""
+    trial = _Trial(task, agent, options)
+    try:
+        trial.run()
+    except HarnessError as exc:
+        message = str(exc)
+        own = message.split(":", 1)[0] in _OWN_PREFIXES
+        trial.error = trial.error or (message if own else f"harness: {message}")
+    except Exception as exc:  # a harness or agent bug: this trial errored, the run goes on
+        trial.error = f"harness: {type(exc).__name__}: {exc}"
+        trial.log += "\n" + traceback.format_exc()
+    finally:
+        trial.workspace.cleanup()
+    return trial.result(tier, iteration)
+
+
+class _Trial:
+    def __init__(self, task: Task, agent: Agent, options: TrialOptions) -> None:
+        self.task, self.agent, self.options = task, agent, options
+        self.workspace = Workspace(task.files)
+        self.started = self._mark = time.perf_counter()
+        self.timings = dict.fromkeys(STEPS, 0.0)
+        self.phases: list[PhaseRecord] = []
+        self.outcomes: list[AgentOutcome] = []
+        self.checks: tuple[CheckResult, ...] = ()
+        self.error: str | None = None
+        self.answer = self.log = ""
+        self.commits: dict[str, str] = {}
+
+    def run(self) -> None:
+        directory = self.workspace.directory()
+        scratch = directory.parent / "scratch"
+        scratch.mkdir()
+        snapshots = Snapshots(directory)
+        self.commits = snapshots.commits
+        snapshots.init()
+        self._lap("isolate_s")
+        if not self._phases(directory, scratch, snapshots):
+            return
+        snapshots.tag("agent", self.phases[-1].commit or "")
+        self.workspace.refresh()
+        self.answer = self.outcomes[-1].answer or ""
+        steps = self.steps()
+        output = "\n".join(o.stdout + o.stderr for o in self.outcomes)
+        changed = dict(self.workspace.files) != dict(self.task.files)
+        if error := read_only_error(self.task, changed, steps, output):
+            self.error = error
+            return
+        stamp(directory, self.task.stamp, self.answer)
+        self._lap("stamp_s")
+        if self.task.checks:
+            trajectory = Trajectory(tuple(steps), self.metadata(), self.answer, self.agent.spec)
+            registry = self.options.registry
+            self.checks = evaluate(self.task, self.workspace, trajectory, registry=registry)
+        self._lap("checks_s")
+
+    def _phases(self, directory: Path, scratch: Path, snapshots: Snapshots) -> bool:
+        """Run every phase, a snapshot after each; False when one errored (the rest are skipped)."""
+        phases = self.task.agent_phases
+        for n, phase in enumerate(phases):
+            budget = self.options.budget(self.task, phase)
+            request = AgentRequest(
+                self.task, phase, n == len(phases) - 1, directory, budget,
+                scratch / "answer.txt", scratch, self.options.env, self.options.seed,
+            )  # fmt: skip
+            if self.options.on_phase is not None:
+                self.options.on_phase(phase.name)
+            outcome = self.agent.run(request)
+            self._lap("agent_s")
+            commit = snapshots.snapshot(f"phase/{phase.name}")
+            self._lap("snapshot_s")
+            self.outcomes.append(outcome)
+            self.phases.append(PhaseRecord(phase.name, outcome.exit_code, outcome.wall_s,
+                                           budget, outcome.timed_out, commit))  # fmt: skip
+            self.log += phase_log(phase.name, outcome)
+            if outcome.error:
+                self.error = outcome.error
+                return False
+        return True
+
+    def steps(self) -> list[Mapping[str, Any]]:
+        return [step for outcome in self.outcomes for step in outcome.steps]
+
+    def metadata(self) -> dict[str, Any]:
+        merged: dict[str, Any] = {}
+        for outcome in self.outcomes:
+            merged.update(outcome.metadata)
+        return {**merged, "benchwright": {"snapshots": dict(self.commits)}}
+
+    def result(self, tier: str, iteration: int) -> TrialResult:
+        replay_errors = [e for o in self.outcomes for e in o.replay_errors]
+        exit_codes = [p.exit_code for p in self.phases]
+        verdict, error = verdict_of(tier, self.error, exit_codes, self.checks, replay_errors)
+        self.timings["total_s"] = time.perf_counter() - self.started
+        trajectory = {"metadata": self.metadata(), "steps": [dict(s) for s in self.steps()],
+                      "answer": self.answer}  # fmt: skip
+        return TrialResult(
+            self.task.id, self.task.task_class, tier, iteration, self.agent.spec, verdict,
+            error, tuple(self.phases), self.checks, tuple(map(str, replay_errors)),
+            self.answer, self.timings, self.log, trajectory,
+        )  # fmt: skip
+
+    def _lap(self, key: str) -> None:
+        now = time.perf_counter()
+        self.timings[key] += now - self._mark
+        self._mark = now

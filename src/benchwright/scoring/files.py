@@ -1,0 +1,134 @@
+"""Reading scorer configs, thresholds, ladders and rows files: the only I/O of scoring.
+
+Every problem is a `SpecError` naming the file and the field path
+(``scorers/x.yaml: tiers.A.weight: must be a number``); a calibrated thresholds
+file that breaks its pin is a `RefusedError`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from benchwright.dsl._documents import display_path, problems_from, read_document
+from benchwright.errors import SpecError
+from benchwright.model import CheckResult, Status
+from benchwright.scoring.config import ScorerConfig
+from benchwright.scoring.invariants import config_problems, wanted_checks
+from benchwright.scoring.scorer import Scorer
+from benchwright.scoring.task_ladder import LadderFile, ladder_problems, rung_checks
+from benchwright.scoring.thresholds import PinnedThresholds, ThresholdsFile, pin_thresholds
+
+
+def _validated(model: type[BaseModel], raw: Any, source: str) -> Any:
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        problems = [(where.replace(".[key]", ""), why) for where, why in problems_from(exc)]
+        raise SpecError(source, problems) from None
+
+
+def _thresholds(cfg: ScorerConfig, base: Path) -> PinnedThresholds | None:
+    if cfg.thresholds is None:
+        return None
+    path = base / cfg.thresholds.file
+    source = display_path(path)
+    values = _validated(ThresholdsFile, read_document(path), source)
+    return pin_thresholds(values, path.read_bytes(), cfg.thresholds.sha256, source)
+
+
+def _rung(cfg: ScorerConfig, base: Path, rung: str | None, source: str) -> tuple[str, ...] | None:
+    if cfg.ladder is None:
+        if rung is not None:
+            raise SpecError.single(source, f"has no ladder, so rung '{rung}' means nothing")
+        return None
+    ladder = load_ladder(base / cfg.ladder, cfg)
+    if rung is None:
+        known = ", ".join(r.name for r in ladder.rungs)
+        raise SpecError.single(source, f"scores one rung of a ladder; name it (known: {known})")
+    try:
+        return rung_checks(ladder, rung, wanted_checks(cfg))
+    except KeyError as exc:
+        raise SpecError.single(display_path(base / cfg.ladder), exc.args[0], "rung") from None
+
+
+def load_config(path: Path) -> ScorerConfig:
+    """A validated `ScorerConfig`, or a `SpecError` listing every problem with its field."""
+    source = display_path(path)
+    raw = read_document(path)
+    if not isinstance(raw, dict):
+        raise SpecError.single(source, "must be a mapping of scorer settings")
+    cfg = _validated(ScorerConfig, raw, source)
+    problems = config_problems(cfg)
+    if problems:
+        raise SpecError(source, problems)
+    return cfg
+
+
+def load_scorer(path: Path, rung: str | None = None) -> Scorer:
+    """Config + pinned thresholds (+ one ladder rung) as a ready `Scorer`.
+
+    Raises:
+        SpecError: the config, thresholds or ladder is invalid, or the rung unknown.
+        RefusedError: a calibrated thresholds file does not match its pin.
+    """
+    cfg = load_config(path)
+    source = display_path(path)
+    checks = _rung(cfg, path.parent, rung, source)
+    return Scorer(cfg, source, _thresholds(cfg, path.parent), rung, checks)
+
+
+def load_ladder(path: Path, cfg: ScorerConfig) -> LadderFile:
+    """A ladder whose every denominator equals the weight sum of its rung's checks."""
+    source = display_path(path)
+    ladder = _validated(LadderFile, read_document(path), source)
+    weights = {c: (cfg.checks[c].weight if c in cfg.checks else 1.0) for c in wanted_checks(cfg)}
+    problems = ladder_problems(ladder, weights)
+    if problems:
+        raise SpecError(source, problems)
+    return ladder
+
+
+class _Row(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1)
+    status: Status
+    score: float = Field(ge=0, le=1)
+    detail: str = ""
+    evidence: dict[str, Any] = {}
+    duration_s: float = Field(0.0, ge=0)
+
+
+_ROWS = TypeAdapter(list[_Row])
+
+
+def load_rows(path: Path, scorer: Scorer | None = None) -> list[CheckResult]:
+    """Check results from a JSON list of ``{id, status, score, detail}``.
+
+    Duplicate ids are errors; with ``scorer``, so are ids it does not know (a typo
+    would otherwise leave the real check missing, hence FAIL, without a word).
+    """
+    source = display_path(path)
+    raw = read_document(path)
+    try:
+        parsed = _ROWS.validate_python(raw)
+    except ValidationError as exc:
+        raise SpecError(source, problems_from(exc)) from None
+    problems = []
+    seen: set[str] = set()
+    known = set(wanted_checks(scorer.config)) if scorer else None
+    cfg_name = scorer.name if scorer else ""
+    for i, row in enumerate(parsed):
+        if row.id in seen:
+            problems.append((f"[{i}].id", f"duplicate row '{row.id}'"))
+        seen.add(row.id)
+        if known is not None and row.id not in known:
+            problems.append((f"[{i}].id", f"'{row.id}' is not a check of {cfg_name}"))
+    if problems:
+        raise SpecError(source, problems)
+    return [
+        CheckResult(r.id, r.status, r.score, r.detail, r.evidence, r.duration_s) for r in parsed
+    ]

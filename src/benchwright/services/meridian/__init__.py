@@ -1,0 +1,34 @@
+"""The Meridian API v2 mock: a hostile payments vendor that grades the client it serves.
+
+`MeridianMock` serves the API on 127.0.0.1 (in-process for graders, or through
+``benchwright vendor meridian`` for agents building against it), steers its traps
+and phases, and reads its ledgers. `build_fixture` makes the seeded data and
+every expectation derived from it. Everything else in this package is private.
+"""
+
+from benchwright.services.meridian.config import AMOUNT_LIMIT_MINOR, API_KEY, LIST_PATH, Timing
+from benchwright.services.meridian.control import MeridianMock
+from benchwright.services.meridian.delivery import NoWebhookRegistered
+from benchwright.services.meridian.expectations import Expectations
+from benchwright.services.meridian.fixture import Fixture, build_fixture
+from benchwright.services.meridian.ledgers import TrapResults
+from benchwright.services.meridian.webhooks import Registration, sign, verify
+from benchwright.services.meridian.write_ledgers import BatchTrace, ConflictTrace
+
+__all__ = [
+    "AMOUNT_LIMIT_MINOR",
+    "API_KEY",
+    "LIST_PATH",
+    "BatchTrace",
+    "ConflictTrace",
+    "Expectations",
+    "Fixture",
+    "MeridianMock",
+    "NoWebhookRegistered",
+    "Registration",
+    "Timing",
+    "TrapResults",
+    "build_fixture",
+    "sign",
+    "verify",
+]

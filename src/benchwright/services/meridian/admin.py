@@ -1,0 +1,79 @@
+"""``POST /admin/<action>``: the grader's controls over HTTP, for localhost callers only."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from benchwright.services.meridian._http import error, json_object
+from benchwright.services.meridian.delivery import NoWebhookRegistered
+
+if TYPE_CHECKING:
+    from benchwright.services.meridian.control import MeridianMock
+
+LOCAL_HOSTS = ("127.0.0.1", "::1", "localhost")
+
+
+def _halfset(mock: MeridianMock, body: dict) -> dict:
+    on = bool(body.get("on", True))
+    cap = mock.fixture.expect.total // 2
+    visible = mock.set_visible_cap(cap) if on else mock.clear_visible_cap()
+    return {"ok": True, "visible_rows": visible}
+
+
+def _conflict(mock: MeridianMock, body: dict) -> dict:
+    mock.set_conflict_mode(str(body.get("mode")))
+    return {"ok": True, "mode": body.get("mode")}
+
+
+def _stall(mock: MeridianMock, body: dict) -> dict:
+    secs = body.get("secs")
+    mock.arm_stall(bool(body.get("on", True)), float(secs) if secs is not None else None)
+    return {"ok": True, "secs": secs if secs is not None else mock.timing.stall_secs}
+
+
+def _phase(mock: MeridianMock, body: dict) -> dict:
+    mock.mark_phase(str(body.get("name") or "phase"), body.get("reset"))
+    return {"ok": True}
+
+
+def _ledgers(mock: MeridianMock, body: dict) -> dict:
+    return {
+        "trap_results": mock.trap_results().as_dict(),
+        "batch_trace": mock.batch_trace().as_dict(),
+        "conflict_trace": mock.conflict_trace().as_dict(),
+    }
+
+
+ACTIONS: dict[str, Callable[[MeridianMock, dict], Any]] = {
+    "deliver-script": lambda mock, body: mock.run_delivery_script(),
+    "halfset": _halfset,
+    "conflict": _conflict,
+    "stall": _stall,
+    "phase": _phase,
+    "mutate": lambda mock, body: {"ok": True, "mutated": mock.mutate_statuses()},
+    "unmutate": lambda mock, body: {"ok": True, "restored": mock.unmutate_statuses()},
+    "restore": lambda mock, body: mock.restore_payments() or {"ok": True},
+    "ledgers": _ledgers,
+}
+
+
+async def admin(mock: MeridianMock, request: Request, line: dict) -> Response:
+    action = request.path_params["action"]
+    line["admin"] = action
+    host = request.client.host if request.client else ""
+    if request.method != "POST" or host not in LOCAL_HOSTS:
+        return error(403, "forbidden")
+    if action not in ACTIONS:
+        return error(404, "not_found")
+    body = await json_object(request)
+    try:
+        return JSONResponse(await run_in_threadpool(ACTIONS[action], mock, body))
+    except NoWebhookRegistered:
+        return error(409, "no_webhook_registered")
+    except ValueError:
+        return error(400, "bad_mode" if action == "conflict" else "bad_request")

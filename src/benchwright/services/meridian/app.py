@@ -1,0 +1,80 @@
+"""The mock's ASGI app: routes, and the wrapper that traces every request."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from string import Template
+from typing import TYPE_CHECKING
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from benchwright.services.meridian import config
+from benchwright.services.meridian._http import error, first_query
+from benchwright.services.meridian.admin import admin
+from benchwright.services.meridian.api_list import get_payment, list_payments
+from benchwright.services.meridian.api_writes import create_batch, create_payment, patch_payment
+from benchwright.services.meridian.docs_page import DOCS
+from benchwright.services.meridian.webhooks import register
+
+if TYPE_CHECKING:
+    from benchwright.services.meridian.control import MeridianMock
+
+Handler = Callable[["MeridianMock", Request, dict], Awaitable[Response]]
+ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+
+async def docs(mock: MeridianMock, request: Request, line: dict) -> Response:
+    """The API reference every client is expected to read first."""
+    t = mock.timing
+    text = Template(DOCS).substitute(
+        base=str(request.base_url).rstrip("/"),
+        api_key=config.API_KEY,
+        amount_limit=f"{config.AMOUNT_LIMIT_MINOR:,}",
+        batch_max=config.BATCH_MAX_ITEMS,
+        client_timeout=f"{t.documented_client_timeout:g}",
+        handshake_timeout=f"{t.handshake_timeout:g}",
+    )
+    return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
+
+
+async def not_found(mock: MeridianMock, request: Request, line: dict) -> Response:
+    return error(404, "not_found")
+
+
+def build_app(mock: MeridianMock) -> Starlette:
+    """Every route of Meridian API v2 plus ``/admin/*``, each request traced."""
+
+    def traced(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            query = first_query(request)
+            line = mock.trace.begin(request.method, request.url.path, query, request.headers)
+            try:
+                response = await handler(mock, request, line)
+            except Exception:
+                line["status"] = 500
+                mock.trace.write(line)
+                raise
+            if line["status"] is None:
+                line["status"] = response.status_code
+            mock.trace.write(line)
+            return response
+
+        return endpoint
+
+    payments, one = config.LIST_PATH, config.LIST_PATH + "/{payment_id}"
+    routes = [
+        Route("/v2/docs", traced(docs), methods=["GET"]),
+        Route("/docs", traced(docs), methods=["GET"]),
+        Route(payments, traced(list_payments), methods=["GET"]),
+        Route(payments, traced(create_payment), methods=["POST"]),
+        Route(payments + "/batch", traced(create_batch), methods=["POST"]),
+        Route(one, traced(get_payment), methods=["GET"]),
+        Route(one, traced(patch_payment), methods=["PATCH"]),
+        Route("/v2/webhooks", traced(register), methods=["POST"]),
+        Route("/admin/{action}", traced(admin), methods=ALL_METHODS),
+        Route("/{path:path}", traced(not_found), methods=ALL_METHODS),
+    ]
+    return Starlette(routes=routes)

@@ -1,0 +1,151 @@
+"""`MeridianMock`: the Meridian API v2 mock as one object a grader starts and steers.
+
+Usage::
+
+    with MeridianMock(seed=0, trace_path=tmp / "vendor.jsonl") as mock:
+        mock.set_visible_cap(776); mock.mark_phase("sync1")
+        ...  # let the app under test sync from mock.base_url
+        print(mock.trap_results())
+
+Every control here is also reachable as ``POST /admin/<name>`` from localhost.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from benchwright.services._server import BackgroundServer
+from benchwright.services.meridian import ledgers, write_ledgers
+from benchwright.services.meridian.config import CONFLICT_MODES, Timing
+from benchwright.services.meridian.delivery import run_script
+from benchwright.services.meridian.fixture import build_fixture
+from benchwright.services.meridian.store import Store
+from benchwright.services.meridian.trace import Trace
+from benchwright.services.meridian.traps import TrapState
+
+_NO_RESET = re.compile(r"(\d+)$")
+
+
+class MeridianMock:
+    """Fixture, state, trace and ledgers of one mock vendor; serves itself on 127.0.0.1."""
+
+    def __init__(
+        self, seed: int = 0, *, timing: Timing | None = None, trace_path: Path | None = None
+    ) -> None:
+        self.fixture = build_fixture(seed)
+        self.timing = timing or Timing()
+        self.store = Store(self.fixture)
+        self.trace = Trace(trace_path)
+        self.creates: list[dict] = []
+        self._server: BackgroundServer | None = None
+
+    # -- serving -------------------------------------------------------------
+    def start(self, port: int = 0) -> str:
+        """Restore the rows, truncate the trace, serve; return the base URL."""
+        from benchwright.services.meridian.app import build_app
+
+        self.reset()
+        self._server = BackgroundServer(build_app(self), port=port)
+        return self._server.start()
+
+    def reset(self) -> None:
+        """Back to a fresh start without restarting the server: rows, traps, modes, ledgers."""
+        with self.store.lock:
+            self.store.restore()
+            self.store.traps = TrapState()
+            self.store.set_conflict("once")
+            self.store.webhook = None
+            self.creates.clear()
+        self.trace.truncate()
+
+    @property
+    def base_url(self) -> str:
+        if self._server is None:
+            raise RuntimeError("the Meridian mock is not started")
+        return self._server.base_url
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+
+    def __enter__(self) -> MeridianMock:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- phases and traps ----------------------------------------------------
+    def mark_phase(self, name: str, reset: bool | None = None) -> None:
+        """Write a marker; reset traps and idempotency unless the name ends in N >= 2.
+
+        ``reset=False`` never resets; the name ``halfset`` also caps the rows to half.
+        """
+        match = _NO_RESET.search(name)
+        if reset is None:
+            reset = not (match and int(match.group(1)) >= 2)
+        self.trace.mark(name)
+        if reset:
+            self.store.reset_phase()
+        if name == "halfset":
+            self.set_visible_cap(self.fixture.expect.total // 2)
+
+    def set_visible_cap(self, n: int) -> int:
+        self.trace.control("halfset", on=True, cap=n)
+        return self.store.set_cap(n)
+
+    def clear_visible_cap(self) -> int:
+        self.trace.control("halfset", on=False)
+        return self.store.set_cap(None)
+
+    def arm_stall(self, on: bool = True, secs: float | None = None) -> None:
+        """Hold the phase's first end-reaching page (once per phase) until disarmed."""
+        self.trace.control("stall", on=on, secs=secs)
+        with self.store.lock:
+            self.store.traps.stall_armed = on
+            self.store.traps.stall_secs = secs
+
+    # -- conflicts, mutations, webhooks --------------------------------------
+    def set_conflict_mode(self, mode: str) -> None:
+        if mode not in CONFLICT_MODES:
+            raise ValueError(f"unknown conflict mode {mode!r}; known: {', '.join(CONFLICT_MODES)}")
+        self.trace.control("conflict", mode=mode)
+        self.store.set_conflict(mode)
+
+    def arm_conflict_once(self) -> None:
+        self.set_conflict_mode("once")
+
+    def arm_conflict_second(self) -> None:
+        self.set_conflict_mode("always")
+
+    def mutate_statuses(self) -> dict[str, str]:
+        self.trace.control("mutate")
+        return self.store.mutate_statuses()
+
+    def unmutate_statuses(self) -> dict[str, str]:
+        self.trace.control("unmutate")
+        return self.store.unmutate_statuses()
+
+    def restore_payments(self) -> None:
+        self.trace.control("restore")
+        self.store.restore()
+
+    def run_delivery_script(self) -> dict:
+        """POST the 8-step script's 7 deliveries to the registered webhook (blocking)."""
+        self.trace.control("deliver-script")
+        return run_script(self)
+
+    # -- ledgers -------------------------------------------------------------
+    def trap_results(self) -> ledgers.TrapResults:
+        """Wait (bounded) for an in-flight stall, then grade every trap instance so far."""
+        self.store.wait_for_holds(self.timing.ledger_wait_secs)
+        return ledgers.trap_results(self.trace.lines(), self.timing)
+
+    def batch_trace(self) -> write_ledgers.BatchTrace:
+        with self.store.lock:
+            return write_ledgers.batch_trace(list(self.creates))
+
+    def conflict_trace(self) -> write_ledgers.ConflictTrace:
+        return write_ledgers.conflict_trace(self.trace.lines())

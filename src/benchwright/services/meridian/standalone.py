@@ -1,0 +1,38 @@
+"""Serve the mock in the foreground for agents building against it (`benchwright vendor`)."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from benchwright.services.meridian.control import MeridianMock
+
+
+def serve_forever(port: int, seed: int, trace: Path | None, echo: Callable[[str], None]) -> None:
+    """Serve on 127.0.0.1:``port`` until Ctrl-C or SIGTERM, then stop cleanly.
+
+    Both signals get a handler explicitly: a shell starting us in the background
+    ignores SIGINT for its children, and a stop request must still be honoured.
+    """
+    stop = threading.Event()
+    handled = (signal.SIGINT, signal.SIGTERM)
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in handled}
+    mock = MeridianMock(seed, trace_path=trace)
+    try:
+        base = mock.start(port)
+        echo(f"Meridian API v2 mock (seed {seed}) on {base}")
+        echo(f"  docs: {base}/v2/docs   list: {base}/v2/payments")
+        if trace is not None:
+            echo(f"  trace: {trace}")
+        echo("Ctrl-C to stop.")
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        mock.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    echo("stopped")

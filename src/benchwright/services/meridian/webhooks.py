@@ -1,0 +1,103 @@
+"""Webhook registration (challenge handshake, derived secret) and signed deliveries.
+
+The secret is derived from the URL, so registering the same URL again is
+idempotent; there is one slot and the last successful registration wins.
+Deliveries are signed ``Meridian-Signature: t=<unix>,v1=<hex>`` with
+HMAC-SHA256(secret, ``"<t>." + raw body``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import httpx
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from benchwright.services.meridian._http import error, json_object
+
+if TYPE_CHECKING:
+    from benchwright.services.meridian.control import MeridianMock
+
+
+@dataclass(frozen=True)
+class Registration:
+    """What the URL derives: the webhook id, its secret and the handshake challenge."""
+
+    url: str
+    id: str
+    secret: str
+    challenge: str
+
+    @classmethod
+    def for_url(cls, url: str) -> Registration:
+        sha = hashlib.sha256(f"meridian-wh-{url}".encode()).hexdigest()
+        challenge = hashlib.sha256(f"challenge-{sha}".encode()).hexdigest()[:32]
+        return cls(url, f"wh_{sha[:12]}", f"whsec_{sha[12:44]}", challenge)
+
+
+def sign(secret: str, timestamp: int, body: bytes) -> str:
+    """The ``Meridian-Signature`` header value for ``body`` sent at ``timestamp``."""
+    mac = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256)
+    return f"t={timestamp},v1={mac.hexdigest()}"
+
+
+def verify(secret: str, header: str, body: bytes) -> bool:
+    """What a correct receiver does: recompute over the raw bytes, compare in constant time."""
+    try:
+        fields = dict(part.split("=", 1) for part in header.split(","))
+        expected = sign(secret, int(fields["t"]), body)
+    except (ValueError, KeyError):
+        return False
+    return hmac.compare_digest(expected, header)
+
+
+async def register(mock: MeridianMock, request: Request, line: dict) -> Response:
+    url = (await json_object(request)).get("url")
+    if not isinstance(url, str) or not url.startswith("http"):
+        return error(400, "bad_url")
+    reg = Registration.for_url(url)
+    line.update(webhook_url=url, webhook_id=reg.id)
+    handshake = await _handshake(reg, mock.timing.handshake_timeout)
+    line["handshake"] = handshake
+    if handshake != "ok":
+        return error(400, "verification_failed")
+    with mock.store.lock:
+        mock.store.webhook = reg
+    return JSONResponse({"id": reg.id, "secret": reg.secret})
+
+
+async def _handshake(reg: Registration, timeout: float) -> str:
+    """POST the unsigned challenge; "ok" when it is echoed back, else why not."""
+    body = {"type": "webhook.verify", "challenge": reg.challenge}
+    try:
+        async with httpx.AsyncClient(timeout=timeout) as client:
+            reply = await client.post(reg.url, json=body)
+        echoed = reply.json().get("challenge") if reply.status_code == 200 else None
+    except (httpx.HTTPError, ValueError, AttributeError) as exc:
+        return f"failed: {type(exc).__name__}"
+    return "ok" if echoed == reg.challenge else f"failed: status {reply.status_code}"
+
+
+def deliver(url: str, body: bytes, header: str, timeout: float) -> tuple[int, str | None, float]:
+    """One outbound POST: (status or 0, error or None, milliseconds)."""
+    started = time.monotonic()
+    headers = {"Content-Type": "application/json", "Meridian-Signature": header}
+    try:
+        status, problem = httpx.post(url, content=body, headers=headers, timeout=timeout), None
+        code = status.status_code
+    except httpx.HTTPError as exc:
+        code, problem = 0, f"{type(exc).__name__}: {exc}"
+    return code, problem, round((time.monotonic() - started) * 1000, 1)
+
+
+def event_body(event_id: str, data: dict) -> bytes:
+    """The delivery body, serialised with default `json.dumps` settings."""
+    created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    document = {"id": event_id, "type": "payment.updated", "created_at": created, "data": data}
+    return json.dumps(document).encode()

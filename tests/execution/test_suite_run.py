@@ -1,0 +1,111 @@
+"""Acceptance: oracle passes every correctness task, nop fails every one, latency stands apart."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchwright.execution import execute, exit_status, plan_run
+
+from .minisuites import GRADED, MINISUITE, make_suite
+
+
+def _run(agent: str, tmp_path, **kwargs):
+    plan = plan_run(MINISUITE, agent, out=tmp_path / "runs", **kwargs)
+    return plan, execute(plan)
+
+
+def test_oracle_passes_every_correctness_task(tmp_path):
+    _plan, outcome = _run("oracle", tmp_path)
+    summary = outcome.summary
+    assert {t: summary["tasks"][t]["verdict"] for t in GRADED} == dict.fromkeys(GRADED, "passed")
+    assert summary["correctness_pass_rate"] == 1.0
+    assert summary["tiers"]["latency"] == {"tasks": 1, "attempted": 1, "errored": 0, "completed": 1}
+    assert exit_status(outcome) == (0, None)
+
+
+def test_nop_fails_every_correctness_task_and_latency_is_reported_apart(tmp_path):
+    _plan, outcome = _run("nop", tmp_path)
+    summary = outcome.summary
+    assert {t: summary["tasks"][t]["verdict"] for t in GRADED} == dict.fromkeys(GRADED, "failed")
+    assert summary["correctness_pass_rate"] == 0.0
+    assert summary["build_pass_rate"] is None
+    assert summary["latency_only_tasks"] == 1
+    assert summary["tasks"]["longctx-summary"]["verdict"] == "completed"
+    assert summary["tiers"]["correctness"]["tasks"] == len(GRADED)  # latency is not in it
+    assert exit_status(outcome)[0] == 1
+
+
+def test_nav_answer_is_stamped_and_empty_answer_fails(tmp_path):
+    plan, _oracle = _run("oracle", tmp_path, tasks_glob="nav-*")
+    where = plan.run_dir / "trials" / "nav-count" / "1"
+    assert (where / "answer.txt").read_text().startswith("count: 3\n")
+    _, nop = _run("nop", tmp_path, tasks_glob="nav-*")
+    [result] = nop.results.values()
+    assert result.answer == "" and result.verdict == "failed"
+    assert result.checks[0].status.value == "NOT_ATTEMPTED"
+
+
+def test_run_directory_holds_every_trial_file_and_run_json(tmp_path):
+    plan, _ = _run("oracle", tmp_path, iterations=2)
+    run = json.loads((plan.run_dir / "run.json").read_text())
+    assert run["agent"] == "oracle" and run["iterations"] == 2 and run["schema_version"] == 1
+    assert set(run["versions"]) == {"benchwright", "python", "git", "platform"}
+    for task in run["tasks"]:
+        for n in (1, 2):
+            files = {p.name for p in (plan.run_dir / "trials" / task / str(n)).iterdir()}
+            assert files == {"result.json", "agent.log", "trajectory.json", "answer.txt"}
+    assert json.loads((plan.run_dir / "summary.json").read_text())["complete"] is True
+
+
+def test_a_task_passes_only_if_every_iteration_passes(tmp_path):
+    flaky = tmp_path / "flaky.py"
+    flaky.write_text(
+        "import pathlib\n"
+        f"marker = pathlib.Path({str(tmp_path / 'seen')!r})\n"
+        "if marker.exists():\n"
+        "    pathlib.Path('out.txt').write_text('ok')\n"
+        "marker.touch()\n"
+    )
+    check = {"type": "file_exists", "path": "out.txt"}
+    make_suite(
+        tmp_path / "s", [{"id": "t", "class": "edit", "workspace": {"a": "a"}, "checks": [check]}]
+    )
+    plan = plan_run(tmp_path / "s", f"command:python {flaky}", iterations=2, out=tmp_path / "r")
+    outcome = execute(plan)
+    assert outcome.summary["tasks"]["t"]["iterations"] == ["failed", "passed"]
+    assert outcome.summary["tasks"]["t"]["verdict"] == "failed"
+
+
+def test_every_trial_errored_exits_3_with_the_first_error(tmp_path):
+    _plan, outcome = _run("command:no-such-agent-binary {prompt}", tmp_path)
+    code, message = exit_status(outcome)
+    assert code == 3
+    assert "every trial errored (5)" in message
+    assert "agent: cannot start 'no-such-agent-binary': not found" in message
+
+
+def test_a_relative_program_path_is_resolved_where_benchwright_started(tmp_path, monkeypatch):
+    (tmp_path / "bin").mkdir()
+    script = tmp_path / "bin" / "agent.sh"
+    script.write_text("#!/bin/sh\necho 'count: 3'\n")
+    script.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    plan, outcome = _run("command:./bin/agent.sh", tmp_path, tasks_glob="longctx-*")
+    assert plan.agent.spec == f"command:{script}"
+    assert [r.verdict for r in outcome.results.values()] == ["completed"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [({"tasks_glob": "zzz*"}, "--tasks"), ({"iterations": 0}, "--iterations"),
+     ({"budget_s": 0}, "--budget")],
+)  # fmt: skip
+def test_bad_run_options_are_refused_before_anything_runs(tmp_path, kwargs, field):
+    from benchwright.errors import SpecError
+
+    with pytest.raises(SpecError) as caught:
+        plan_run(MINISUITE, "nop", out=tmp_path / "runs", **kwargs)
+    assert caught.value.source == field
+    assert not (tmp_path / "runs").exists()
