@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchwright.model import CheckResult, Status
+from benchwright.model import CheckResult
 
 SCHEMA_VERSION = 1
 """Bump for any change that alters what a count or a pass rate means (docs/suites.md)."""
@@ -81,7 +81,7 @@ class TrialResult:
             "agent_s": round(self.agent_s, 6),
             "answer_chars": len(self.answer),
             "replay_errors": list(self.replay_errors),
-            "checks": [_check_dict(r) for r in self.checks],
+            "checks": [r.to_dict() for r in self.checks],
             "timings": {k: round(v, 6) for k, v in self.timings.items()},
         }
 
@@ -107,31 +107,10 @@ class TrialResult:
                 )
                 for p in raw.get("phases", [])
             ),
-            checks=tuple(
-                CheckResult(
-                    c["check_id"],
-                    Status(c["status"]),
-                    c["score"],
-                    c["detail"],
-                    c.get("evidence", {}),
-                    c.get("duration_s", 0.0),
-                )
-                for c in raw.get("checks", [])
-            ),
+            checks=tuple(CheckResult.from_dict(c) for c in raw.get("checks", [])),
             replay_errors=tuple(raw.get("replay_errors", [])),
             timings=raw.get("timings", {}),
         )
-
-
-def _check_dict(result: CheckResult) -> dict[str, Any]:
-    return {
-        "check_id": result.check_id,
-        "status": result.status.value,
-        "score": result.score,
-        "detail": result.detail,
-        "evidence": result.evidence,
-        "duration_s": round(result.duration_s, 6),
-    }
 
 
 def phase_log(name: str, outcome: Any) -> str:

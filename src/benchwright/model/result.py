@@ -38,6 +38,29 @@ class CheckResult:
     def failing(cls, check_id: str, detail: str, **evidence: Any) -> CheckResult:
         return cls(check_id, Status.FAIL, 0.0, detail, evidence)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape every report and result file uses for one check."""
+        return {
+            "check_id": self.check_id,
+            "status": self.status.value,
+            "score": self.score,
+            "detail": self.detail,
+            "evidence": self.evidence,
+            "duration_s": round(self.duration_s, 6),
+        }
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> CheckResult:
+        """The inverse of `to_dict` (evidence and duration optional)."""
+        return cls(
+            raw["check_id"],
+            Status(raw["status"]),
+            raw["score"],
+            raw["detail"],
+            raw.get("evidence", {}),
+            raw.get("duration_s", 0.0),
+        )
+
     def timed(self, duration_s: float) -> CheckResult:
         """The same result with its measured duration filled in."""
         return CheckResult(

@@ -7,20 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from benchwright import __version__
-from benchwright.model import CheckResult, GateResult, RunResult
+from benchwright.model import GateResult, RunResult
 
 SCHEMA_VERSION = "1"
-
-
-def result_dict(result: CheckResult) -> dict[str, Any]:
-    return {
-        "check_id": result.check_id,
-        "status": result.status.value,
-        "score": result.score,
-        "detail": result.detail,
-        "evidence": result.evidence,
-        "duration_s": round(result.duration_s, 6),
-    }
 
 
 def run_dict(run: RunResult) -> dict[str, Any]:
@@ -34,7 +23,7 @@ def run_dict(run: RunResult) -> dict[str, Any]:
             {"step": e.step_index, "tool": e.tool, "path": e.path, "reason": e.reason}
             for e in run.replay_errors
         ],
-        "results": [result_dict(r) for r in run.results],
+        "results": [r.to_dict() for r in run.results],
     }
 
 

@@ -1,0 +1,31 @@
+"""The ``benchwright`` command line: parse, call one package function, print, exit.
+
+One module per command group; each attaches its commands to the shared Typer
+`app` when imported. Exit codes: 0 all passed, 1 some check failed, 2 invalid
+input, 3 harness failure.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from benchwright.cli import grading, scoring, suites, vendor  # noqa: F401 - they register commands
+from benchwright.cli._app import app
+
+__all__ = ["app", "main"]
+
+
+def main() -> None:
+    """Entry point: an unexpected crash is a harness failure (exit 3), never a verdict."""
+    from benchwright.errors import EXIT_HARNESS
+
+    try:
+        app()
+    except Exception:
+        import traceback
+
+        traceback.print_exc()
+        typer.echo("error: internal error in benchwright (the traceback is above)", err=True)
+        sys.exit(EXIT_HARNESS)

@@ -1,0 +1,52 @@
+"""The Typer application and the pieces every command module shares.
+
+Exit codes: 0 all passed, 1 some check failed, 2 invalid input, 3 harness failure.
+Command modules import only Typer at module level, so that ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+
+app = typer.Typer(
+    name="benchwright",
+    help="Grade what AI coding agents build.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+JsonOpt = Annotated[Path | None, typer.Option("--json", help="Write the JSON report here.")]
+JunitOpt = Annotated[Path | None, typer.Option("--junit", help="Write JUnit XML here.")]
+AGENT_HELP = "nop | oracle | replay:F | command:'…' | claude-code | codex | aider | goose"
+KeepOpt = Annotated[bool, typer.Option("--keep", help="Keep workspaces (and their initial copy).")]
+
+
+def reports_errors(command: F) -> F:
+    """Map `BenchwrightError` to its one-line messages on stderr and its exit code."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from benchwright.errors import BenchwrightError
+
+        try:
+            return command(*args, **kwargs)
+        except BenchwrightError as exc:
+            for line in exc.lines():
+                typer.echo(f"error: {line}", err=True)
+            raise typer.Exit(exc.exit_code) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def invalid(message: str) -> NoReturn:
+    """Refuse invalid command-line input: one line on stderr, exit 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)

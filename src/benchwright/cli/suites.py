@@ -1,0 +1,65 @@
+"""Running agents on suites: ``run SUITE --agent``, ``run --resume``, ``compare``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from benchwright.cli._app import app, invalid, reports_errors
+
+
+def run_suite(
+    suite: Path | None, agent: str | None, tasks_glob: str, iterations: int,
+    budget: float | None, env: list[str], seed: int, out: Path, resume: Path | None,
+    json_out: Path | None, junit_out: Path | None,
+) -> None:  # fmt: skip
+    """Plan (exit 2 on bad input), run with a progress bar, print tiers, exit by docs/suites.md."""
+    from rich.console import Console
+
+    from benchwright.agents import parse_env_options
+    from benchwright.execution import execute, exit_status, plan_resume, plan_run
+    from benchwright.execution.junit import write_suite_junit
+    from benchwright.execution.run_display import TrialProgress, print_summary
+    from benchwright.execution.store import write_json
+
+    try:
+        extra = parse_env_options(env)
+    except ValueError as exc:
+        invalid(str(exc))
+    if resume is not None:
+        plan = plan_resume(resume, extra)
+    elif suite is None or agent is None:
+        invalid("give SUITE and --agent (or --resume RUN_DIR, or --task with --trajectory)")
+    else:
+        plan = plan_run(suite, agent, tasks_glob=tasks_glob, iterations=iterations,
+                        budget_s=budget, env=extra, seed=seed, out=out)  # fmt: skip
+    console = Console()
+    with TrialProgress(len(plan.trials), console, Console(stderr=True)) as progress:
+        outcome = execute(plan, progress)
+    if json_out:
+        write_json(json_out, outcome.summary)
+    if junit_out:
+        write_suite_junit(plan.suite.name, outcome.results, junit_out)
+    print_summary(outcome.summary, str(plan.run_dir), console)
+    code, message = exit_status(outcome)
+    if message:
+        typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+@app.command()
+@reports_errors
+def compare(
+    a: Annotated[Path, typer.Argument(help="summary.json (or run directory) A.")],
+    b: Annotated[Path, typer.Argument(help="summary.json (or run directory) B.")],
+) -> None:
+    """Compare two run summaries' pass rates; refuses different schema versions (exit 2)."""
+    from benchwright.execution import compare_summaries, read_summary
+
+    def summary(path: Path) -> dict[str, Any]:
+        return read_summary(path / "summary.json" if path.is_dir() else path)
+
+    for key, row in compare_summaries(summary(a), summary(b)).items():
+        typer.echo(f"{key}: {row['a']} -> {row['b']} (delta {row['delta']})")
