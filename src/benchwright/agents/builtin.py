@@ -56,7 +56,9 @@ class OracleAgent:
                 )
                 if done.error or done.timed_out:
                     reason = done.error or f"budget: solution script exceeded {request.budget_s:g}s"
-                    return AgentOutcome(None, done.wall_s, done.stdout, done.stderr, error=reason)
+                    return AgentOutcome(
+                        None, done.duration_s, done.stdout, done.stderr, error=reason
+                    )
                 exit_code = done.exit_code or exit_code
                 out, err = out + done.stdout, err + done.stderr
                 if request.answer_file.is_file():

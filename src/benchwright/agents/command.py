@@ -68,7 +68,7 @@ class CommandAgent:
         env = agent_env(request, self.passthrough)
         done = run_process(argv, request.workspace, env, request.budget_s, logs)
         if done.error:
-            return AgentOutcome(None, done.wall_s, error=done.error)
+            return AgentOutcome(None, done.duration_s, error=done.error)
         parsed = (
             self.parser(done.stdout, request.workspace, request.scratch)
             if self.parser
@@ -85,7 +85,7 @@ class CommandAgent:
             )
         return AgentOutcome(
             exit_code=done.exit_code,
-            wall_s=done.wall_s,
+            wall_s=done.duration_s,
             stdout=done.stdout,
             stderr=done.stderr,
             answer=answer,

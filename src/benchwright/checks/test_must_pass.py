@@ -10,7 +10,7 @@ from pydantic import Field
 
 from benchwright.checks._context import CheckContext
 from benchwright.checks._registry import CheckParams, check
-from benchwright.model import CheckResult
+from benchwright.model import CheckResult, Status
 from benchwright.probes import run_command
 
 DETAIL_LIMIT = 500
@@ -48,21 +48,22 @@ def test_must_pass(p: TestMustPassParams, ctx: CheckContext) -> CheckResult:
         "command_s": round(obs.duration_s, 3),
         "straggler": obs.straggler,
     }
+    if obs.error:  # the shell itself could not start: the harness, not the work
+        return ctx.result(Status.INFRA, 0.0, obs.error, **evidence)
     if obs.timed_out:
         return ctx.failed(
             f"timed out after {p.timeout:g}s (process group killed): {p.command}", **evidence
         )
-    # A background process that outlived the command was killed at the timeout; the
-    # verdict stays the command's own exit code, and the detail says what was killed.
-    left = _straggler_note(p.timeout) if obs.straggler else ""
+    # A background process that outlived the command was killed; the verdict stays the
+    # command's own exit code, and the detail says what was killed.
+    left = STRAGGLER_NOTE if obs.straggler else ""
     if obs.exit_code == 0:
         return ctx.passed(f"exit 0 in {obs.duration_s:.2f}s: {p.command}{left}", **evidence)
     detail = f"exit {obs.exit_code}: {_headline(obs.stdout, obs.stderr)}{left}"
     return ctx.failed(detail, **evidence)
 
 
-def _straggler_note(timeout: float) -> str:
-    return f" (a background process kept the output open; killed at the {timeout:g}s timeout)"
+STRAGGLER_NOTE = " (a background process outlived the command and was killed)"
 
 
 def _headline(stdout: str, stderr: str) -> str:
