@@ -7,11 +7,20 @@ QUICKSTART := suites/quickstart
 
 .PHONY: setup demo test lint bench clean
 
+CHROMIUM := /usr/lib/chromium/chromium
+
+# Debian's Chromium for the browser probe, installed only when missing (CI runs as root
+# on a clean machine); Playwright drives it and never downloads a browser of its own.
 setup: $(STAMP)
+	@test -x $(CHROMIUM) || { echo "setup: installing Debian's chromium (log: $(VENV)/apt.log)"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+		} >$(VENV)/apt.log 2>&1 || echo "setup: chromium install failed (root needed);" \
+			"the browser tests will say so; see $(VENV)/apt.log"; }
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,http,services]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check \
+		-e '.[test,http,services,browser]'
 	touch $(STAMP)
 
 # The flagship job: validate the quickstart suite, gate the honest trajectories
