@@ -1,0 +1,34 @@
+"""``benchwright grade SUITE --tree PATH``: execute a built app and score it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from benchwright.cli._app import JsonOpt, JunitOpt, app, reports_errors
+
+PhasesOpt = Annotated[
+    str | None, typer.Option("--phases", help="Comma-separated phases to run (default: all).")
+]
+
+
+@app.command("grade")
+@reports_errors
+def grade_cmd(
+    suite: Annotated[str, typer.Argument(help="Suite name or directory, e.g. suites/vspro.")],
+    tree: Annotated[Path, typer.Option("--tree", help="The built tree (holds vspro/).")],
+    json_out: JsonOpt = None,
+    junit_out: JunitOpt = None,
+    reference: Annotated[
+        bool, typer.Option("--reference", help="Run the freeze gate; marker only on pass.")
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Fixture seed of the vendor mock.")] = 0,
+    phases: PhasesOpt = None,
+) -> None:
+    """Grade TREE for SUITE and print the scorecard (exit 3 when the freeze gate refuses)."""
+    from benchwright.suites.grade_run import run_grade
+
+    for line in run_grade(suite, tree, json_out, junit_out, reference, seed, phases):
+        typer.echo(line)

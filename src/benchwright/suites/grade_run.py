@@ -1,0 +1,81 @@
+"""What ``benchwright grade`` does, outside the CLI: grade, compose, write, gate."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import benchwright
+from benchwright.errors import RefusedError, SpecError
+from benchwright.suites import grader_for
+from benchwright.suites.report import (
+    phase_lines,
+    reference_gate,
+    scorecard_for,
+    write_json,
+    write_junit,
+)
+
+
+def scorer_path(suite: str, file_name: str) -> Path:
+    """``scorers/<file>`` beside the suite's repository, the working directory, or this
+    checkout (first found)."""
+    suite_dir = Path(suite)
+    roots = [suite_dir.resolve().parent.parent, Path.cwd(), Path(benchwright.__file__).parents[2]]
+    for root in roots:
+        if (root / "scorers" / file_name).is_file():
+            return root / "scorers" / file_name
+    raise SpecError.single(suite, f"cannot find scorers/{file_name} (looked under "
+                           f"{', '.join(str(r) for r in roots)})")  # fmt: skip
+
+
+def run_grade(
+    suite: str,
+    tree: Path,
+    json_out: Path | None,
+    junit_out: Path | None,
+    reference: bool,
+    seed: int,
+    phases: str | None,
+) -> Iterator[str]:
+    """Yield the verdict lines; raise `RefusedError` (exit 3) when the reference gate refuses."""
+    from benchwright.reports.scorecard import verdict_lines
+    from benchwright.scoring import load_scorer
+
+    grader = grader_for(suite)
+    scorer = load_scorer(scorer_path(suite, grader.SCORER))
+    selected = phases.split(",") if phases else None
+    grader.select_phases(selected)  # refuse a bad --phases before booting anything
+    name = Path(suite).name
+    evidence = (json_out.parent, f"{json_out.stem}.") if json_out else (None, "")
+    grading = grader.grade(
+        tree,
+        seed=seed,
+        phases=selected,
+        check_settings=grader.CheckSettings.from_scorer(scorer),
+        evidence_dir=evidence[0],
+        evidence_prefix=evidence[1],
+    )
+    card = scorecard_for(grading, scorer, name)
+    yield from verdict_lines(card)
+    yield from phase_lines(grading)
+    yield f"scorer {card.scorer_version} ({scorer.source}), scorecard schema {card.schema_version}"
+    if json_out:
+        write_json(card, grading, json_out)
+        yield f"wrote {json_out} (evidence: {', '.join(grading.evidence.values()) or 'none'})"
+    if junit_out:
+        write_junit(grading, name, junit_out)
+        yield f"wrote {junit_out}"
+    if reference:
+        decision, marker = reference_gate(grading, scorer)
+        if marker is None:
+            problems = list(decision.problems)
+            staged = [p for p in problems if p.split(" ", 1)[0] in grading.staged]
+            note = ""
+            if staged:
+                note = (
+                    f"; {len(staged)} of the {len(problems)} problems are staged browser "
+                    "checks (UNAVAILABLE until the browser probes are installed)"
+                )
+            raise RefusedError(f"reference gate refused, no marker written{note}", problems)
+        yield f"reference gate passed: wrote {marker}"

@@ -1,0 +1,99 @@
+"""A suite grading as a scorecard: composed, stamped with provenance, written, gated.
+
+The scorecard JSON is `reports.scorecard.scorecard_dict` plus a ``grading``
+object: per-phase timings, the tree's sha256, the fixture seed, the staged
+(UNAVAILABLE-by-design) checks, every row with its evidence, and the evidence
+files written next to the JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from benchwright.model import GateResult, RunResult, Scorecard, Status
+from benchwright.scoring import FreezeDecision, compose, freeze_check, freeze_marker
+from benchwright.scoring.scorer import Scorer
+
+MARKER = "{scorer}-reference-pass.json"
+
+
+def scorecard_for(grading: Any, scorer: Scorer, suite: str) -> Scorecard:
+    """Compose the rows and stamp the provenance a reader needs to reproduce them."""
+    card = compose(grading.rows, scorer)
+    stamp = {
+        "suite": suite,
+        "tree": str(grading.root),
+        "tree_sha256": grading.tree_sha256,
+        "fixture_seed": str(grading.seed),
+        "phases": ", ".join(f"{p.name} {p.seconds:.1f}s" for p in grading.phases),
+        "staged": f"{len(grading.staged)} browser checks UNAVAILABLE (browser probes not "
+        "installed)",
+        **{f"evidence_{k}": v for k, v in grading.evidence.items()},
+    }
+    return replace(card, provenance={**card.provenance, **stamp})
+
+
+def grading_dict(grading: Any) -> dict[str, Any]:
+    return {
+        "tree": str(grading.root),
+        "tree_sha256": grading.tree_sha256,
+        "fixture_seed": grading.seed,
+        "phases": [asdict(p) for p in grading.phases],
+        "staged": {"reason": "browser probes not installed", "checks": list(grading.staged)},
+        "evidence": dict(grading.evidence),
+        "results": [r.to_dict() for r in grading.rows],
+    }
+
+
+def write_json(card: Scorecard, grading: Any, path: Path) -> None:
+    from benchwright.reports.scorecard import scorecard_dict
+
+    doc = scorecard_dict(card) | {"grading": grading_dict(grading)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
+
+
+def write_junit(grading: Any, suite: str, path: Path) -> None:
+    from benchwright.reports import write_junit as junit
+
+    seconds = sum(p.seconds for p in grading.phases)
+    run = RunResult(suite, grading.rows, trajectory=str(grading.root), duration_s=seconds)
+    junit(GateResult((run,), duration_s=seconds), path)
+
+
+def reference_gate(grading: Any, scorer: Scorer) -> tuple[FreezeDecision, Path | None]:
+    """The freeze gate over this grading; on pass the marker is written into the tree."""
+    decision = freeze_check(grading.rows, scorer)
+    if not decision.passed:
+        return decision, None
+    path = Path(grading.root) / MARKER.format(scorer=scorer.name.replace("-", ""))
+    marker = freeze_marker(decision, scorer, datetime.now(UTC).date().isoformat())
+    marker |= {
+        "reference_pass": True,
+        "thresholds_calibrated": not scorer.uncalibrated,
+        "tree_sha256": grading.tree_sha256,
+    }
+    path.write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
+    return decision, path
+
+
+def phase_lines(grading: Any) -> list[str]:
+    lines = ["phases:"]
+    lines += [f"  {p.name:<12} {p.seconds:7.2f} s  {p.outcome}" for p in grading.phases]
+    lines.append(
+        f"tree {grading.root} sha256 {grading.tree_sha256[:16]}…  fixture seed {grading.seed}"
+    )
+    skipped = [r.check_id for r in grading.rows if r.status is Status.NOT_ATTEMPTED]
+    if skipped:
+        lines.append(
+            f"SUBSET: {len(skipped)} checks NOT_ATTEMPTED (their phases were not selected)"
+        )
+    lines.append(
+        f"STAGED: {len(grading.staged)} browser checks report UNAVAILABLE (browser probes not "
+        "installed): " + ", ".join(grading.staged)
+    )
+    return lines

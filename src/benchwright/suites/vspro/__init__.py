@@ -1,0 +1,34 @@
+"""The sb-6 ``vspro`` grader: phases that measure a built VendorSync Pro, checks that
+judge the measurements, and the suite's scorer (``scorers/sb6.yaml``) that scores them.
+
+Usage::
+
+    grading = grade(Path("build"), seed=0)            # every phase, every check
+    grading = grade(Path("build"), phases=["reads"])  # boot + reads + trace only
+    card = compose(grading.rows, load_scorer(Path("scorers/sb6.yaml")))
+
+See docs/vspro.md for the phases, the checks and their rungs.
+"""
+
+from benchwright.suites.vspro.checks import BROWSER_CHECKS, CheckSettings, build_table
+from benchwright.suites.vspro.context import GradeSettings
+from benchwright.suites.vspro.grader import Grading, PhaseRecord, grade
+from benchwright.suites.vspro.observations import Observations
+from benchwright.suites.vspro.phases import PHASE_NAMES, select_phases
+
+SCORER = "sb6.yaml"
+"""The scorer config under ``scorers/``."""
+
+__all__ = [
+    "BROWSER_CHECKS",
+    "PHASE_NAMES",
+    "SCORER",
+    "CheckSettings",
+    "GradeSettings",
+    "Grading",
+    "Observations",
+    "PhaseRecord",
+    "build_table",
+    "grade",
+    "select_phases",
+]

@@ -1,0 +1,131 @@
+"""Tier C (vendor contract): API depth, batch partial failure, cursor paging, traps."""
+
+from __future__ import annotations
+
+from benchwright.model import CheckResult
+from benchwright.suites.vspro.checks._common import (
+    ROW_KEYS,
+    frac,
+    g,
+    instant,
+    is_int,
+    result,
+    unavailable,
+)
+from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.vspro.checks._trace import list_requests
+from benchwright.suites.vspro.observations import Observations, body, rows_of
+
+PAGING_PARAMS = ("offset", "page", "start", "skip")
+BATCH_KEYS = ("sb6-b1", "sb6-b2", "sb6-b3")
+MATRIX_WANT = {"limit=-1": 400, "limit=abc": 400, "offset=-5": 400, "sort=bogus": 400,
+               "status=bogus": 400, "nope": 404}  # fmt: skip
+
+
+def pagination_cells(obs: Observations) -> dict[str, bool]:
+    """The five paging cells of c_api_depth (the first three are local_pagination's)."""
+    r = obs["reads"]
+    capped = body(r.capped) or {}
+    desc = rows_of(r.sorted_desc) or []
+    top = instant(desc[0].get("created_at")) if desc and isinstance(desc[0], dict) else None
+    refunded = rows_of(r.filtered) or []
+    return {
+        "default page is 50 rows": len(rows_of(r.default) or []) == 50,
+        "limit=500 capped to 200 and echoed": capped.get("limit") == 200
+        and 0 < len(rows_of(r.capped) or []) <= 200,
+        "limit=5&offset=5 gives 5 rows": len(rows_of(r.page5) or []) == 5,
+        "sort=-created_at starts at the newest": top is not None
+        and top == instant(obs.expect.newest),
+        "status=refunded only refunded, integer total": bool(refunded)
+        and all(isinstance(x, dict) and x.get("status") == "refunded" for x in refunded)
+        and is_int((body(r.filtered) or {}).get("total")),
+    }
+
+
+def validation_cells(obs: Observations) -> dict[str, bool]:
+    """The seven status-code cells: six bad GETs and the invalid batch."""
+    got = {c.name: o.status for c, o in obs["validation"].matrix.results}
+    cells = {f"{name} -> {want}": got.get(name) == want for name, want in MATRIX_WANT.items()}
+    cells["invalid batch -> 400"] = obs["batch"].invalid.status == 400
+    return cells
+
+
+@vspro_check("c_api_depth", needs=("reads", "validation", "batch"))
+def c_api_depth(obs: Observations, _s) -> CheckResult:
+    """gate (rows on the wire) x min(exact 10-key schema, 5 paging cells, 7 status cells)."""
+    rows = [x for p in obs["reads"].raw_pages for x in (rows_of(p) or []) if isinstance(x, dict)]
+    if not rows:
+        return result("c_api_depth", 0.0, "0: gate: no rows on the wire")
+    schema = frac(sum(set(x) == set(ROW_KEYS) for x in rows), len(rows))
+    paging, valid = pagination_cells(obs), validation_cells(obs)
+    pag, val = frac(sum(paging.values()), 5), frac(sum(valid.values()), 7)
+    score = min(schema, pag, val)
+    failed = [k for k, ok in {**paging, **valid}.items() if not ok]
+    tail = f"; failed: {', '.join(failed)}" if failed else ""
+    counts = f"paging {sum(paging.values())}/5, validation {sum(valid.values())}/7"
+    detail = f"{g(score)}: min(schema {schema:.4g}, {counts}){tail}"
+    return result("c_api_depth", score, detail)
+
+
+def _code(item: dict) -> str | None:
+    error = item.get("error")
+    if isinstance(error, dict):
+        return error.get("code")
+    return error if isinstance(error, str) else item.get("code")
+
+
+@vspro_check("c_batch_partial", needs=("batch",))
+def c_batch_partial(obs: Observations, _s) -> CheckResult:
+    """Quarters: results in input order with the good items created; each good item created
+    once at the vendor; the failed item's code amount_over_limit; no retry of it (credited
+    only when the batch reached the vendor at all)."""
+    b = obs["batch"]
+    items = (body(b.response) or {}).get("results")
+    items = [x for x in items if isinstance(x, dict)] if isinstance(items, list) else []
+    ordered = len(items) == 3 and [x.get("index") for x in items] == [0, 1, 2]
+    ordered = ordered and all(items[i].get("status") == "created" for i in (0, 2))
+    created = [op["key"] for op in b.trace.ops if op.get("outcome") == "created"]
+    once = b.trace.duplicate_creates == 0 and all(
+        created.count(k) == 1 for k in ("sb6-b1", "sb6-b3")
+    )
+    coded = len(items) > 1 and _code(items[1]) == "amount_over_limit"
+    reached = any(op.get("key") in BATCH_KEYS for op in b.trace.ops)  # no vacuous calm
+    calm = reached and b.trace.retries_of_failed_item == 0 and b.trace.fresh_key_retries == 0
+    parts = {"in order, good items created": ordered, "created once each": once,
+             "amount_over_limit reported": coded, "no retry of the failed item": calm}  # fmt: skip
+    score = 0.25 * sum(parts.values())
+    missed = [k for k, ok in parts.items() if not ok]
+    tail = f"; missed: {', '.join(missed)}" if missed else ""
+    return result("c_batch_partial", score, f"{g(score)}: {sum(parts.values())}/4 quarters"
+                  f"{tail}", status=b.response.status, trace=b.trace.as_dict() | {"ops": len(
+                      b.trace.ops)})  # fmt: skip
+
+
+@vspro_check("vendor_cursor_paging", needs=("trace",))
+def vendor_cursor_paging(obs: Observations, _s) -> CheckResult:
+    """1 - offenders/list requests, where offenders carry offset/page/start/skip; no cursored
+    request (or no list request) scores 0."""
+    lists = list_requests(obs["trace"].lines)
+    if not lists:
+        return result("vendor_cursor_paging", 0.0, "0: no list requests reached the vendor")
+    cursored = sum(bool(x["query"].get("cursor")) for x in lists)
+    offenders = sum(any(p in x["query"] for p in PAGING_PARAMS) for x in lists)
+    if not cursored:
+        return result("vendor_cursor_paging", 0.0, f"0: none of {len(lists)} list requests "
+                      "used the cursor")  # fmt: skip
+    score = 1 - offenders / len(lists)
+    return result("vendor_cursor_paging", score, f"{g(score)}: {offenders}/{len(lists)} list "
+                  f"requests with offset/page/start/skip; {cursored} cursored")  # fmt: skip
+
+
+@vspro_check("vendor_traps", needs=("traps",))
+def vendor_traps(obs: Observations, _s) -> CheckResult:
+    """Mean of the trap ledger's retry_after, cursor_expiry and stall (each a min)."""
+    t = obs["traps"].results
+    if not any(t.instances.values()):
+        return unavailable("vendor_traps", "trap ledger empty: the vendor's traps were never "
+                           "exercised")  # fmt: skip
+    score = (t.retry_after + t.cursor_expiry + t.stall) / 3
+    return result("vendor_traps", score, f"{g(score)}: retry_after {t.retry_after:g}, "
+                  f"cursor_expiry {t.cursor_expiry:g}, stall {t.stall:g}",
+                  details=list(t.details))  # fmt: skip

@@ -1,0 +1,86 @@
+"""Tier P (performance) measured over HTTP, and the E row under load."""
+
+from __future__ import annotations
+
+from benchwright.model import CheckResult
+from benchwright.probes.http import HttpObservation, JsonRead, LatencyObservation, parse_wire_json
+from benchwright.scoring import Rung, ladder_score
+from benchwright.suites.vspro.checks._common import CheckSettings, g, is_int, result, unavailable
+from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.vspro.observations import Observations, body, rows_of
+
+OVERLAP_FLOOR = 0.5
+
+
+def _latency(check_id: str, lat: LatencyObservation, s: CheckSettings) -> CheckResult:
+    if lat.p95_ms is None:
+        return result(check_id, 0.0, f"0: p95 unmeasurable: {len(lat.success_ms)}/"
+                      f"{len(lat.samples)} requests to {lat.path} succeeded (need 10)")  # fmt: skip
+    head, rest = _rung(lat.p95_ms, s.ladders[check_id], s.k_p, "ms")
+    return result(check_id, head, f"{g(head)}: p95 {rest}", p95_ms=lat.p95_ms, errors=lat.errors)
+
+
+@vspro_check("p_list_latency", needs=("idle_perf",))
+def p_list_latency(obs: Observations, s: CheckSettings) -> CheckResult:
+    """p95 of 20 sequential GET /api/payments?limit=50: <=150/300/600/1200 ms."""
+    return _latency("p_list_latency", obs["idle_perf"].payments, s)
+
+
+@vspro_check("p_buckets_latency", needs=("idle_perf",))
+def p_buckets_latency(obs: Observations, s: CheckSettings) -> CheckResult:
+    """p95 of 20 sequential GET /api/buckets: <=200/400/800/1600 ms."""
+    return _latency("p_buckets_latency", obs["idle_perf"].buckets, s)
+
+
+@vspro_check("p_summary_latency", needs=("idle_perf",))
+def p_summary_latency(obs: Observations, s: CheckSettings) -> CheckResult:
+    """p95 of 20 sequential GET /api/summary: <=150/300/600/1200 ms."""
+    return _latency("p_summary_latency", obs["idle_perf"].summary, s)
+
+
+@vspro_check("p_sync_wall", needs=("idle_perf",))
+def p_sync_wall(obs: Observations, s: CheckSettings) -> CheckResult:
+    """One timed POST /api/sync (240 s timeout): <=90/135/180/270 s."""
+    call = obs["idle_perf"].sync
+    if call.status is None or not 200 <= call.status < 300:
+        why = call.response.error or f"status {call.status}"
+        return result("p_sync_wall", 0.0, f"0: the timed sync failed ({why})")
+    rungs = tuple(Rung(r.at_most / 1000, r.score) for r in s.ladders["p_sync_wall"])
+    head, rest = _rung(call.response.elapsed_s, rungs, s.k_p, "s")
+    return result("p_sync_wall", head, f"{g(head)}: {rest}", seconds=call.response.elapsed_s)
+
+
+@vspro_check("e_under_load_latency", needs=("under_load",))
+def e_under_load_latency(obs: Observations, s: CheckSettings) -> CheckResult:
+    """8 readers x 6 GETs (limit=50) during a stalled sync: overlap >= 0.5 or UNAVAILABLE;
+    any wrong read 0; else p95 <=150/300/600/1200 ms."""
+    lo = obs["under_load"]
+    load, want = lo.load, lo.expect_rows
+    if load.overlap_fraction < OVERLAP_FLOOR:
+        return unavailable("e_under_load_latency", f"refused: only {load.overlap_fraction:.0%} "
+                           f"of reads overlapped the sync (floor 50%); unproven load licenses "
+                           "nothing")  # fmt: skip
+    wrong = [x for x in load.samples if x.response.status != 200
+             or len(rows_of(_read(x.response)) or []) != want
+             or not is_int((body(_read(x.response)) or {}).get("total"))]  # fmt: skip
+    if wrong:
+        first = wrong[0].response
+        return result("e_under_load_latency", 0.0, f"0: {len(wrong)}/{len(load.samples)} reads "
+                      f"wrong under load (first: status {first.status}, "
+                      f"{first.error or 'body not a 50-row page'})")  # fmt: skip
+    if load.p95_ms is None:
+        return result("e_under_load_latency", 0.0, "0: p95 unmeasurable")
+    head, rest = _rung(load.p95_ms, s.ladders["e_under_load_latency"], s.k_p, "ms")
+    detail = f"{g(head)}: p95 {rest}; overlap {load.overlap_fraction:.0%}"
+    return result("e_under_load_latency", head, detail, p95_ms=load.p95_ms)
+
+
+def _rung(value: float, rungs: tuple[Rung, ...], k_p: float, unit: str) -> tuple[float, str]:
+    """The rung's score and the rest of its detail, e.g. ``212 ms (rung <=300 ms; top rung
+    <=150 ms)``."""
+    rung = ladder_score(round(value, 1 if unit == "ms" else 2), rungs, k_p, unit=unit)
+    return rung.score, rung.detail.split(": ", 1)[1].replace("; top <=", "; top rung <=")
+
+
+def _read(response: HttpObservation) -> JsonRead:
+    return JsonRead(response, parse_wire_json(response.body))

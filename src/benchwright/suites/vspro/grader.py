@@ -1,0 +1,171 @@
+"""Grade one vspro tree: phases in order against a fresh copy, then every check.
+
+Hermetic: a fresh copy of the tree, a fresh database, a leased port and a fresh
+Meridian mock per grading; the app is stopped (its whole process group) however
+the grading ends. A phase that raises is a harness fault (INFRA rows); an app
+that never becomes healthy skips the app phases (FAIL rows naming the boot).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from benchwright.model import CheckResult
+from benchwright.services.app import AppUnderTest, BootPolicy
+from benchwright.services.meridian import API_KEY, MeridianMock, Timing
+from benchwright.services.ports import lease_port
+from benchwright.suites.vspro.checks import BROWSER_CHECKS, CheckSettings, browser_rows, build_table
+from benchwright.suites.vspro.context import COMMAND, GradeContext, GradeSettings
+from benchwright.suites.vspro.observations import Observations
+from benchwright.suites.vspro.phases import select_phases
+from benchwright.suites.vspro.tree import fresh_copy, locate_root, tree_sha256
+
+DB_NAME = "graded-sb6.db"
+
+
+@dataclass(frozen=True)
+class PhaseRecord:
+    name: str
+    seconds: float
+    outcome: str
+    """``ok``; ``failed: <why>`` (it raised: harness); ``harness fault`` (not run because
+    boot/restart raised); ``app down`` (not run: the app never became healthy)."""
+
+
+@dataclass(frozen=True)
+class Grading:
+    """Rows for the scorer plus everything the scorecard's provenance needs."""
+
+    rows: tuple[CheckResult, ...]
+    observations: Observations
+    phases: tuple[PhaseRecord, ...]
+    root: Path
+    tree_sha256: str
+    seed: int
+    evidence: dict[str, str] = field(default_factory=dict)
+    """Evidence file kind -> path (app log, vendor trace), when kept."""
+    staged: tuple[str, ...] = BROWSER_CHECKS
+
+
+def grade(
+    tree: Path,
+    *,
+    seed: int = 0,
+    phases: Iterable[str] | None = None,
+    timing: Timing | None = None,
+    settings: GradeSettings | None = None,
+    check_settings: CheckSettings | None = None,
+    evidence_dir: Path | None = None,
+    evidence_prefix: str = "",
+) -> Grading:
+    """Run the selected phases against a fresh copy of ``tree`` and evaluate every check.
+
+    Args:
+        tree: the built tree; ``vspro/`` in it or one directory down.
+        seed: the Meridian fixture seed (0 is the published fixture).
+        phases: names to run (``boot`` and ``trace`` join any app phase); None for all.
+        timing: the mock's delays; the contract's by default (tests shrink them).
+        settings: request, sync and restart timeouts; the seed's by default.
+        check_settings: latency ladders and ``k_P``; the methodology's by default.
+        evidence_dir: where the app log and vendor trace are copied (as
+            ``<prefix>app.log`` and ``<prefix>vendor-trace.jsonl``) before the work
+            directory is deleted; None keeps nothing.
+
+    Returns:
+        `Grading`: one row per sb-6 check (browser checks UNAVAILABLE), the
+        observations, per-phase records, the tree's sha256 and the seed.
+
+    Raises:
+        SpecError: the tree is not a directory or a phase name is unknown.
+        HarnessError: no port could be leased.
+    """
+    root = locate_root(tree)
+    selected = select_phases(phases)
+    digest = tree_sha256(root)
+    with tempfile.TemporaryDirectory(prefix="benchwright-vspro-") as tmp:
+        work = Path(tmp)
+        copy = fresh_copy(root, work)
+        mock = MeridianMock(seed, timing=timing, trace_path=work / "vendor-trace.jsonl")
+        fixture = mock.fixture
+        obs = Observations(seed, fixture.expect, frozenset(r["id"] for r in fixture.rows))
+        obs, records = _run(selected, copy, work, mock, settings or GradeSettings(), obs)
+        evidence = _keep_evidence(work, evidence_dir, evidence_prefix)
+    rows = build_table().evaluate(obs, check_settings or CheckSettings()) + browser_rows()
+    return Grading(tuple(rows), obs, tuple(records), root, digest, seed, evidence)
+
+
+def _run(selected, copy, work, mock, settings, obs):
+    records: list[PhaseRecord] = []
+    ctx = GradeContext(copy, work, None, mock, settings)  # type: ignore[arg-type]
+    for phase in (p for p in selected if not p.needs_app):
+        obs = _one(phase, ctx, obs, records, None)
+    app_phases = [p for p in selected if p.needs_app]
+    if not app_phases:
+        return obs, records
+    mock.start()
+    try:
+        with lease_port() as lease:
+            ctx.app = AppUnderTest(
+                COMMAND,
+                tree=copy,
+                db=work / DB_NAME,
+                port=lease.port,
+                env={"MERIDIAN_BASE_URL": mock.base_url, "MERIDIAN_API_KEY": API_KEY},
+                policy=BootPolicy(budget_s=settings.boot_budget_s),
+                log_path=work / "app.log",
+            )
+            try:
+                blocked = None
+                for phase in app_phases:
+                    obs = _one(phase, ctx, obs, records, blocked)
+                    if phase.name in ("boot", "restart"):
+                        blocked = blocked or _blocked(phase.name, obs)
+            finally:
+                ctx.app.stop()
+    finally:
+        mock.stop()
+    return obs, records
+
+
+def _one(phase, ctx, obs, records, blocked):
+    """Run one phase; when the app is down (or could not be started) record why instead."""
+    started = time.monotonic()
+    if blocked is not None and phase.name != "trace":
+        harness, why = blocked
+        records.append(PhaseRecord(phase.name, 0.0, "harness fault" if harness else "app down"))
+        return obs.with_failure(phase.name, why) if harness else obs.with_app_down(phase.name, why)
+    try:
+        obs = obs.with_phase(phase.name, phase.run(ctx, obs))
+        outcome = "ok"
+    except Exception as exc:  # a phase that raises is the harness's fault, never the app's
+        why = f"{type(exc).__name__}: {exc}"
+        obs, outcome = obs.with_failure(phase.name, why), f"failed: {why}"
+    records.append(PhaseRecord(phase.name, round(time.monotonic() - started, 3), outcome))
+    return obs
+
+
+def _blocked(name: str, obs: Observations) -> tuple[bool, str] | None:
+    """(harness?, why) when later app phases cannot run: the harness could not start the
+    app (INFRA), or the app never became healthy at boot (the app's FAIL)."""
+    if name in obs.failed:
+        return True, f"the harness could not run phase {name}: {obs.failed[name]}"
+    if name == "boot" and obs["boot"].boot.healthy_after_s is None:
+        return False, f"the app never became healthy at boot ({obs['boot'].boot.detail})"
+    return None
+
+
+def _keep_evidence(work: Path, into: Path | None, prefix: str) -> dict[str, str]:
+    if into is None:
+        return {}
+    into.mkdir(parents=True, exist_ok=True)
+    kept = {}
+    for kind, name in (("app_log", "app.log"), ("vendor_trace", "vendor-trace.jsonl")):
+        if (work / name).is_file() and (work / name).stat().st_size:
+            shutil.copyfile(work / name, into / f"{prefix}{name}")
+            kept[kind] = str(into / f"{prefix}{name}")
+    return kept

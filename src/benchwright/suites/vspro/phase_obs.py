@@ -1,0 +1,155 @@
+"""One frozen observation type per vspro phase (the record holding them is in
+`observations.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from benchwright.probes.http import (
+    HttpObservation,
+    JsonRead,
+    LatencyObservation,
+    LoadObservation,
+    MatrixObservation,
+)
+from benchwright.services.app import BootObservation
+from benchwright.services.meridian import BatchTrace, ConflictTrace, TrapResults
+
+
+@dataclass(frozen=True)
+class StaticObs:
+    root_has_package: bool
+    modules: Mapping[str, bool]
+    """Spec path (under ``vspro/``) -> is a file."""
+    methods: Mapping[str, tuple[str, ...]]
+    """Class name -> method names declared in it (AST, no import)."""
+    parse_errors: tuple[str, ...]
+    asset_bytes: Mapping[str, int]
+    """Web file -> size on disk, for the files present."""
+    store_source: str | None
+    meridian_source: str | None
+
+
+@dataclass(frozen=True)
+class BootObs:
+    boot: BootObservation
+
+
+@dataclass(frozen=True)
+class PageObs:
+    index: HttpObservation
+    index_on_disk: bool
+    assets: Mapping[str, HttpObservation]
+    """Asset -> the answer to the first path tried that said 200 (else the last tried)."""
+    on_disk: Mapping[str, int]
+    """Asset -> bytes on disk (0 when absent)."""
+
+
+@dataclass(frozen=True)
+class SyncObs:
+    call: JsonRead
+    health_count: int | None = None
+    """``payments`` from /api/health right after, where the phase reads it."""
+    ran: bool = True
+    """False for the fill sync when health already showed the full count."""
+
+
+@dataclass(frozen=True)
+class ReadsObs:
+    default: JsonRead
+    page5: JsonRead
+    capped: JsonRead
+    sorted_desc: JsonRead
+    filtered: JsonRead
+    summary: JsonRead
+    buckets: JsonRead
+    raw_pages: tuple[JsonRead, ...]
+
+
+@dataclass(frozen=True)
+class ValidationObs:
+    matrix: MatrixObservation
+
+
+@dataclass(frozen=True)
+class BatchObs:
+    response: JsonRead
+    trace: BatchTrace
+    invalid: JsonRead
+
+
+@dataclass(frozen=True)
+class ConflictObs:
+    payment_id: str | None
+    first: JsonRead | None
+    second: JsonRead | None
+    row_after: JsonRead | None
+    second_note: str
+    trace: ConflictTrace
+
+
+@dataclass(frozen=True)
+class LoadObs:
+    load: LoadObservation
+    expect_rows: int
+
+
+@dataclass(frozen=True)
+class TrapsObs:
+    results: TrapResults
+
+
+@dataclass(frozen=True)
+class PerfObs:
+    payments: LatencyObservation
+    buckets: LatencyObservation
+    summary: LatencyObservation
+    page: HttpObservation
+    sync: JsonRead
+
+
+@dataclass(frozen=True)
+class ConcurrencyObs:
+    calls: tuple[JsonRead, ...]
+    health_count: int | None
+
+
+@dataclass(frozen=True)
+class JsonSampleObs:
+    reads: tuple[JsonRead, ...]
+
+
+@dataclass(frozen=True)
+class MutationObs:
+    changed: Mapping[str, str]
+    sync3: JsonRead
+    seen: Mapping[str, str | None]
+    """Id -> the status the app showed after sync #3 (None: no row)."""
+    sync4: JsonRead
+
+
+@dataclass(frozen=True)
+class RestartObs:
+    rows_before: int | None
+    boot: BootObservation
+    rows_after: int | None
+
+
+@dataclass(frozen=True)
+class WebhookObs:
+    registered_after_s: float | None
+    """Seconds after the restart until the app held the vendor's webhook slot."""
+    script: Mapping[str, Any] | None
+    """The delivery script's report; None when it could not run."""
+    refused: str | None
+    """Why the script did not run (no registration: the app's doing)."""
+    health: Mapping[str, Any] | None
+    rows: Mapping[str, Mapping[str, Any] | None]
+    """Touched id -> the app's row after the script."""
+
+
+@dataclass(frozen=True)
+class TraceObs:
+    lines: tuple[dict, ...]

@@ -1,0 +1,35 @@
+"""Phases ``boot`` and ``page``: start the app on a fresh db, fetch the page and assets."""
+
+from __future__ import annotations
+
+from benchwright.probes.http import HttpObservation, client, fetch
+from benchwright.services.app import BootPolicy
+from benchwright.suites.vspro.context import GradeContext
+from benchwright.suites.vspro.observations import BootObs, Observations, PageObs
+
+ASSETS = ("styles.css", "app.js", "viz.js")
+
+
+def boot(ctx: GradeContext, obs: Observations) -> BootObs:
+    """Delete the db, spawn ``python -m vspro --db --port``, poll /api/health (0.4 s, 25 s)."""
+    return BootObs(ctx.app.boot(BootPolicy(budget_s=ctx.settings.boot_budget_s)))
+
+
+def page(ctx: GradeContext, obs: Observations) -> PageObs:
+    """GET / and each asset (bare path first, then under ``web/``)."""
+    web = ctx.tree / "vspro" / "web"
+    with client(ctx.base_url, ctx.settings.request_timeout_s) as http:
+        index = fetch(http, "/")
+        assets: dict[str, HttpObservation] = {}
+        for name in ASSETS:
+            for path in (f"/{name}", f"/web/{name}"):
+                answer = fetch(http, path)
+                assets[name] = answer
+                if answer.status == 200:
+                    break
+    return PageObs(
+        index=index,
+        index_on_disk=(web / "index.html").is_file(),
+        assets=assets,
+        on_disk={n: (web / n).stat().st_size if (web / n).is_file() else 0 for n in ASSETS},
+    )

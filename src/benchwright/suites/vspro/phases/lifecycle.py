@@ -1,0 +1,69 @@
+"""Phases ``mutation``, ``restart``, ``webhook`` and ``trace``."""
+
+from __future__ import annotations
+
+from benchwright.services.app import BootPolicy
+from benchwright.services.meridian import NoWebhookRegistered
+from benchwright.suites.vspro.context import GradeContext
+from benchwright.suites.vspro.observations import (
+    MutationObs,
+    Observations,
+    RestartObs,
+    TraceObs,
+    WebhookObs,
+    body,
+    health_json,
+)
+
+
+def mutation(ctx: GradeContext, obs: Observations) -> MutationObs:
+    """Flip 12 statuses at the vendor, sync #3, read each id; then flip back and sync #4."""
+    changed = ctx.mock.mutate_statuses()
+    try:
+        ctx.mock.mark_phase("sync3")
+        sync3 = ctx.sync()
+        seen = {
+            pid: (body(ctx.call(f"/api/payments/{pid}")) or {}).get("status") for pid in changed
+        }
+    finally:
+        # a fresh version bump, so the app's rows return to the fixture truth
+        ctx.mock.unmutate_statuses()
+        ctx.mock.mark_phase("sync4")
+    return MutationObs(changed, sync3, seen, ctx.sync())
+
+
+def restart(ctx: GradeContext, obs: Observations) -> RestartObs:
+    """Count, SIGKILL the process group, respawn on the same db and port (20 s to health).
+
+    The seed's empty-instance probe re-registered the vendor webhook before this
+    point, taking its single slot; the slot is emptied here to the same effect, so
+    the webhook script can only reach an app that re-registers after its reboot.
+    """
+    before = ctx.health_count()
+    with ctx.mock.store.lock:
+        ctx.mock.store.webhook = None
+    boot = ctx.app.restart(BootPolicy(budget_s=ctx.settings.restart_budget_s))
+    after = None
+    if boot.healthy_after_s is not None:
+        count = (health_json(boot) or {}).get("payments")
+        after = count if isinstance(count, int) and not isinstance(count, bool) else None
+    return RestartObs(before, boot, after)
+
+
+def webhook(ctx: GradeContext, obs: Observations) -> WebhookObs:
+    """Give the rebooted app its re-registration window, run the 8-step script, read back."""
+    registered = ctx.wait_registered(ctx.settings.register_wait_s)
+    script, refused = None, None
+    try:
+        script = ctx.mock.run_delivery_script()
+    except NoWebhookRegistered as exc:
+        refused = f"{exc} (the app did not re-register after its restart)"
+    health = body(ctx.call("/api/health"))
+    touched = (script or {}).get("expected_rows") or {}
+    rows = {pid: body(ctx.call(f"/api/payments/{pid}")) for pid in touched}
+    return WebhookObs(registered, script, refused, health, rows)
+
+
+def trace(ctx: GradeContext, obs: Observations) -> TraceObs:
+    """Every line of the vendor's request trace, ordered by ``seq``."""
+    return TraceObs(tuple(ctx.mock.trace.lines()))

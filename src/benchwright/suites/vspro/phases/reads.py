@@ -1,0 +1,58 @@
+"""Phases ``reads``, ``validation`` and ``json_sample``: the local API on the wire."""
+
+from __future__ import annotations
+
+import math
+
+from benchwright.probes.http import MatrixCell, run_matrix, sample_json
+from benchwright.suites.vspro.context import GradeContext
+from benchwright.suites.vspro.observations import (
+    JsonSampleObs,
+    Observations,
+    ReadsObs,
+    ValidationObs,
+)
+
+RAW_PAGE = 200
+BAD_GETS = (
+    ("limit=-1", "/api/payments?limit=-1"),
+    ("limit=abc", "/api/payments?limit=abc"),
+    ("offset=-5", "/api/payments?offset=-5"),
+    ("sort=bogus", "/api/payments?sort=bogus"),
+    ("status=bogus", "/api/payments?status=bogus"),
+    ("nope", "/api/nope"),
+)
+JSON_SAMPLE = (
+    "/api/health", "/api/payments", "/api/summary", "/api/buckets",
+    "/api/nope", "/api/payments?limit=-1",
+)  # fmt: skip
+
+
+def reads(ctx: GradeContext, obs: Observations) -> ReadsObs:
+    """The paging cells, summary, buckets, then every row in raw 200-row pages."""
+    pages = math.ceil(obs.expect.total / RAW_PAGE)
+    return ReadsObs(
+        default=ctx.call("/api/payments"),
+        page5=ctx.call("/api/payments?limit=5&offset=5"),
+        capped=ctx.call("/api/payments?limit=500"),
+        sorted_desc=ctx.call("/api/payments?sort=-created_at&limit=10"),
+        filtered=ctx.call("/api/payments?status=refunded&limit=10"),
+        summary=ctx.call("/api/summary"),
+        buckets=ctx.call("/api/buckets"),
+        raw_pages=tuple(
+            ctx.call(f"/api/payments?limit={RAW_PAGE}&offset={k * RAW_PAGE}") for k in range(pages)
+        ),
+    )
+
+
+def validation(ctx: GradeContext, obs: Observations) -> ValidationObs:
+    """Six bad GETs (five must be 400 with field_errors, one 404)."""
+    cells = [MatrixCell(name, path) for name, path in BAD_GETS]
+    return ValidationObs(run_matrix(ctx.base_url, cells, timeout_s=ctx.settings.request_timeout_s))
+
+
+def json_sample(ctx: GradeContext, obs: Observations) -> JsonSampleObs:
+    """Six responses, success and error paths, for parseability and content type."""
+    return JsonSampleObs(
+        sample_json(ctx.base_url, JSON_SAMPLE, timeout_s=ctx.settings.request_timeout_s)
+    )

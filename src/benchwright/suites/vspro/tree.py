@@ -1,0 +1,54 @@
+"""The graded tree: where its ``vspro/`` package is, a fresh copy of it, and its digest."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+from benchwright.errors import SpecError
+
+PACKAGE = "vspro"
+_NOISE = ("__pycache__", "*.pyc", "*.db", "*.db-wal", "*.db-shm", ".git", "node_modules")
+
+
+def locate_root(tree: Path) -> Path:
+    """The directory holding ``vspro/``: the tree itself, or one child level down.
+
+    Raises:
+        SpecError: the tree does not exist.
+    """
+    tree = Path(tree)
+    if not tree.is_dir():
+        raise SpecError.single(str(tree), "is not a directory (--tree must be the built tree)")
+    if (tree / PACKAGE).is_dir():
+        return tree
+    nested = sorted(p for p in tree.iterdir() if p.is_dir() and (p / PACKAGE).is_dir())
+    return nested[0] if len(nested) == 1 else tree
+
+
+def tree_sha256(root: Path) -> str:
+    """sha256 over every file (sorted relative path, NUL, bytes, NUL), noise excluded."""
+    digest = hashlib.sha256()
+    for path in sorted(_files(root)):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def fresh_copy(root: Path, into: Path) -> Path:
+    """Copy ``root`` (without caches and databases) to ``into/tree``; the app runs there."""
+    target = into / "tree"
+    shutil.copytree(root, target, ignore=shutil.ignore_patterns(*_NOISE), symlinks=True)
+    return target
+
+
+def _files(root: Path) -> list[Path]:
+    found = []
+    for path in root.rglob("*"):
+        parts = path.relative_to(root).parts
+        if any(part in ("__pycache__", ".git", "node_modules") for part in parts):
+            continue
+        if path.is_file() and not path.name.endswith((".pyc", ".db", ".db-wal", ".db-shm")):
+            found.append(path)
+    return found
