@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 QUICKSTART := suites/quickstart
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup demo demo-quickstart test lint bench clean
 
 CHROMIUM := /usr/lib/chromium/chromium
 
@@ -23,9 +23,20 @@ $(STAMP): pyproject.toml Makefile
 		-e '.[test,http,services,browser]'
 	touch $(STAMP)
 
-# The flagship job: validate the quickstart suite, gate the honest trajectories
-# (must pass), then gate each cheating set (every task must be caught: exit 1).
+# The flagship job: grade the golden vspro reference end to end. Nothing is started by
+# hand: the grader boots the app on a fresh database and port beside a fresh Meridian
+# mock (traps, stall, webhook script), then prints the scorecard (tiers, multipliers,
+# attribution, flags, phase timings) and writes the JSON with its evidence next to it.
+VSPRO_CARD := reports/vspro.json
 demo: setup
+	$(BIN)/benchwright grade suites/vspro --tree suites/vspro/reference --json $(VSPRO_CARD)
+	@echo "demo: scorecard JSON $(VSPRO_CARD); evidence beside it:" \
+		"$(basename $(VSPRO_CARD)).app.log, $(basename $(VSPRO_CARD)).vendor-trace.jsonl," \
+		"$(basename $(VSPRO_CARD)).browser/ (screenshots, when the browser ran)"
+
+# The quickstart gate: validate the quickstart suite, gate the honest trajectories
+# (must pass), then gate each cheating set (every task must be caught: exit 1).
+demo-quickstart: setup
 	$(BIN)/benchwright validate $(QUICKSTART)
 	$(BIN)/benchwright gate --tasks $(QUICKSTART)/tasks --trajectory $(QUICKSTART)/trajectories/honest
 	@for cheat in $(QUICKSTART)/trajectories/cheat-*; do \
@@ -33,7 +44,7 @@ demo: setup
 		$(BIN)/benchwright gate --tasks $(QUICKSTART)/tasks --trajectory $$cheat; \
 		rc=$$?; if [ $$rc -ne 1 ]; then echo "expected exit 1, got $$rc"; exit 1; fi; \
 	done
-	@echo "demo: honest work passed, every cheat was caught"
+	@echo "demo-quickstart: honest work passed, every cheat was caught"
 
 test: setup
 	$(BIN)/ruff check .

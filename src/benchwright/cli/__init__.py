@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from benchwright.cli import grade, grading, scoring, suites, vendor  # noqa: F401 - they register commands
+from benchwright.cli import audit, grade, grading, scoring, suites, vendor  # noqa: F401 - they register commands
 from benchwright.cli._app import app
 
 __all__ = ["app", "main"]

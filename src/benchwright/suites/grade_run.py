@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import benchwright
-from benchwright.errors import RefusedError, SpecError
+from benchwright.errors import HarnessError, RefusedError, SpecError
 from benchwright.suites import grader_for
 from benchwright.suites.report import (
     phase_lines,
@@ -38,7 +38,13 @@ def run_grade(
     seed: int,
     phases: str | None,
 ) -> Iterator[str]:
-    """Yield the verdict lines; raise `RefusedError` (exit 3) when the reference gate refuses."""
+    """Yield the verdict lines; the scorecard is written whatever the score (exit 0).
+
+    Raises:
+        HarnessError: a phase raised (a harness fault: its rows are INFRA), after the
+            scorecard was printed and written: exit 3, the number is not a verdict.
+        RefusedError: the reference gate refused (exit 3).
+    """
     from benchwright.reports.scorecard import verdict_lines
     from benchwright.scoring import load_scorer
 
@@ -66,6 +72,10 @@ def run_grade(
     if junit_out:
         write_junit(grading, name, junit_out)
         yield f"wrote {junit_out}"
+    broken = [f"{p.name} ({p.outcome})" for p in grading.phases if p.outcome.startswith("failed")]
+    if broken:
+        raise HarnessError(f"the harness failed during phase(s) {'; '.join(broken)}: their "
+                           "checks are INFRA; the scorecard above is not a verdict")  # fmt: skip
     if reference:
         decision, marker = reference_gate(grading, scorer)
         if marker is None:
@@ -75,7 +85,7 @@ def run_grade(
             if staged:
                 note = (
                     f"; {len(staged)} of the {len(problems)} problems are staged browser "
-                    "checks (UNAVAILABLE until the browser probes are installed)"
+                    "checks (UNAVAILABLE: browser check not implemented)"
                 )
             raise RefusedError(f"reference gate refused, no marker written{note}", problems)
         yield f"reference gate passed: wrote {marker}"

@@ -30,8 +30,8 @@ def scorecard_for(grading: Any, scorer: Scorer, suite: str) -> Scorecard:
         "tree_sha256": grading.tree_sha256,
         "fixture_seed": str(grading.seed),
         "phases": ", ".join(f"{p.name} {p.seconds:.1f}s" for p in grading.phases),
-        "staged": f"{len(grading.staged)} browser checks UNAVAILABLE (browser probes not "
-        "installed)",
+        "staged": f"{len(grading.staged)} browser checks UNAVAILABLE (browser check not "
+        "implemented)",
         **{f"evidence_{k}": v for k, v in grading.evidence.items()},
     }
     return replace(card, provenance={**card.provenance, **stamp})
@@ -43,7 +43,7 @@ def grading_dict(grading: Any) -> dict[str, Any]:
         "tree_sha256": grading.tree_sha256,
         "fixture_seed": grading.seed,
         "phases": [asdict(p) for p in grading.phases],
-        "staged": {"reason": "browser probes not installed", "checks": list(grading.staged)},
+        "staged": {"reason": "browser check not implemented", "checks": list(grading.staged)},
         "evidence": dict(grading.evidence),
         "results": [r.to_dict() for r in grading.rows],
     }
@@ -92,8 +92,9 @@ def phase_lines(grading: Any) -> list[str]:
         lines.append(
             f"SUBSET: {len(skipped)} checks NOT_ATTEMPTED (their phases were not selected)"
         )
-    lines.append(
-        f"STAGED: {len(grading.staged)} browser checks report UNAVAILABLE (browser probes not "
-        "installed): " + ", ".join(grading.staged)
-    )
+    if grading.staged:
+        lines.append(
+            f"STAGED: {len(grading.staged)} browser checks report UNAVAILABLE (browser check "
+            "not implemented): " + ", ".join(grading.staged)
+        )
     return lines

@@ -31,7 +31,7 @@ def test_static_only_grading_of_a_nested_tree(tmp_path):
     out = tmp_path / "out" / "card.json"
     done = run(SUITE, "--tree", str(tmp_path / "build"), "--phases", "static", "--json", str(out))
     assert done.exit_code == 0, done.output
-    assert "SUBSET:" in done.output and "STAGED: 26 browser checks" in done.output
+    assert "SUBSET:" in done.output
     doc = json.loads(out.read_text())
     assert doc["grading"]["tree"].endswith("nested")
     assert [p["name"] for p in doc["grading"]["phases"]] == ["static"]

@@ -11,6 +11,7 @@ from benchwright.scoring import compose, load_scorer
 from benchwright.suites import grader_for
 from benchwright.suites.vspro import BROWSER_CHECKS, PHASE_NAMES, build_table, select_phases
 from benchwright.suites.vspro.checks import (
+    ALL_BROWSER_CHECKS,
     CheckSettings,
     CheckTable,
     browser_rows,
@@ -29,17 +30,19 @@ def test_every_sb6_check_has_exactly_one_producer():
 
 
 def test_browser_rows_are_unavailable_and_say_why():
-    rows = browser_rows()
+    rows = browser_rows(["t_camera", "v_filter"])
+    assert [r.check_id for r in rows] == ["t_camera", "v_filter"]
     assert {r.status for r in rows} == {Status.UNAVAILABLE}
-    assert {r.detail for r in rows} == {"browser probes not installed"}
+    assert {r.detail for r in rows} == {"browser check not implemented"}
 
 
 def test_perfect_app_composes_to_all_ones_outside_the_staged_rows():
-    rows = build_table().evaluate(perfect(), CheckSettings()) + browser_rows()
+    rows = [r for r in build_table().evaluate(perfect(), CheckSettings())
+            if r.check_id not in ALL_BROWSER_CHECKS] + browser_rows(ALL_BROWSER_CHECKS)  # fmt: skip
     card = compose(rows, load_scorer(SB6))
     for tier in ("A", "B", "C", "D", "P", "HARD"):
         assert card.tier(tier).mean == 1.0, tier
-    assert set(card.unavailable) == set(BROWSER_CHECKS)
+    assert set(card.unavailable) == set(ALL_BROWSER_CHECKS)
     assert card.flags.partial and not card.flags.excellent
 
 

@@ -12,7 +12,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from benchwright.model import CheckResult
@@ -95,7 +95,9 @@ def grade(
         obs = Observations(seed, fixture.expect, frozenset(r["id"] for r in fixture.rows))
         obs, records = _run(selected, copy, work, mock, settings or GradeSettings(), obs)
         evidence = _keep_evidence(work, evidence_dir, evidence_prefix)
+        moved = _keep_screenshots(work, obs, evidence_dir, evidence_prefix, evidence)
     rows = build_table().evaluate(obs, check_settings or CheckSettings()) + browser_rows()
+    rows = [_relocated(r, moved) for r in rows]
     return Grading(tuple(rows), obs, tuple(records), root, digest, seed, evidence)
 
 
@@ -169,3 +171,34 @@ def _keep_evidence(work: Path, into: Path | None, prefix: str) -> dict[str, str]
             shutil.copyfile(work / name, into / f"{prefix}{name}")
             kept[kind] = str(into / f"{prefix}{name}")
     return kept
+
+
+def _keep_screenshots(
+    work: Path, obs: Observations, into: Path | None, prefix: str, evidence: dict[str, str]
+) -> dict[str, str]:
+    """Copy the browser phase's screenshots to ``<into>/<prefix>browser/<scenario>/``; the
+    published ones (at most 5, see ``vspro.browser.publishable``) become ``screenshot_<name>``
+    evidence. Returns old path -> kept path (empty when nothing is kept)."""
+    seen = obs.phases.get("browser")
+    if into is None or seen is None or not seen.screenshots:
+        return {}
+    moved = {}
+    for shot in seen.screenshots:
+        if shot.is_file():
+            target = into / f"{prefix}browser" / shot.relative_to(work / "browser")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(shot, target)
+            moved[str(shot)] = str(target)
+    for shot in seen.published:
+        if str(shot) in moved:
+            evidence[f"screenshot_{shot.stem}"] = moved[str(shot)]
+    return moved
+
+
+def _relocated(row: CheckResult, moved: dict[str, str]) -> CheckResult:
+    """A row whose evidence names screenshots, pointed at the kept copies (dropped if none)."""
+    if "screenshots" not in row.evidence:
+        return row
+    kept = [moved[p] for p in row.evidence["screenshots"] if p in moved]
+    evidence = {k: v for k, v in row.evidence.items() if k != "screenshots"}
+    return replace(row, evidence=evidence | ({"screenshots": kept} if kept else {}))

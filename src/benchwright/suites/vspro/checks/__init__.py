@@ -1,7 +1,8 @@
 """The vspro checks: pure functions of the observations record, by sb-6 check id.
 
-`build_table()` returns a fresh table from the explicit module list; the browser
-checks are staged (`BROWSER_CHECKS`, UNAVAILABLE) until the browser probes land.
+`build_table()` returns a fresh table from the explicit module list. A browser check
+that no module implements yet is staged: `BROWSER_CHECKS` lists those ids, and
+`browser_rows()` reports them UNAVAILABLE.
 """
 
 from __future__ import annotations
@@ -16,11 +17,19 @@ from benchwright.suites.vspro.checks import (
     tier_d,
     tier_e,
     tier_hard,
+    tier_j,
     tier_p,
+    tier_pe_browser,
+    tier_t,
+    tier_v,
 )
 from benchwright.suites.vspro.checks._common import BROWSER_DETAIL, CheckSettings
 from benchwright.suites.vspro.checks._registry import CheckTable, VsproCheck, vspro_check
-from benchwright.suites.vspro.checks.browser import BROWSER_CHECKS, browser_rows
+from benchwright.suites.vspro.checks.browser import (
+    ALL_BROWSER_CHECKS,
+    browser_rows,
+    staged_checks,
+)
 
 MODULES = (
     tier_a,
@@ -29,10 +38,14 @@ MODULES = (
     tier_c,
     tier_d,
     tier_p,
+    tier_t,
     tier_hard,
     efficiency,
     tier_e,
     diagnostics,
+    tier_j,
+    tier_v,
+    tier_pe_browser,
 )
 
 
@@ -40,7 +53,12 @@ def build_table() -> CheckTable:
     return CheckTable.from_modules(MODULES)
 
 
+BROWSER_CHECKS = staged_checks(build_table().ids)
+"""The browser check ids no registered module implements: UNAVAILABLE rows."""
+
+
 __all__ = [
+    "ALL_BROWSER_CHECKS",
     "BROWSER_CHECKS",
     "BROWSER_DETAIL",
     "CheckSettings",
@@ -48,5 +66,6 @@ __all__ = [
     "VsproCheck",
     "browser_rows",
     "build_table",
+    "staged_checks",
     "vspro_check",
 ]

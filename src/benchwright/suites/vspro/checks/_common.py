@@ -12,7 +12,7 @@ from benchwright.model import CheckResult, Status
 from benchwright.scoring import DEFAULT_LATENCY_RUNGS, Rung
 
 EXACT = 1e-9
-BROWSER_DETAIL = "browser probes not installed"
+BROWSER_DETAIL = "browser check not implemented"
 ROW_KEYS = (
     "id", "amount_minor", "currency", "created_at", "settled_at",
     "status", "version", "note", "counterparty_name", "country",
@@ -29,6 +29,8 @@ DEFAULT_LADDERS: Mapping[str, tuple[Rung, ...]] = {
     "e_under_load_latency": DEFAULT_LATENCY_RUNGS,
     "p_buckets_latency": _ms((200, 1.0), (400, 0.75), (800, 0.5), (1600, 0.25)),
     "p_sync_wall": _ms((90000, 1.0), (135000, 0.75), (180000, 0.5), (270000, 0.25)),
+    "p_page_interactive": _ms((2000, 1.0), (3000, 0.75), (4500, 0.5), (8000, 0.25)),
+    "j_first_use": _ms((2000, 1.0), (3000, 0.75), (4500, 0.5), (8000, 0.25)),
 }
 """Methodology §09 rungs (ms); a scorer's thresholds file overrides them."""
 

@@ -1,12 +1,14 @@
-"""The staged part: checks that need the browser probes report UNAVAILABLE until a later
-issue installs them (Playwright scenarios load, sync, error, empty, viz, note)."""
+"""The browser checks of sb-6, and the staged part: an id no registered module implements
+reports UNAVAILABLE ("browser check not implemented"); implemented ones run as checks."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from benchwright.model import CheckResult
 from benchwright.suites.vspro.checks._common import BROWSER_DETAIL, unavailable
 
-BROWSER_CHECKS = (
+ALL_BROWSER_CHECKS = (
     "j_empty_state", "j_error_state", "j_first_use", "j_sync_journey",
     "j_console_clean", "j_loads_data", "console_clean",
     "v_currency_rendered", "v_dates_readable", "v_filter", "v_pagination",
@@ -16,8 +18,21 @@ BROWSER_CHECKS = (
     "e_frames_under_drag", "e_optimistic_paint",
     "p_first_frame", "p_page_interactive", "ui_error_actionable",
 )  # fmt: skip
+"""Every sb-6 check that reads the browser phase."""
 
 
-def browser_rows() -> list[CheckResult]:
-    """One UNAVAILABLE row per browser check (never the app's fault, never a pass)."""
-    return [unavailable(check_id, BROWSER_DETAIL) for check_id in BROWSER_CHECKS]
+def staged_checks(implemented: Iterable[str]) -> tuple[str, ...]:
+    """The browser check ids not in ``implemented`` (the check table's ids)."""
+    have = set(implemented)
+    return tuple(c for c in ALL_BROWSER_CHECKS if c not in have)
+
+
+def browser_rows(staged: Iterable[str] | None = None) -> list[CheckResult]:
+    """One UNAVAILABLE row per staged browser check (never the app's fault, never a pass).
+
+    Args:
+        staged: the ids to report; the default table's staged ids when None.
+    """
+    if staged is None:
+        from benchwright.suites.vspro.checks import BROWSER_CHECKS as staged
+    return [unavailable(check_id, BROWSER_DETAIL) for check_id in staged]

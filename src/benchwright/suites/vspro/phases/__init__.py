@@ -3,8 +3,8 @@
 A phase is ``(ctx, observations) -> observation``; the grader appends each
 result to the record under the phase's name. ``static`` reads files only; the
 others need the running app (they do not run when it never became healthy).
-The browser steps of the seed (its probes and the empty instance) are not here
-yet: their checks report UNAVAILABLE.
+``browser`` is the seed's probe and empty-instance steps (17-18): headless Chromium
+scenarios on the graded app and on a second, fresh instance (see ``vspro.browser``).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchwright.errors import SpecError
+from benchwright.suites.vspro.browser import browser
 from benchwright.suites.vspro.phases.app import boot, page
 from benchwright.suites.vspro.phases.lifecycle import mutation, restart, trace, webhook
 from benchwright.suites.vspro.phases.load import concurrency, idle_perf, traps, under_load
@@ -52,6 +53,7 @@ PHASES = (
     Phase("concurrency", concurrency),
     Phase("json_sample", json_sample),
     Phase("mutation", mutation),
+    Phase("browser", browser),
     Phase("restart", restart),
     Phase("webhook", webhook),
     Phase("trace", trace),

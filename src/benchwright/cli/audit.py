@@ -1,0 +1,37 @@
+"""``benchwright audit SUITE``: the suite's self-test (golden reference + adversarial controls)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from benchwright.cli._app import JsonOpt, app, reports_errors
+
+QUICK_HELP = "Grade each control, and the golden, through the control's own phases only."
+
+
+@app.command("audit")
+@reports_errors
+def audit_cmd(
+    suite: Annotated[str, typer.Argument(help="Suite directory, e.g. suites/vspro.")],
+    only: Annotated[
+        str | None, typer.Option("--only", help="Comma-separated controls (default: all).")
+    ] = None,
+    quick: Annotated[bool, typer.Option("--quick", help=QUICK_HELP)] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Fixture seed of the vendor mock.")] = 0,
+    json_out: JsonOpt = None,
+) -> None:
+    """Grade the golden and every control; exit 1 when a control misses its expectations."""
+    from benchwright.suites.audit import audit, audit_lines, write_audit
+
+    say = lambda line: typer.echo(f"... {line}", err=True)  # noqa: E731
+    result = audit(suite, only=only.split(",") if only else None, quick=quick, seed=seed,
+                   progress=say)  # fmt: skip
+    for line in audit_lines(result):
+        typer.echo(line)
+    if json_out:
+        write_audit(result, Path(json_out))
+        typer.echo(f"wrote {json_out}")
+    raise typer.Exit(0 if result.passed else 1)

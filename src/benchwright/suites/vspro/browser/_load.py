@@ -1,0 +1,128 @@
+"""The ``load`` scenario: first paint at 1280x800, the DOM contract, the status filter,
+then the same page reloaded at 375x812."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Error
+
+from benchwright.probes.browser import BrowserSession, Instrumentation
+from benchwright.suites.vspro.browser import _dom
+from benchwright.suites.vspro.browser._views import FilterDrive, LoadView, ViewSnapshot
+from benchwright.suites.vspro.context import GradeContext
+
+ROW = "tbody tr"
+FIRST_ROW_S = 10.0
+SETTLE_S = 3.0
+PAGE_SIZE = 50
+_ALL_RE = re.compile(r"^\s*(all|any|clear)", re.I)
+_NOT_A_CELL = "(n) => n.id !== 'status-filter' && !n.closest('td, th')"
+"""An option is never the control itself, nor a status badge in the table."""
+
+
+def observe_load(session: BrowserSession, ctx: GradeContext, shots: Path) -> LoadView:
+    """Load ``/`` at 1280x800; read rows, totals, dates, amounts, badges, styling and
+    pagination; drive ``#status-filter``; reload at 375x812 and measure the scroll width."""
+    with session.scenario("load", Instrumentation(row_selector=ROW), artifacts=shots) as sc:
+        sc.goto(ctx.base_url + "/")
+        first_row_ms = sc.wait_for_first_row(timeout_s=FIRST_ROW_S)
+        sc.page.wait_for_timeout(300)  # let the summary and readout settle after the rows
+        read = sc.page.evaluate(_dom.LOAD)
+        sc.screenshot("load-1280")
+        drive = _drive_filter(sc)
+        sc.page.set_viewport_size({"width": 375, "height": 812})
+        sc.goto(ctx.base_url + "/")  # a fresh document at phone width (its own stamp)
+        sc.wait_for_first_row(timeout_s=FIRST_ROW_S)
+        sc.page.wait_for_timeout(500)
+        mobile = sc.page.evaluate(_dom.MOBILE)
+        sc.screenshot("load-375", full_page=False)
+    return LoadView(
+        scenario=sc.observation,  # type: ignore[arg-type]
+        first_row_ms=first_row_ms,
+        rows=int(read["rows"]),
+        claimed_total=read["claimed_total"],
+        claimed_hits=tuple(read["claimed_hits"]),
+        dates=tuple(read["dates"]),
+        amounts=tuple(read["amounts"]),
+        statuses=tuple(tuple(s) for s in read["statuses"]),  # type: ignore[misc]
+        stylesheet=bool(read["stylesheet"]),
+        backgrounds=tuple(read["backgrounds"]),
+        font_family=read["font_family"],
+        header_visible=bool(read["header_visible"]),
+        pagination=tuple(read["pagination"]),
+        filter=drive,
+        mobile_scroll_width=mobile["scroll_width"],
+        mobile_inner_width=mobile["inner_width"],
+        mobile_rows=int(mobile["rows"]),
+        first_page=_first_page(ctx),
+    )
+
+
+def _first_page(ctx: GradeContext) -> tuple[tuple[str, int], ...]:
+    rows = sorted(ctx.mock.fixture.rows, key=lambda r: (r["_instant"], r["id"]))
+    return tuple((r["currency"], r["amount_minor"]) for r in rows[:PAGE_SIZE])
+
+
+def _snapshot(sc: Any) -> ViewSnapshot:
+    return ViewSnapshot(**sc.page.evaluate(_dom.SNAPSHOT))
+
+
+def _settle(sc: Any, before: ViewSnapshot) -> ViewSnapshot:
+    """Wait (bounded) for the table to change after a pick, then read it."""
+    expr = "() => {" + _dom.HELPERS + f"return snapshot().table_hash !== {before.table_hash!r}; }}"
+    sc.wait_for_function(expr, timeout_s=SETTLE_S)
+    sc.page.wait_for_timeout(200)
+    return _snapshot(sc)
+
+
+def _drive_filter(sc: Any) -> FilterDrive:
+    page = sc.page
+    control = page.locator("#status-filter")
+    if control.count() == 0:
+        return FilterDrive(False, False, False, None, False, None)
+    opener = control.locator("button, [role=button], [aria-haspopup]").first
+    opener = opener if opener.count() else control
+    before = _snapshot(sc)
+    opened = _click(opener)
+    page.wait_for_timeout(150)
+    option = _option(page, control, "refunded")
+    if option is None:
+        return FilterDrive(True, opened, False, None, False, None)
+    _click(option)
+    picked = _settle(sc, before)
+    _click(opener)
+    page.wait_for_timeout(150)
+    clear = _option(page, control, "")
+    if clear is None:
+        return FilterDrive(True, opened, True, picked, False, None)
+    _click(clear)
+    restored = _settle(sc, picked)
+    return FilterDrive(True, opened, True, picked, True, restored)
+
+
+def _option(page: Any, control: Any, value: str) -> Any:
+    """The first visible option for ``value`` ("" = the All/Any/Clear option)."""
+    if value:
+        css = (f"[data-option='{value}'], [data-value='{value}'], "
+               f"[role=option]:text-is('{value}'), li:text-is('{value}')")  # fmt: skip
+        candidates = [control.locator(css), page.get_by_text(value, exact=True)]
+    else:
+        css = "[data-option=''], [data-value=''], [role=option], li"
+        candidates = [control.locator(css).filter(has_text=_ALL_RE)]
+    for found in candidates:
+        for i in range(found.count()):
+            item = found.nth(i)
+            if item.is_visible() and item.evaluate(_NOT_A_CELL):
+                return item
+    return None
+
+
+def _click(locator: Any) -> bool:
+    try:
+        locator.click(timeout=2000)
+        return True
+    except Error:  # an unclickable control is an observation (a dead browser raises later)
+        return False

@@ -1,0 +1,170 @@
+"""The ``note`` scenario: an optimistic note edit under an 800 ms held response, then a
+second edit against an always-412 vendor (the 409 revert with ``#notice``)."""
+
+from __future__ import annotations
+
+import re
+import time
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Error, Route
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from benchwright.probes.browser import BrowserSession, Instrumentation
+from benchwright.suites.vspro.browser import _dom
+from benchwright.suites.vspro.browser._views import NoteView
+from benchwright.suites.vspro.context import GradeContext
+from benchwright.suites.vspro.observations import rows_of
+
+ROW = "tbody tr"
+HOLD_MS = 800
+CHECK_AT_MS = 250
+CONFLICT_WAIT_S = 8.0
+NOTE_PATH = re.compile(r"/api/payments/[^/?#]+/note(\?|$)")
+NOTE_ROW, CONFLICT_ROW = 2, 3
+"""Rows 0 and 10/20/30/40 belong to the conflict dance and the webhook script."""
+
+
+def observe_note(session: BrowserSession, ctx: GradeContext, shots: Path) -> NoteView:
+    """Edit a note with its POST held 800 ms: painted while held? saving -> saved? Then
+    a second edit against an always-412 vendor: reverted, with ``#notice``?"""
+    held: dict[str, float | None] = {"start": None, "end": None}
+
+    def hold(route: Route) -> None:
+        if route.request.method != "POST":
+            route.fallback()
+            return
+        held["start"], held["end"] = time.monotonic(), None
+        try:
+            sc.page.wait_for_timeout(HOLD_MS)
+        except Error:
+            return
+        held["end"] = time.monotonic()
+        with suppress(Error):  # the scenario closed while the request was held
+            route.fallback()
+
+    with session.scenario("note", Instrumentation(row_selector=ROW), artifacts=shots) as sc:
+        sc.page.route(NOTE_PATH, hold)
+        sc.goto(ctx.base_url + "/")
+        sc.wait_for_first_row(timeout_s=10)
+        sc.page.wait_for_timeout(300)
+        td = _note_cell(sc.page, NOTE_ROW)
+        value = f"bw note {int(time.time() * 1000) % 100000}"
+        edit = _edit(sc, td, value) if td is not None else None
+        mid: dict[str, Any] = {}
+        saved, state = False, None
+        if edit and edit["committed"]:
+            sc.page.wait_for_timeout(CHECK_AT_MS)
+            mid = sc.page.evaluate(_dom.NOTE_STATE, [edit["handle"], value])
+            mid["pending"] = held["start"] is not None and held["end"] is None
+            sc.page.wait_for_timeout(HOLD_MS + 200)
+            end = _settled(sc, edit["handle"], value)
+            state = end.get("state")
+            saved = bool(end.get("painted")) and state not in ("error", "conflict") \
+                and _server_has(ctx, value)  # fmt: skip
+        conflict = _conflict(sc, ctx) if td is not None else None
+    stamp = (mid.get("stamp") or {}) if mid else {}
+    enter, paint = stamp.get("enter"), stamp.get("paint")
+    return NoteView(
+        scenario=sc.observation,  # type: ignore[arg-type]
+        cell_found=td is not None,
+        editor_opened=bool(edit and edit["opened"]),
+        committed=bool(edit and edit["committed"]),
+        held_pending=bool(mid.get("pending")),
+        painted_while_held=bool(mid.get("painted")) and bool(mid.get("pending")),
+        saving_seen=bool(mid.get("saving")),
+        paint_ms=None if enter is None or paint is None else round(paint - enter, 1),
+        preexisting=bool(stamp.get("pre")),
+        saved=saved,
+        saved_state=state,
+        conflict_reverted=None if conflict is None else conflict["reverted"],
+        conflict_notice=None if conflict is None else conflict["notice"],
+        conflict_notice_role=None if conflict is None else conflict["role"],
+    )
+
+
+def _note_cell(page: Any, index: int) -> Any:
+    rows = page.locator("tbody tr")
+    if rows.count() <= index:
+        return None
+    col = page.evaluate("() => {" + _dom.HELPERS + "return column(/^note/i, -1); }")
+    cells = rows.nth(index).locator("td")
+    if cells.count() == 0:
+        return None
+    return cells.nth(col if 0 <= col < cells.count() else cells.count() - 1)
+
+
+def _edit(sc: Any, td: Any, value: str) -> dict[str, Any]:
+    """Open the editor (click, then double-click), type ``value``, press Enter."""
+    page = sc.page
+    handle = td.element_handle()
+    opened = False
+    for action in (td.click, td.dblclick):
+        try:
+            action(timeout=2000)
+        except Error:
+            continue
+        page.wait_for_timeout(150)
+        opened = page.evaluate(
+            "(td) => { const a = document.activeElement; return !!a && a !== document.body && "
+            "(a.matches('input, textarea') || a.isContentEditable); }",
+            handle,
+        )
+        if opened:
+            break
+    if not opened:
+        return {"opened": False, "committed": False, "handle": handle}
+    page.keyboard.press("Control+A")
+    page.keyboard.type(value, delay=5)
+    page.evaluate(_dom.STAMP_NOTE, [handle, value])
+    page.keyboard.press("Enter")
+    return {"opened": True, "committed": True, "handle": handle}
+
+
+def _settled(sc: Any, handle: Any, value: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 3
+    state: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        state = sc.page.evaluate(_dom.NOTE_STATE, [handle, value])
+        if state.get("state") != "saving":
+            break
+        sc.page.wait_for_timeout(100)
+    return state
+
+
+def _server_has(ctx: GradeContext, value: str) -> bool:
+    rows = rows_of(ctx.call("/api/payments?limit=50")) or []
+    return any(isinstance(r, dict) and r.get("note") == value for r in rows)
+
+
+def _conflict(sc: Any, ctx: GradeContext) -> dict[str, Any] | None:
+    td = _note_cell(sc.page, CONFLICT_ROW)
+    if td is None:
+        return None
+    old = td.inner_text().strip()
+    ctx.mock.arm_conflict_second()
+    try:
+        edit = _edit(sc, td, "bw conflicting edit")
+        if not edit["committed"]:
+            return None
+        with suppress(PlaywrightTimeout):  # bounded: a page that never reverts is observed
+            sc.page.wait_for_function(
+                "(td) => { const n = document.getElementById('notice'); return !!n && "
+                "n.getClientRects().length > 0 && !td.innerText.includes('bw conflicting edit'); }",
+                arg=edit["handle"],
+                timeout=CONFLICT_WAIT_S * 1000,
+            )
+        sc.page.wait_for_timeout(300)
+    finally:
+        ctx.mock.set_conflict_mode("off")
+    read = sc.page.evaluate(
+        "(td) => { const n = document.getElementById('notice');"
+        " const shown = !!n && n.getClientRects().length > 0;"
+        " return {text: td.innerText.trim(), notice: shown ? n.innerText.trim() : null,"
+        " role: n ? n.getAttribute('role') : null}; }",
+        edit["handle"],
+    )
+    sc.screenshot("note-conflict", full_page=False)
+    return {"reverted": read["text"] == old, "notice": read["notice"], "role": read["role"]}

@@ -1,0 +1,80 @@
+"""The state scenarios: ``error`` (the backend blocked) and ``empty`` (a never-synced db)."""
+
+from __future__ import annotations
+
+import re
+from contextlib import suppress
+from pathlib import Path
+
+from playwright.sync_api import Error
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from benchwright.probes.browser import DATA_REQUESTS, BrowserSession, Instrumentation
+from benchwright.suites.vspro.browser import _dom
+from benchwright.suites.vspro.browser._views import EmptyView, ErrorView
+from benchwright.suites.vspro.context import GradeContext
+
+ROW = "tbody tr"
+IDLE_S = 8.0
+EMPTY_POLL_S = 8.0
+_RETRY = re.compile(r"retry|try again|reload|refresh", re.I)
+_ACTION = re.compile(r"try again|retry|check|running|refresh|reload", re.I)
+
+
+def observe_error(session: BrowserSession, ctx: GradeContext, shots: Path) -> ErrorView:
+    """Load ``/`` with every data request refused; scan for a visible error, then unblock
+    the network and exercise a visible retry control, if there is one."""
+    offline = Instrumentation(
+        row_selector=ROW, aborts=(DATA_REQUESTS,), abort_error="connectionrefused"
+    )
+    with session.scenario("error", offline, artifacts=shots) as sc:
+        sc.goto(ctx.base_url + "/")
+        # a page that keeps polling never idles; the 1 s below still applies
+        with suppress(PlaywrightTimeout, Error):
+            sc.page.wait_for_load_state("networkidle", timeout=IDLE_S * 1000)
+        sc.page.wait_for_timeout(1000)
+        texts = sc.page.evaluate(_dom.ERRORS)
+        body = sc.page.evaluate("() => document.body ? document.body.innerText.trim().length : 0")
+        sc.screenshot("error")
+        recovered = _retry(sc) if texts else None
+    actionable = next((t for t in texts if _ACTION.search(t)), None)
+    return ErrorView(
+        scenario=sc.observation,  # type: ignore[arg-type]
+        error_visible=bool(texts),
+        error_text=texts[0] if texts else None,
+        actionable_text=actionable,
+        body_text_length=int(body),
+        retry_recovered=recovered,
+    )
+
+
+def _retry(sc) -> bool | None:
+    button = sc.page.get_by_role("button", name=_RETRY)
+    target = next((button.nth(i) for i in range(button.count()) if button.nth(i).is_visible()),
+                  None)  # fmt: skip
+    if target is None:
+        return None
+    sc.context.unroute_all(behavior="ignoreErrors")
+    try:
+        target.click(timeout=2000)
+    except Error:
+        return False
+    return sc.wait_for_first_row(timeout_s=8) is not None
+
+
+def observe_empty(session: BrowserSession, ctx: GradeContext, shots: Path) -> EmptyView:
+    """``ctx`` is a second instance on a brand-new database: poll up to 8 s for rendered
+    rows or visible empty-state text."""
+    with session.scenario("empty", Instrumentation(row_selector=ROW), artifacts=shots) as sc:
+        sc.goto(ctx.base_url + "/")
+        sc.wait_for_function(_dom.EMPTY, timeout_s=EMPTY_POLL_S)
+        sc.page.wait_for_timeout(300)
+        read = sc.page.evaluate(_dom.EMPTY_NOW)
+        sc.screenshot("empty")
+    return EmptyView(
+        scenario=sc.observation,  # type: ignore[arg-type]
+        rows=int(read["rows"]),
+        empty_text=read["empty_text"],
+        body_text_length=int(read["body_text_length"]),
+        cta_visible=bool(read["cta_visible"]),
+    )

@@ -1,0 +1,159 @@
+"""What each vspro browser scenario saw, as frozen data. Observes only; checks judge."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from benchwright.probes.browser import ScenarioObservation
+
+
+@dataclass(frozen=True)
+class ViewSnapshot:
+    """The table as a user sees it at one moment."""
+
+    rows: int
+    """Visibly rendered ``tbody tr`` rows with at least 2 cells."""
+    readout_total: int | None
+    """TOTAL of a visible "showing X-Y of TOTAL" readout."""
+    last_sync: str | None
+    """``#last-sync`` text."""
+    table_hash: str
+    """A digest of the visible rows' text."""
+    statuses: tuple[str, ...] = ()
+    """Each visible row's status-cell text, lowercased."""
+    filter_value: str | None = None
+    """``#status-filter``'s ``data-value`` (None: no such control or attribute)."""
+
+
+@dataclass(frozen=True)
+class FilterDrive:
+    """The status filter driven like a user: open, pick ``refunded``, restore All."""
+
+    control: bool
+    opened: bool
+    option_found: bool
+    picked: ViewSnapshot | None
+    restore_found: bool
+    restored: ViewSnapshot | None
+
+
+@dataclass(frozen=True)
+class LoadView:
+    """``load``: the page at 1280x800, then reloaded at 375x812."""
+
+    scenario: ScenarioObservation
+    """Console and page errors cover both loads; its ``first_row_ms`` is the 375 reload's."""
+    first_row_ms: float | None
+    """The first visible row of the 1280x800 load (page clock), or None."""
+    rows: int
+    claimed_total: int | None
+    claimed_hits: tuple[int, ...]
+    dates: tuple[str, ...]
+    amounts: tuple[str, ...]
+    statuses: tuple[tuple[str, str, str], ...]
+    """(status, computed color, first non-transparent background) per distinct status."""
+    stylesheet: bool
+    backgrounds: tuple[str, ...]
+    font_family: str
+    header_visible: bool
+    pagination: tuple[str, ...]
+    """Which pagination affordances were visible (``prev``, ``next``, ``nav``, ``readout``...)."""
+    filter: FilterDrive
+    mobile_scroll_width: int | None
+    mobile_inner_width: int | None
+    mobile_rows: int
+    first_page: tuple[tuple[str, int], ...]
+    """Ground truth recorded with the probe: the fixture's first 50 (currency, amount_minor)."""
+
+
+@dataclass(frozen=True)
+class SyncView:
+    """``sync``: ``#sync-now`` clicked on an instance seeded from a half-capped vendor."""
+
+    scenario: ScenarioObservation
+    button_found: bool
+    clicked: bool
+    in_flight_ms: float | None
+    """Click to the first disabled / aria-busy / data-state=syncing state (page clock)."""
+    completed: bool
+    """The button came back enabled."""
+    error_text: str | None
+    api_sync_seen: bool
+    """An ``/api/sync`` entry in the page's resource timing."""
+    before: ViewSnapshot | None
+    after: ViewSnapshot | None
+    half_seeded: int | None
+    """``/api/health`` payments before the click (776 after a working half-capped sync)."""
+    wait_s: float
+
+
+@dataclass(frozen=True)
+class NoteView:
+    """``note``: an optimistic note edit under an 800 ms held response, then a 409."""
+
+    scenario: ScenarioObservation
+    cell_found: bool
+    editor_opened: bool
+    committed: bool
+    held_pending: bool
+    """The note POST was verifiably still held when the cell was checked (+250 ms)."""
+    painted_while_held: bool
+    saving_seen: bool
+    paint_ms: float | None
+    """Enter to the cell showing the value (page-side MutationObserver stamp)."""
+    preexisting: bool
+    """The value was already in the cell before Enter (a draft earns no latency credit)."""
+    saved: bool
+    """After release: the cell shows the value with no error, and the server holds it."""
+    saved_state: str | None
+    conflict_reverted: bool | None
+    conflict_notice: str | None
+    conflict_notice_role: str | None
+
+
+@dataclass(frozen=True)
+class ErrorView:
+    """``error``: every /api, /data, /graphql and *.json request aborted."""
+
+    scenario: ScenarioObservation
+    error_visible: bool
+    error_text: str | None
+    actionable_text: str | None
+    body_text_length: int
+    retry_recovered: bool | None
+    """None when no retry control was found to exercise."""
+
+
+@dataclass(frozen=True)
+class EmptyView:
+    """``empty``: a second app instance on a brand-new database, never synced."""
+
+    scenario: ScenarioObservation
+    rows: int
+    empty_text: str | None
+    body_text_length: int
+    cta_visible: bool
+
+
+@dataclass(frozen=True)
+class BrowserObservation:
+    """The ``browser`` phase: every scenario, or why there was no browser."""
+
+    unavailable: str | None
+    """Why Chromium was absent or died; then every browser check is UNAVAILABLE."""
+    scenarios: Mapping[str, Any] = field(default_factory=dict)
+    """``load``, ``sync``, ``note``, ``error``, ``empty``, ``viz``, ``viz_fallback``."""
+    scenario_errors: Mapping[str, str] = field(default_factory=dict)
+    """Scenario -> why it raised (a harness fault, or an instance that would not boot)."""
+    screenshots: tuple[Path, ...] = ()
+    published: tuple[Path, ...] = ()
+    """At most 5 of ``screenshots`` (<= 1.5 MB each, <= 3.5 MB together) to publish."""
+    wall_s: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("scenarios", "scenario_errors"):
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))

@@ -1,0 +1,175 @@
+"""Tier J (journeys) from the browser scenarios, the error-state row and ``console_clean``."""
+
+from __future__ import annotations
+
+from benchwright.model import CheckResult
+from benchwright.scoring import ladder_score
+from benchwright.suites.vspro.checks._browser import errors_of, quote, shots, view
+from benchwright.suites.vspro.checks._common import CheckSettings, g, result, unavailable
+from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.vspro.observations import Observations
+
+IN_FLIGHT_MS = 1200
+NOMINAL = ("load", "sync", "empty", "viz")
+
+
+@vspro_check("j_first_use", needs=("browser",))
+def j_first_use(obs: Observations, s: CheckSettings) -> CheckResult:
+    """Gate: a visible data row. Then min of first data (<=2000/3000/4500/8000 ms), the
+    claimed total == the fixture's, and zero console errors in the load scenario."""
+    load, refused = view(obs, "j_first_use", "load")
+    if refused:
+        return refused
+    ev = {"screenshots": shots(load), "first_row_ms": load.first_row_ms}
+    if load.rows == 0 or load.first_row_ms is None:
+        return result("j_first_use", 0.0, "0: gate closed: no visibly rendered data row", **ev)
+    rung = ladder_score(round(load.first_row_ms, 1), s.ladders["j_first_use"])
+    first = f"first data {rung.detail.split(': ', 1)[1]}"
+    recon = 1.0 if load.claimed_total == obs.expect.total else 0.0
+    errors = errors_of(load)
+    clean = 0.0 if errors else 1.0
+    score = min(rung.score, recon, clean)
+    parts = [f"{first} -> {g(rung.score)}",
+             f"claimed total {load.claimed_total} vs {obs.expect.total} -> {g(recon)}",
+             f"{len(errors)} console errors -> {g(clean)}"
+             + (f" (first: {quote(errors[0])})" if errors else "")]  # fmt: skip
+    return result("j_first_use", score, f"{g(score)}: gate open, min of " + "; ".join(parts), **ev)
+
+
+@vspro_check("j_loads_data", needs=("browser",))
+def j_loads_data(obs: Observations, s: CheckSettings) -> CheckResult:
+    """Diagnostic: a visibly rendered row (0.5) + a DOM-claimed total == the fixture's (0.5)."""
+    load, refused = view(obs, "j_loads_data", "load")
+    if refused:
+        return refused
+    rows = 0.5 if load.rows > 0 else 0.0
+    total = 0.5 if load.claimed_total == obs.expect.total else 0.0
+    detail = (f"{g(rows + total)}: {load.rows} visible rows ({g(rows)}/0.5); claimed total "
+              f"{load.claimed_total} vs {obs.expect.total} ({g(total)}/0.5)")  # fmt: skip
+    return result("j_loads_data", rows + total, detail, screenshots=shots(load))
+
+
+@vspro_check("j_console_clean", needs=("browser",))
+def j_console_clean(obs: Observations, s: CheckSettings) -> CheckResult:
+    """Diagnostic: console and page errors across load + sync; 0 -> 1, 1 -> 0.5, 2+ -> 0."""
+    errors: list[str] = []
+    for name in ("load", "sync"):
+        seen, refused = view(obs, "j_console_clean", name)
+        if refused:
+            return refused
+        errors += errors_of(seen)
+    score = 1.0 if not errors else 0.5 if len(errors) == 1 else 0.0
+    first = f" (first: {quote(errors[0])})" if errors else ""
+    return result(
+        "j_console_clean",
+        score,
+        f"{g(score)}: {len(errors)} console/page errors "
+        f"across load + sync (rungs 0 -> 1, 1 -> 0.5, 2+ -> 0){first}",
+        errors=errors,
+    )
+
+
+@vspro_check("j_sync_journey", needs=("browser",))
+def j_sync_journey(obs: Observations, s: CheckSettings) -> CheckResult:
+    """Quarters: #sync-now found and clicked; in flight within 1200 ms; completed with causal
+    corroboration; the view refreshed against the half-seeded instance."""
+    sync, refused = view(obs, "j_sync_journey", "sync")
+    if refused:
+        return refused
+    ev = {"screenshots": shots(sync), "half_seeded": sync.half_seeded}
+    if not (sync.button_found and sync.clicked):
+        why = "sync button never found" if not sync.button_found else "sync button not clickable"
+        return result("j_sync_journey", 0.0, f"0: {why}", **ev)
+    before, after = sync.before, sync.after
+    changed = [name for name in ("rows", "readout_total", "last_sync", "table_hash")
+               if before is not None and after is not None
+               and getattr(before, name) != getattr(after, name)]  # fmt: skip
+    in_flight = sync.in_flight_ms is not None and sync.in_flight_ms <= IN_FLIGHT_MS
+    causal = sync.api_sync_seen or sync.in_flight_ms is not None or bool(changed)
+    done = sync.completed and sync.error_text is None and causal
+    parts = {"found": True, "in flight": in_flight, "completed": done, "refreshed": bool(changed)}
+    score = sum(parts.values()) / 4
+    missing = [k for k, v in parts.items() if not v]
+    notes = [f"in flight at {sync.in_flight_ms:.0f} ms" if sync.in_flight_ms is not None
+             else "never disabled/busy",
+             "completed" if done else ("error: " + quote(sync.error_text) if sync.error_text
+                                       else "not completed" if not sync.completed
+                                       else "completion uncorroborated"),
+             f"changed: {', '.join(changed) or 'nothing'}",
+             f"/api/sync {'seen' if sync.api_sync_seen else 'not seen'}"]  # fmt: skip
+    head = "all four parts" if not missing else f"missing {', '.join(missing)}"
+    return result("j_sync_journey", score, f"{g(score)}: {head} ({'; '.join(notes)})", **ev)
+
+
+def _error_ladder(check_id: str, obs: Observations) -> CheckResult:
+    seen, refused = view(obs, check_id, "error")
+    if refused:
+        return refused
+    ev = {"screenshots": shots(seen), "retry_recovered": seen.retry_recovered}
+    if not seen.error_visible:
+        return result(check_id, 0.0, f"0: no visible error state with the API blocked "
+                      f"({seen.body_text_length} chars of page text)", **ev)  # fmt: skip
+    if seen.actionable_text is None:
+        return result(check_id, 0.3, f"0.3: a generic error without actionable phrasing: "
+                      f"{quote(seen.error_text or '')}", **ev)  # fmt: skip
+    if seen.retry_recovered is False:
+        return result(check_id, 0.6, f"0.6: actionable {quote(seen.actionable_text)}, but the "
+                      "exercised retry did not recover", **ev)  # fmt: skip
+    retry = {True: "retry recovered", None: "no retry control exercised"}[seen.retry_recovered]
+    return result(check_id, 1.0, f"1: visible actionable error {quote(seen.actionable_text)} "
+                  f"({retry})", **ev)  # fmt: skip
+
+
+@vspro_check("j_error_state", needs=("browser",))
+def j_error_state(obs: Observations, s: CheckSettings) -> CheckResult:
+    """API blocked: actionable visible error 1.0 (0.6 if an exercised retry did not
+    recover); a generic error 0.3; nothing 0."""
+    return _error_ladder("j_error_state", obs)
+
+
+@vspro_check("ui_error_actionable", needs=("browser",))
+def ui_error_actionable(obs: Observations, s: CheckSettings) -> CheckResult:
+    """Backend unreachable: an error text with try again/retry/check/running/refresh 1.0
+    (0.6 with a dead exercised retry); generic 0.3; none 0."""
+    return _error_ladder("ui_error_actionable", obs)
+
+
+@vspro_check("j_empty_state", needs=("browser",))
+def j_empty_state(obs: Observations, s: CheckSettings) -> CheckResult:
+    """Fresh db: zero rows plus empty-state text 1.0; content without it 0.3; blank 0;
+    any rendered row 0 (phantom data)."""
+    empty, refused = view(obs, "j_empty_state", "empty")
+    if refused:
+        return refused
+    ev = {"screenshots": shots(empty)}
+    if empty.rows > 0:
+        return result("j_empty_state", 0.0, f"0: {empty.rows} rows rendered on an empty "
+                      "database (phantom data)", **ev)  # fmt: skip
+    if empty.empty_text:
+        cta = "a sync CTA is visible" if empty.cta_visible else "no sync CTA"
+        return result("j_empty_state", 1.0, f"1: no rows and empty-state text "
+                      f"{quote(empty.empty_text)} ({cta}; CTA not exercised)", **ev)  # fmt: skip
+    if empty.body_text_length > 0:
+        return result("j_empty_state", 0.3, "0.3: content but no empty-state text (no payments/"
+                      "nothing/empty/no records...)", **ev)  # fmt: skip
+    return result("j_empty_state", 0.0, "0: a blank page on an empty database", **ev)
+
+
+@vspro_check("console_clean", needs=("browser",))
+def console_clean(obs: Observations, s: CheckSettings) -> CheckResult:
+    """Excellence condition: exactly 0 console/page errors across load, sync, empty, viz;
+    a scenario that is absent or errored leaves it unproven, and it fails."""
+    found = obs["browser"]
+    if found.unavailable is not None:
+        return unavailable("console_clean", f"browser unavailable: {found.unavailable}")
+    unproven = [n for n in NOMINAL if n not in found.scenarios]
+    if unproven:
+        why = "; ".join(f"{n}: {found.scenario_errors.get(n, 'did not run')}" for n in unproven)
+        return result("console_clean", 0.0, f"0: unproven, fails honestly ({why})")
+    errors = {n: errors_of(found.scenarios[n]) for n in NOMINAL}
+    total = sum(len(e) for e in errors.values())
+    if total:
+        first = next(f"{n}: {quote(e[0])}" for n, e in errors.items() if e)
+        return result("console_clean", 0.0, f"0: {total} console errors across "
+                      f"{', '.join(NOMINAL)} (first {first})", errors=errors)  # fmt: skip
+    return result("console_clean", 1.0, f"1: 0 console errors across {', '.join(NOMINAL)}")

@@ -1,0 +1,87 @@
+"""The browser phase for real: the golden page earns every top rung in headless Chromium,
+and a grading without Chromium completes with the browser rows UNAVAILABLE."""
+
+from pathlib import Path
+
+import pytest
+from browser_canned import with_browser
+from test_browser_checks import MINE
+
+from benchwright.model import Status
+from benchwright.probes.browser import browser_available
+from benchwright.scoring import compose, load_scorer
+from benchwright.suites.vspro import grade
+from benchwright.suites.vspro.browser import BrowserObservation
+from benchwright.suites.vspro.browser._publish import MAX_EACH, MAX_SHOTS, MAX_TOTAL
+from benchwright.suites.vspro.checks import ALL_BROWSER_CHECKS, CheckSettings, build_table
+
+REPO = Path(__file__).parents[3]
+GOLDEN = REPO / "suites" / "vspro" / "reference"
+SB6 = REPO / "scorers" / "sb6.yaml"
+needs_golden = pytest.mark.skipif(
+    not (GOLDEN / "vspro" / "__main__.py").is_file(), reason="golden reference not present"
+)
+BOGUS = "/nonexistent/chromium"
+
+
+@pytest.mark.slow
+@needs_golden
+@pytest.mark.skipif(browser_available() is not None, reason="no headless Chromium here")
+def test_the_golden_page_earns_every_top_rung(tmp_path):
+    grading = grade(GOLDEN, phases=["sync_full", "browser"], evidence_dir=tmp_path,
+                    evidence_prefix="card.")  # fmt: skip
+    seen = grading.observations["browser"]
+    assert seen.unavailable is None and not seen.scenario_errors
+    assert {"load", "sync", "note", "error", "empty"} <= set(seen.scenarios)
+    rows = {r.check_id: r for r in grading.rows}
+    short = {c: rows[c].detail for c in MINE if rows[c].score < 1.0}
+    assert not short
+    assert all(rows[c].detail.startswith("1: ") for c in MINE)
+    # the phase's wall time is in the per-phase timings
+    record = next(p for p in grading.phases if p.name == "browser")
+    assert record.outcome == "ok" and 0 < seen.wall_s <= record.seconds + 0.1
+    # screenshots kept next to the scorecard, referenced by the rows, a few published
+    kept = sorted(p.name for p in (tmp_path / "card.browser").rglob("*.png"))
+    assert {"load-1280.png", "load-375.png", "error.png", "empty.png"} <= set(kept)
+    for check_id in ("j_first_use", "j_error_state", "j_empty_state", "v_responsive_375"):
+        assert rows[check_id].evidence["screenshots"], check_id
+        assert all(Path(p).is_file() for p in rows[check_id].evidence["screenshots"])
+    published = [Path(v) for k, v in grading.evidence.items() if k.startswith("screenshot_")]
+    sizes = [p.stat().st_size for p in published]
+    assert 4 <= len(published) <= MAX_SHOTS
+    assert max(sizes) <= MAX_EACH and sum(sizes) <= MAX_TOTAL
+
+
+@needs_golden
+def test_without_chromium_grading_completes_and_browser_rows_are_unavailable(monkeypatch):
+    monkeypatch.setenv("BENCHWRIGHT_CHROMIUM", BOGUS)
+    grading = grade(GOLDEN, phases=["browser"])
+    seen = grading.observations["browser"]
+    assert seen.unavailable.startswith(f"Chromium not found at {BOGUS}")
+    assert next(p for p in grading.phases if p.name == "browser").outcome == "ok"
+    rows = {r.check_id: r for r in grading.rows}
+    assert {rows[c].status for c in ALL_BROWSER_CHECKS} == {Status.UNAVAILABLE}
+    for check_id in MINE:
+        assert rows[check_id].detail == f"browser unavailable: {seen.unavailable}"
+
+
+def test_without_chromium_an_otherwise_perfect_app_is_not_excellent():
+    obs = with_browser({}, unavailable=f"Chromium not found at {BOGUS}")
+    rows = build_table().evaluate(obs, CheckSettings())
+    card = compose(rows, load_scorer(SB6))
+    assert not card.flags.excellent
+    failed = {c.name for c in card.excellence.conditions if not c.met}
+    assert {"console_clean", "j_first_use == 1", "j_empty_state == 1"} <= failed
+
+
+def test_the_phase_records_a_missing_browser_as_unavailable(monkeypatch, tmp_path):
+    from benchwright.suites.vspro.browser import browser
+
+    monkeypatch.setenv("BENCHWRIGHT_CHROMIUM", BOGUS)
+
+    class Ctx:
+        work = tmp_path
+
+    found = browser(Ctx(), None)  # never touches the app when there is no browser
+    assert isinstance(found, BrowserObservation)
+    assert found.unavailable.startswith("Chromium not found") and not found.scenarios

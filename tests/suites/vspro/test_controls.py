@@ -1,0 +1,187 @@
+"""The vspro controls: each seeded defect lowers its own target checks, and only those
+are asserted here, through only the phases that reach them (``Control.phases``).
+
+The golden app is graded end to end once, in ``test_grader_e2e.py``; here it is graded
+through each control's phase set (cached per set) so that every drop is measured
+against the golden under the same conditions. ``benchwright audit suites/vspro``
+runs the full gradings.
+"""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchwright.errors import SpecError
+from benchwright.suites.audit import Auditor, control_tree, load_control, load_controls
+
+REPO = Path(__file__).parents[3]
+SUITE = REPO / "suites" / "vspro"
+GOLDEN = SUITE / "reference"
+CONTROLS = ("blind-write", "crash-without-db", "cross-currency-total", "duplicating-upsert",
+            "empty", "float-amounts", "ignores-retry-after", "insert-only-sync",
+            "no-webhook-verify", "utc-buckets")  # fmt: skip
+needs_golden = pytest.mark.skipif(
+    not (GOLDEN / "vspro" / "__main__.py").is_file(), reason="golden reference not present"
+)
+
+# What each defect costs, as (check, score, a phrase of its detail naming the evidence).
+EXPECTED = {
+    "utc-buckets": [("b_buckets_dst", 0.4375, "19/56 cells exact")],
+    "float-amounts": [("row_integrity", 0.75, "int amounts 0")],
+    "cross-currency-total": [("b_summary_currency", 0.0, "cliff: total_minor")],
+    "insert-only-sync": [("update_propagation", 0.0, "0/12 mutated statuses"),
+                         ("h_sync_discipline", 0.0, "propagates 0 [0/12]")],
+    "ignores-retry-after": [("vendor_traps", 0.6667, "retry_after 0, cursor_expiry 1, stall 1"),
+                            ("request_efficiency", 0.5, "traps not all passed (cap 0.5)")],
+    "blind-write": [("h_conflict_dance", 0.0, "2 without If-Match")],
+    "duplicating-upsert": [("resync_idempotent", 0.0, "inserted 1553, total 3106"),
+                           ("total_field", 0.0, "total 3106"),
+                           ("b_summary_currency", 0.0, "0/4 currencies exact")],
+    "no-webhook-verify": [("h_webhook_ledger", 0.0, "forged -> 200")],
+    "crash-without-db": [("server_runs", 0.0, "no database at")],
+    "empty": [("modules_present", 0.0, "0/8 spec files"), ("server_runs", 0.0, "crashed")],
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def auditor():
+    return Auditor(str(SUITE))
+
+
+def test_the_suite_ships_every_control_and_each_names_its_expectations():
+    controls = {c.name: c for c in load_controls(SUITE)}
+    assert tuple(controls) == CONTROLS
+    assert set(EXPECTED) == set(CONTROLS)
+    for name, control in controls.items():
+        assert control.targets and control.phases and control.description, name
+        assert {check for check, _, _ in EXPECTED[name]} <= set(control.targets), name
+    critical = {name for name, c in controls.items() if c.critical}
+    assert critical == {"crash-without-db", "cross-currency-total", "duplicating-upsert",
+                        "empty", "utc-buckets"}  # fmt: skip
+    assert controls["empty"].trajectory is None and controls["empty"].score_at_most == 0.05
+
+
+@needs_golden
+def test_every_control_edit_still_applies_and_changes_the_golden(auditor):
+    for control in load_controls(SUITE):
+        auditor.validate(control)  # known phases and target checks; every edit applies
+        if control.trajectory is None:
+            continue
+        with control_tree(control, GOLDEN) as tree:
+            changed = [
+                p for p in (tree / "vspro").glob("*.py")
+                if p.read_bytes() != (GOLDEN / "vspro" / p.name).read_bytes()
+            ]  # fmt: skip
+            edited = {e.path for e in control.trajectory.file_edits()}
+            assert {f"vspro/{p.name}" for p in changed} == edited, control.name
+
+
+def test_an_edit_that_no_longer_applies_is_a_loud_replay_error(tmp_path):
+    golden = tmp_path / "golden"
+    (golden / "vspro").mkdir(parents=True)
+    (golden / "vspro" / "store.py").write_text("UPSERT = 'ON CONFLICT(id) DO UPDATE'\n")
+    path = tmp_path / "stale.json"
+    step = {
+        "type": "tool_call",
+        "tool": "Edit",
+        "args": {"file_path": "vspro/store.py", "old_string": "DO NOTHING", "new_string": ""},
+    }
+    doc = {"description": "d", "targets": ["resync_idempotent"], "phases": ["sync2"],
+           "critical": False, "edits": [step]}  # fmt: skip
+    path.write_text(json.dumps(doc))
+    control = load_control(path)
+    with pytest.raises(SpecError) as caught, control_tree(control, golden):
+        pass
+    assert caught.value.lines() == [
+        f"{path}: edits[0]: vspro/store.py: old_string not found in current content"
+    ]
+
+
+def test_a_malformed_control_names_every_bad_field(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"description": "d", "targets": [], "phases": ["boot"],
+                                "critical": "yes", "tree": "none", "edits": [],
+                                "target_at_most": {"server_runs": 0}, "colour": 1,
+                                "score_at_most": 2}))  # fmt: skip
+    with pytest.raises(SpecError) as caught:
+        load_control(path)
+    fields = [field for field, _ in caught.value.problems]
+    assert fields == ["colour", "targets", "critical", "edits", "target_at_most", "score_at_most"]
+
+
+def test_unknown_controls_are_refused_listing_the_known_ones():
+    with pytest.raises(SpecError, match="unknown control\\(s\\) nope \\(known: blind-write, "):
+        load_controls(SUITE, ["nope"])
+
+
+@pytest.mark.slow
+@needs_golden
+@pytest.mark.parametrize("name", CONTROLS)
+def test_control_lowers_its_targets_and_ranks_below_the_golden(auditor, name):
+    (control,) = load_controls(SUITE, [name])
+    verdict = auditor.check(control, quick=True)
+    golden, _ = auditor.golden(control.phases)
+    assert verdict.passed, verdict.problems
+    for check in control.targets:  # the golden keeps every target at full marks
+        assert golden.row(check).score == 1.0, golden.row(check).detail
+    card_rows = {t.check_id: t for t in verdict.targets}
+    for check, score, phrase in EXPECTED[name]:
+        assert card_rows[check].control == pytest.approx(score, abs=1e-4), check
+        assert phrase in card_rows[check].detail  # the row says why, not only how much
+    assert verdict.score < verdict.golden_score
+    if control.critical:
+        assert any(f.split(" x")[0] in control.targets for f in verdict.factors)
+
+
+@needs_golden
+def test_audit_command_quick_subset(cli):
+    done = cli("audit", str(SUITE), "--quick", "--only", "crash-without-db,empty")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"audit {SUITE} (quick:")
+    crash = next(line for line in lines if line.startswith("crash-without-db"))
+    assert crash.split()[3:] == ["PASS", "server_runs", "0.0000", "/", "1.0000"]
+    assert "critical: server_runs x0.6000" in done.stdout
+    assert lines[-1] == "2/2 controls met their expectations"
+
+
+def test_audit_command_refuses_an_unknown_control(cli):
+    done = cli("audit", str(SUITE), "--only", "nope")
+    assert done.returncode == 2 and "unknown control(s) nope" in done.stderr
+
+
+@needs_golden
+def test_a_control_that_misses_its_expectation_fails_the_audit(cli, tmp_path):
+    """A control whose defect does not reach its target is caught: exit 1, problem named."""
+    suite = tmp_path / "vspro"
+    shutil.copytree(GOLDEN, suite / "reference", ignore=shutil.ignore_patterns("__pycache__"))
+    (suite / "controls").mkdir()
+    shutil.copy(SUITE / "controls" / "crash-without-db.json", suite / "controls")
+    doc = json.loads((SUITE / "controls" / "crash-without-db.json").read_text())
+    doc |= {"targets": ["modules_present"], "target_at_most": {}, "phases": ["static", "boot"]}
+    (suite / "controls" / "wrong-target.json").write_text(json.dumps(doc))  # all files present
+    (tmp_path / "scorers").mkdir()
+    shutil.copy(REPO / "scorers" / "sb6.yaml", tmp_path / "scorers")
+    shutil.copy(REPO / "scorers" / "sb6-thresholds.json", tmp_path / "scorers")
+    done = cli("audit", str(suite), "--quick")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "FAILED: modules_present did not drop (1.0000, golden 1.0000)" in done.stdout
+    assert "FAILED: critical, but no critical factor < 1" in done.stdout
+    assert done.stdout.splitlines()[-1] == (
+        "1/2 controls met their expectations; failed: wrong-target"
+    )
+
+
+@needs_golden
+def test_a_control_naming_an_unknown_phase_or_check_is_refused(auditor, tmp_path):
+    doc = json.loads((SUITE / "controls" / "blind-write.json").read_text())
+    doc |= {"targets": ["h_conflict_dance", "h_conflict_dancing"], "phases": ["conflicts"]}
+    path = tmp_path / "typo.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SpecError) as caught:
+        auditor.validate(load_control(path))
+    (phases, why), (targets, unknown) = caught.value.problems
+    assert phases == "phases" and why.startswith("unknown phase(s) conflicts (known: static")
+    assert targets == "targets" and unknown.startswith("unknown check(s) h_conflict_dancing")

@@ -1,0 +1,49 @@
+"""``benchwright grade`` exit policy: 0 whenever grading completed (whatever the score,
+UNAVAILABLE rows included), 3 when the harness broke during a phase (scorecard still
+written), 2 for invalid input (``test_grader_cli.py``)."""
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from benchwright.cli import app
+
+REPO = Path(__file__).parents[3]
+SUITE = str(REPO / "suites" / "vspro")
+GOLDEN = REPO / "suites" / "vspro" / "reference"
+
+
+@pytest.mark.skipif(not (GOLDEN / "vspro").is_dir(), reason="golden reference not present")
+def test_a_completed_grading_exits_0_whatever_the_score(tmp_path):
+    out = tmp_path / "card.json"
+    done = CliRunner().invoke(
+        app, ["grade", SUITE, "--tree", str(GOLDEN), "--phases", "boot", "--json", str(out)]
+    )
+    assert done.exit_code == 0, done.output
+    doc = json.loads(out.read_text())
+    statuses = {r["status"] for r in doc["grading"]["results"]}
+    assert doc["score"] < 0.1 and "NOT_ATTEMPTED" in statuses  # a low score is still exit 0
+
+
+def test_a_harness_fault_during_a_phase_exits_3_after_writing_the_scorecard(tmp_path, monkeypatch):
+    from benchwright.errors import HarnessError
+    from benchwright.services.app import AppUnderTest
+
+    def refuse(self, policy=None):
+        raise HarnessError(f"port {self.port} is in use before the app starts")
+
+    monkeypatch.setattr(AppUnderTest, "boot", refuse)
+    tree = tmp_path / "built" / "vspro"
+    tree.mkdir(parents=True)
+    (tree / "__main__.py").write_text("raise SystemExit(0)\n")
+    out = tmp_path / "card.json"
+    done = CliRunner().invoke(
+        app, ["grade", SUITE, "--tree", str(tree.parent), "--phases", "sync1", "--json", str(out)]
+    )
+    assert done.exit_code == 3, done.output
+    assert "the harness failed during phase(s) boot (failed: HarnessError: port" in done.output
+    assert "score" in done.output.splitlines()[0]  # the scorecard was printed first
+    rows = {r["check_id"]: r for r in json.loads(out.read_text())["grading"]["results"]}
+    assert rows["server_runs"]["status"] == "INFRA"
