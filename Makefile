@@ -54,8 +54,14 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# Figures, printed, never asserted. bench-vspro grades the golden app 5 times (~4 min).
 bench: setup
 	$(BIN)/python benchmarks/gate_throughput.py
+	$(BIN)/python benchmarks/trial_overhead.py
+	$(BIN)/python benchmarks/meridian_walk.py
+
+bench-vspro: setup
+	$(BIN)/python benchmarks/grade_vspro.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build src/*.egg-info

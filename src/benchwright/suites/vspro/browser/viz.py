@@ -21,17 +21,30 @@ import math
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchwright.probes.browser import (
     BrowserSession,
     Instrumentation,
-    ScenarioObservation,
-    WebGLContext,
 )
+from benchwright.suites.vspro.browser import _viz_js as JS
 from benchwright.suites.vspro.browser import camera as C
+from benchwright.suites.vspro.browser._viz_types import (
+    DRAG_GAP_MS,
+    DRAG_MOVES,
+    DRAG_STEP_PX,
+    WHEEL_DELTA,
+    CameraProbe,
+    CanvasFacts,
+    Framebuffer,
+    PickProbe,
+    ToggleProbe,
+    TooltipProbe,
+    VizFallbackObservation,
+    VizObservation,
+    VsdbgSnapshot,
+)
 
 if TYPE_CHECKING:
     from benchwright.probes.browser import Scenario
@@ -40,386 +53,7 @@ if TYPE_CHECKING:
 ROWS = "tbody tr"
 WAIT_S = 10.0
 """Bound on each page-side read; a read that runs into it loses its section."""
-WHEEL_DELTA = 400
-DRAG_MOVES, DRAG_STEP_PX, DRAG_GAP_MS = 60, 2, 16
 MAX_PICKS, MAX_SPOTS, MAX_VSDBG_PICKS = 5, 6, 4
-
-
-@dataclass(frozen=True)
-class Framebuffer:
-    """One ``readPixels`` of the default framebuffer, RGB rows top-down."""
-
-    width: int
-    height: int
-    css_width: float
-    css_height: float
-    rgb: bytes = field(repr=False)
-
-    def pixel(self, bx: int, by: int) -> tuple[int, int, int]:
-        bx, by = min(self.width - 1, max(0, bx)), min(self.height - 1, max(0, by))
-        o = (by * self.width + bx) * 3
-        return self.rgb[o], self.rgb[o + 1], self.rgb[o + 2]
-
-    def backing(self, sx: float, sy: float) -> tuple[int, int]:
-        """The backing-store pixel under CSS point ``(sx, sy)`` of the canvas."""
-        return (math.floor(sx * self.width / self.css_width),
-                math.floor(sy * self.height / self.css_height))  # fmt: skip
-
-    def differing(self, other: Framebuffer, tol: int = 8) -> float:
-        """Fraction of pixels whose colour moved by more than ``tol`` on some channel."""
-        if (self.width, self.height) != (other.width, other.height):
-            return 1.0
-        a, b, n = self.rgb, other.rgb, self.width * self.height
-        step = max(1, n // 20000)  # a strided census is plenty to tell still from moved
-        seen = moved = 0
-        for p in range(0, n, step):
-            o = p * 3
-            seen += 1
-            moved += any(abs(a[o + k] - b[o + k]) > tol for k in range(3))
-        return moved / seen
-
-
-@dataclass(frozen=True)
-class CanvasFacts:
-    found: bool
-    """An element ``#viz3d`` exists (and is a canvas)."""
-    context_kind: str | None = None
-    """The WebGL context on ``#viz3d`` (``webgl``/``webgl2``), None when it has none."""
-    requested_attrs: Mapping[str, Any] | None = None
-    """The attributes the app asked for (the probe adds preserveDrawingBuffer to read back)."""
-    css_width: float = 0.0
-    css_height: float = 0.0
-    left: float = 0.0
-    top: float = 0.0
-    backing_width: int = 0
-    backing_height: int = 0
-    dpr: float = 1.0
-    in_view: bool = False
-    """The whole canvas was inside the viewport after scrolling it into view."""
-
-
-@dataclass(frozen=True)
-class VsdbgSnapshot:
-    """``window.vsdbg``'s answers, verbatim (values the app returned, or ``{"error": ...}``)."""
-
-    present: bool
-    version: Any = None
-    scene: Any = None
-    camera: Any = None
-    frames: Any = None
-    projections: tuple[tuple[C.Vec, Any], ...] = ()
-    """(world point, ``project(x, y, z)``) at the default camera."""
-    picks: tuple[tuple[tuple[float, float], Any], ...] = ()
-    """(CSS point, ``pick(sx, sy)``) at the default camera."""
-
-
-@dataclass(frozen=True)
-class TooltipProbe:
-    sx: float
-    sy: float
-    """Where the pointer hovered (canvas CSS px, default camera)."""
-    appeared: bool
-    text: str | None
-    latency_ms: float | None
-    """Page clock: pointermove listener stamp to the stamp of the tooltip becoming visible."""
-    hidden_after_leave: bool
-
-
-@dataclass(frozen=True)
-class PickProbe:
-    sx: float
-    sy: float
-    data_value: str | None
-    """``#status-filter``'s ``data-value`` after the click (None: no such attribute)."""
-    row_statuses: tuple[str, ...]
-    """Status cell (3rd column) of each visible payments row, lowercased."""
-    total: int | None
-    """TOTAL of the 'showing X-Y of TOTAL' readout, or None."""
-
-
-@dataclass(frozen=True)
-class CameraProbe:
-    """Wheel, double-click, drag and double-click again, in that order (canvas centre)."""
-
-    top_before: float
-    top_after_wheel: float
-    scroll_before: float
-    scroll_after_wheel: float
-    camera_after_wheel: Any
-    after_wheel: Framebuffer | None
-    camera_after_first_reset: Any
-    mid_drag: Framebuffer | None
-    after_drag: Framebuffer | None
-    camera_after_drag: Any
-    frames_before: Any
-    frames_after: Any
-    draws_before: int
-    draws_after: int
-    idle_frames: Any
-    """vsdbg frames counted over an idle 500 ms before the drag (evidence only)."""
-    drag_ms: float
-    after_reset: Framebuffer | None
-    camera_after_reset: Any
-    wheel_delta: float = WHEEL_DELTA
-    drag_dx: float = DRAG_MOVES * DRAG_STEP_PX
-
-
-@dataclass(frozen=True)
-class ToggleProbe:
-    present: bool
-    """A visible ``#viz-toggle``."""
-    table_shown: bool
-    cells: Mapping[str, str]
-    """``day|status`` -> cell text of ``#viz-fallback`` after the click."""
-    pressed: str | None
-    """``aria-pressed`` after the click."""
-
-
-@dataclass(frozen=True)
-class VizObservation:
-    scenario: ScenarioObservation
-    canvas: CanvasFacts
-    draw_calls: int
-    """Draw calls on ``#viz3d``'s context once the first frame settled."""
-    baseline: Framebuffer | None
-    vsdbg: VsdbgSnapshot | None
-    tooltip: TooltipProbe | None
-    picks: tuple[PickProbe, ...]
-    depth_pick: PickProbe | None
-    camera: CameraProbe | None
-    toggle: ToggleProbe | None
-    notice: str | None
-    """A no-WebGL-style notice visible in the panel while 3D runs (should be None)."""
-    lost: Mapping[str, str] = field(default_factory=dict)
-    """Section -> why the probe lost it (its bound ran out): UNAVAILABLE, not the app's."""
-    blocked: str | None = None
-    """Why the interaction sections were not run (canvas not fully in view): the app's."""
-
-    @property
-    def context(self) -> WebGLContext | None:
-        return next((c for c in self.scenario.webgl_contexts if c.canvas_id == "viz3d"), None)
-
-    @property
-    def first_draw_ms(self) -> float | None:
-        ctx = self.context
-        return None if ctx is None else ctx.first_draw_ms
-
-
-@dataclass(frozen=True)
-class VizFallbackObservation:
-    scenario: ScenarioObservation
-    fallback_shown: bool
-    cells: Mapping[str, str]
-    notice: str | None
-    """Text of the visible in-panel notice matching the no-WebGL wording, or None."""
-    payment_rows: int
-    lost: Mapping[str, str] = field(default_factory=dict)
-    loaded: bool = True
-    """The page loaded at all (False: nothing else here was measured; the app's fault)."""
-
-
-# -- page-side scripts ------------------------------------------------------------------------
-
-_INIT = r"""(() => {
-  if (window.__bwviz__) return;
-  const rec = { byCanvas: new WeakMap() };
-  const WEBGL = /^(experimental-)?webgl2?$/i;
-  const original = HTMLCanvasElement.prototype.getContext;
-  HTMLCanvasElement.prototype.getContext = function (type, attrs, ...rest) {
-    if (!WEBGL.test(String(type))) return original.call(this, type, attrs, ...rest);
-    const asked = attrs && typeof attrs === "object" ? Object.assign({}, attrs) : {};
-    const ctx = original.call(this, type, Object.assign({}, asked, { preserveDrawingBuffer: true }),
-                              ...rest);
-    if (ctx && !rec.byCanvas.has(this)) rec.byCanvas.set(this, { gl: ctx, asked, type });
-    return ctx;
-  };
-  // Helpers for the probe's reads (each read starts with "const { ... } = window.__bwviz__").
-  const draws = () => {
-    const s = window.__benchwright__ ? window.__benchwright__.snapshot() : {};
-    let n = 0;
-    for (const c of s.contexts || []) {
-      if (c.canvas === "viz3d") for (const k in c.calls) n += c.calls[k];
-    }
-    return n;
-  };
-  const vis = (el) => !!el && (typeof el.checkVisibility !== "function"
-    || el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }))
-    && el.getClientRects().length > 0 && el.getBoundingClientRect().width > 0;
-  const tryit = (f) => {
-    try { const v = f(); JSON.stringify(v); return v === undefined ? null : v; }
-    catch (e) { return { error: String(e && e.message || e) }; }
-  };
-  Object.assign(rec, { draws, vis, tryit });
-  Object.defineProperty(window, "__bwviz__", { value: rec, enumerable: false });
-})();"""
-
-_SETTLE = r"""() => {
-  const { draws, vis, tryit } = window.__bwviz__;
-  const s = window.__bwsettle__ || (window.__bwsettle__ = { n: -1, t: performance.now() });
-  const n = draws();
-  if (n !== s.n) { s.n = n; s.t = performance.now(); return false; }
-  return n > 0 && performance.now() - s.t > 500;
-}"""
-
-_READ = r"""(wantPixels) => {
-  const { draws, vis, tryit } = window.__bwviz__;
-  const cv = document.getElementById("viz3d");
-  const out = { found: !!cv && cv instanceof HTMLCanvasElement, draws: draws(),
-                scrollY: window.scrollY, innerW: innerWidth, innerH: innerHeight };
-  if (!out.found) return JSON.stringify(out);
-  const r = cv.getBoundingClientRect();
-  Object.assign(out, { left: r.left, top: r.top, w: r.width, h: r.height,
-                       bw: cv.width, bh: cv.height, dpr: devicePixelRatio });
-  const rec = window.__bwviz__ && window.__bwviz__.byCanvas.get(cv);
-  if (rec) { out.kind = /2/.test(rec.type) ? "webgl2" : "webgl"; out.asked = rec.asked; }
-  const g = rec && rec.gl;
-  if (wantPixels && g && !g.isContextLost()) {
-    const W = g.drawingBufferWidth, H = g.drawingBufferHeight, px = new Uint8Array(W * H * 4);
-    const prev = g.getParameter(g.FRAMEBUFFER_BINDING);
-    g.bindFramebuffer(g.FRAMEBUFFER, null);
-    g.readPixels(0, 0, W, H, g.RGBA, g.UNSIGNED_BYTE, px);
-    g.bindFramebuffer(g.FRAMEBUFFER, prev);
-    const rgb = new Uint8Array(W * H * 3);
-    for (let y = 0; y < H; y++) {
-      const src = (H - 1 - y) * W * 4, dst = y * W * 3;
-      for (let x = 0; x < W; x++) {
-        rgb[dst + 3 * x] = px[src + 4 * x]; rgb[dst + 3 * x + 1] = px[src + 4 * x + 1];
-        rgb[dst + 3 * x + 2] = px[src + 4 * x + 2];
-      }
-    }
-    let s = "";
-    for (let i = 0; i < rgb.length; i += 0x8000)
-      s += String.fromCharCode.apply(null, rgb.subarray(i, i + 0x8000));
-    out.fb = { w: W, h: H, b64: btoa(s) };
-  }
-  return JSON.stringify(out);
-}"""
-
-_VSDBG = r"""(a) => {
-  const { draws, vis, tryit } = window.__bwviz__;
-  const d = window.vsdbg;
-  if (!d || (typeof d !== "object" && typeof d !== "function"))
-    return JSON.stringify({ present: false });
-  const call = (name, ...args) => tryit(() => d[name](...args));
-  return JSON.stringify({ present: true, version: tryit(() => d.version), scene: call("scene"),
-    camera: call("camera"), frames: call("frames"),
-    projections: a.points.map((p) => call("project", p[0], p[1], p[2])),
-    picks: a.picks.map((p) => call("pick", p[0], p[1])) });
-}"""
-
-_VSDBG_NOW = r"""() => {
-  const { draws, vis, tryit } = window.__bwviz__;
-  const d = window.vsdbg;
-  return JSON.stringify({ camera: d ? tryit(() => d.camera()) : null,
-                          frames: d ? tryit(() => d.frames()) : null, draws: draws() });
-}"""
-
-_TIP_ARM = r"""() => {
-  const { draws, vis, tryit } = window.__bwviz__;
-  const w = window.__bwtip__ = { moved: null, shown: null };
-  const el = () => document.getElementById("viz-tooltip");
-  const shownNow = () => { const t = el(); return vis(t) && t.textContent.trim().length > 0; };
-  addEventListener("pointermove", () => {
-    if (w.moved === null) w.moved = performance.now();
-  }, true);
-  const stamp = () => {
-    if (w.moved !== null && w.shown === null && shownNow()) w.shown = performance.now();
-  };
-  new MutationObserver(stamp).observe(document.documentElement,
-    { subtree: true, childList: true, attributes: true, characterData: true });
-  const frame = () => { stamp(); if (w.shown === null) requestAnimationFrame(frame); };
-  requestAnimationFrame(frame);
-  return JSON.stringify(!shownNow());
-}"""
-
-_TIP_SHOWN = r"""() => {
-  const { draws, vis, tryit } = window.__bwviz__;
-  const t = document.getElementById("viz-tooltip");
-  return vis(t) && t.textContent.trim().length > 0;
-}"""
-
-_TIP_READ = r"""() => {
-  const { draws, vis, tryit } = window.__bwviz__;
-  const t = document.getElementById("viz-tooltip"), w = window.__bwtip__ || {};
-  return JSON.stringify({ shown: vis(t) && t.textContent.trim().length > 0,
-    text: t ? t.textContent.trim() : null,
-    latency: w.moved != null && w.shown != null ? w.shown - w.moved : null });
-}"""
-
-_TIP_HIDDEN = r"""() => {
-  const { draws, vis, tryit } = window.__bwviz__;
-  const t = document.getElementById("viz-tooltip");
-  return !(vis(t) && t.textContent.trim().length > 0);
-}"""
-
-_TABLE = r"""(want) => {
-  const { draws, vis, tryit } = window.__bwviz__;
-  const f = document.getElementById("status-filter");
-  const fb = document.getElementById("viz-fallback");
-  const rows = [...document.querySelectorAll("tbody tr")]
-    .filter((r) => vis(r) && !(fb && fb.contains(r)) && r.cells.length >= 2);
-  const n = "[\\d,.\\s\\u202f]+";
-  const m = new RegExp("showing\\s+" + n + "\\s*(?:[-\\u2013\\u2014]|to)\\s*" + n
-                       + "\\s+of\\s+([\\d,.\\u202f]+)", "i").exec(document.body.innerText);
-  const out = { value: f ? f.getAttribute("data-value") : null,
-    statuses: rows.map((r) => (r.cells[2] ? r.cells[2].innerText : "").trim().toLowerCase()),
-    total: m ? Number(m[1].replace(/[^\d]/g, "")) : null };
-  if (want === null) return JSON.stringify(out);
-  const settled = out.value === want && out.statuses.length > 0
-    && out.statuses.every((s) => s === want) && out.total !== null;
-  return settled ? JSON.stringify(out) : false;
-}"""
-
-_NOTICE = r"""() => {
-  const { draws, vis, tryit } = window.__bwviz__;
-  const re = /2d|fallback|unavailable|not\s+supported|webgl/i;
-  const ids = ["viz3d", "viz-fallback", "viz-toggle"].map((i) => document.getElementById(i))
-    .filter(Boolean);
-  if (!ids.length) return JSON.stringify(null);
-  let panel = ids[0].parentElement;
-  while (panel && !ids.every((e) => panel.contains(e))) panel = panel.parentElement;
-  panel = panel || document.body;
-  const skip = (el) => el.closest("#viz-fallback, #viz-toggle, script, style");
-  for (const el of panel.querySelectorAll("*")) {
-    if (skip(el) || !vis(el)) continue;
-    const own = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent)
-      .join(" ").trim();
-    if (own && own.length <= 300 && re.test(own)) return JSON.stringify(el.innerText.trim());
-  }
-  return JSON.stringify(null);
-}"""
-
-_TOGGLE_AT = r"""() => {
-  const { draws, vis, tryit } = window.__bwviz__;
-  const t = document.getElementById("viz-toggle");
-  if (!vis(t)) return JSON.stringify(null);
-  t.scrollIntoView({ block: "center" });
-  const r = t.getBoundingClientRect();
-  return JSON.stringify([r.left + r.width / 2, r.top + r.height / 2]);
-}"""
-
-_FALLBACK = r"""() => {
-  const { draws, vis, tryit } = window.__bwviz__;
-  const t = document.getElementById("viz-fallback"), cells = {};
-  if (t) for (const c of t.querySelectorAll("[data-day][data-status]"))
-    cells[c.getAttribute("data-day") + "|" + c.getAttribute("data-status")] = c.textContent.trim();
-  const toggle = document.getElementById("viz-toggle");
-  return JSON.stringify({ shown: vis(t) && Object.keys(cells).length > 0, cells,
-                          pressed: toggle ? toggle.getAttribute("aria-pressed") : null });
-}"""
-
-_FALLBACK_READY = r"""() => {
-  const { draws, vis, tryit } = window.__bwviz__;
-  const t = document.getElementById("viz-fallback");
-  return vis(t) && t.querySelectorAll("[data-day][data-status]").length > 0;
-}"""
-
-_ROWS = r"""() => {
-  const { draws, vis, tryit } = window.__bwviz__;
-  const fb = document.getElementById("viz-fallback");
-  return String([...document.querySelectorAll("tbody tr")]
-    .filter((r) => vis(r) && !(fb && fb.contains(r)) && r.cells.length >= 2).length);
-}"""
 
 
 # -- the probes -------------------------------------------------------------------------------
@@ -500,7 +134,7 @@ def observe_viz(session: BrowserSession, ctx: GradeContext, shots: Path) -> VizO
     bars = C.scene_bars(ctx.mock.fixture.expect.buckets)
     parts: dict[str, Any] = {}
     with session.scenario("viz", Instrumentation(row_selector=ROWS), artifacts=shots) as sc:
-        sc.context.add_init_script(script=_INIT)
+        sc.context.add_init_script(script=JS.INIT)
         run = _Run(sc)
         _drive(run, sc, ctx.base_url, bars, parts)
     return VizObservation(scenario=sc.observation, lost=dict(run.lost), **parts)
@@ -514,17 +148,17 @@ def _drive(run: _Run, sc: Scenario, base_url: str, bars: Sequence[C.Bar], parts:
         return
     sc.wait_for_first_row(timeout_s=WAIT_S)
     _network_idle(sc)  # the buckets have arrived (a page that keeps polling: bounded)
-    run.poll(_SETTLE, timeout_s=WAIT_S)  # a first draw, then no new draw for 500 ms
+    run.poll(JS.SETTLE, timeout_s=WAIT_S)  # a first draw, then no new draw for 500 ms
     with run.section("context"):
         run.js("() => { const c = document.getElementById('viz3d');"
                " if (c) c.scrollIntoView({block: 'center'}); return true; }")  # fmt: skip
         run.wait(250)
-        read = run.js(_READ, True)
+        read = run.js(JS.READ, True)
         parts["canvas"] = _canvas(read)
         parts["draw_calls"] = int(read.get("draws") or 0)
         parts["baseline"] = _framebuffer(read)
     with run.section("toggle"):
-        parts["notice"] = run.js(_NOTICE)  # while 3D runs: a no-WebGL notice must be absent
+        parts["notice"] = run.js(JS.NOTICE)  # while 3D runs: a no-WebGL notice must be absent
     canvas: CanvasFacts = parts["canvas"]
     if not canvas.found or canvas.css_width <= 0 or canvas.css_height <= 0:
         parts["blocked"] = "no visible canvas#viz3d"
@@ -550,7 +184,7 @@ def _interact(run: _Run, sc: Scenario, bars: Sequence[C.Bar], canvas: CanvasFact
     with run.section("vsdbg"):
         spots = [(b.x, b.h, b.z) for b in _strided(bars, MAX_SPOTS)]
         picks = [(s.sx, s.sy) for s in _strided(tops, MAX_VSDBG_PICKS)]
-        got = run.js(_VSDBG, {"points": spots, "picks": picks})
+        got = run.js(JS.VSDBG, {"points": spots, "picks": picks})
         parts["vsdbg"] = _vsdbg(got, spots, picks)
     if not canvas.in_view:
         parts["blocked"] = f"canvas#viz3d ({w:g}x{h:g} CSS px) cannot be brought fully into view"
@@ -573,13 +207,13 @@ def _hover(run, sc, origin, canvas, bars, tops) -> TooltipProbe | None:
     w, h = canvas.css_width, canvas.css_height
     target = max(tops, key=lambda s: C.top_area(by_key[s.key], C.DEFAULT_CAMERA, w, h))
     _off_canvas(sc, canvas)
-    run.poll(_TIP_HIDDEN, timeout_s=1.0)
-    run.js(_TIP_ARM)
+    run.poll(JS.TIP_HIDDEN, timeout_s=1.0)
+    run.js(JS.TIP_ARM)
     sc.page.mouse.move(origin[0] + target.sx, origin[1] + target.sy)
-    run.poll(_TIP_SHOWN, timeout_s=1.5)
-    read = run.js(_TIP_READ)
+    run.poll(JS.TIP_SHOWN, timeout_s=1.5)
+    read = run.js(JS.TIP_READ)
     _off_canvas(sc, canvas)
-    hidden = bool(run.poll(_TIP_HIDDEN, timeout_s=1.0))
+    hidden = bool(run.poll(JS.TIP_HIDDEN, timeout_s=1.0))
     return TooltipProbe(target.sx, target.sy, bool(read["shown"]), read.get("text"),
                         read.get("latency"), hidden)  # fmt: skip
 
@@ -609,7 +243,7 @@ def _picks(run, sc, origin, bars, tops, w, h) -> tuple[PickProbe | None, tuple[P
 
 def _click(run, sc, origin, point, aim: str) -> PickProbe:
     sc.page.mouse.click(origin[0] + point[0], origin[1] + point[1])
-    read = run.poll(_TABLE, aim, timeout_s=1.5) or run.js(_TABLE, None)
+    read = run.poll(JS.TABLE, aim, timeout_s=1.5) or run.js(JS.TABLE, None)
     return PickProbe(point[0], point[1], read.get("value"), tuple(read.get("statuses") or ()),
                      read.get("total"))  # fmt: skip
 
@@ -618,19 +252,19 @@ def _camera(run: _Run, sc, origin, w: float, h: float) -> CameraProbe:
     cx, cy = origin[0] + w / 2, origin[1] + h / 2
     mouse = sc.page.mouse
     mouse.move(cx, cy)
-    before = run.js(_READ, False)
+    before = run.js(JS.READ, False)
     mouse.wheel(0, WHEEL_DELTA)
     run.wait(350)
-    wheel = run.js(_READ, True)
-    wheel_cam = run.js(_VSDBG_NOW)["camera"]
+    wheel = run.js(JS.READ, True)
+    wheel_cam = run.js(JS.VSDBG_NOW)["camera"]
     mouse.dblclick(cx, cy)
     run.wait(350)
-    reset1 = run.js(_VSDBG_NOW)["camera"]
-    idle0 = run.js(_VSDBG_NOW)
+    reset1 = run.js(JS.VSDBG_NOW)["camera"]
+    idle0 = run.js(JS.VSDBG_NOW)
     run.wait(500)
-    idle1 = run.js(_VSDBG_NOW)
+    idle1 = run.js(JS.VSDBG_NOW)
     mouse.move(cx, cy)
-    start = run.js(_VSDBG_NOW)
+    start = run.js(JS.VSDBG_NOW)
     began = time.perf_counter()
     mouse.down()
     mid = None
@@ -638,15 +272,15 @@ def _camera(run: _Run, sc, origin, w: float, h: float) -> CameraProbe:
         mouse.move(cx + DRAG_STEP_PX * step, cy)
         run.wait(DRAG_GAP_MS)
         if step == DRAG_MOVES // 2:
-            mid = _framebuffer(run.js(_READ, True))
+            mid = _framebuffer(run.js(JS.READ, True))
     mouse.up()
     drag_ms = (time.perf_counter() - began) * 1000
     run.wait(250)
-    end = run.js(_VSDBG_NOW)
-    after = run.js(_READ, True)
+    end = run.js(JS.VSDBG_NOW)
+    after = run.js(JS.READ, True)
     mouse.dblclick(cx, cy)
     run.wait(350)
-    reset = run.js(_READ, True)
+    reset = run.js(JS.READ, True)
     return CameraProbe(
         top_before=float(before["top"]), top_after_wheel=float(wheel["top"]),
         scroll_before=float(before["scrollY"]), scroll_after_wheel=float(wheel["scrollY"]),
@@ -656,18 +290,18 @@ def _camera(run: _Run, sc, origin, w: float, h: float) -> CameraProbe:
         frames_after=end["frames"], draws_before=int(start["draws"]),
         draws_after=int(end["draws"]), idle_frames=_delta(idle0["frames"], idle1["frames"]),
         drag_ms=drag_ms, after_reset=_framebuffer(reset),
-        camera_after_reset=run.js(_VSDBG_NOW)["camera"],
+        camera_after_reset=run.js(JS.VSDBG_NOW)["camera"],
     )  # fmt: skip
 
 
 def _toggle(run: _Run, sc) -> ToggleProbe:
-    at = run.js(_TOGGLE_AT)
+    at = run.js(JS.TOGGLE_AT)
     if not at:
         return ToggleProbe(False, False, {}, None)
     sc.page.mouse.click(*at)  # a real click where the button is; no actionability waits
-    run.poll(_FALLBACK_READY, timeout_s=2.0)
-    read = run.js(_FALLBACK)
-    at = run.js(_TOGGLE_AT)
+    run.poll(JS.FALLBACK_READY, timeout_s=2.0)
+    read = run.js(JS.FALLBACK)
+    at = run.js(JS.TOGGLE_AT)
     if at:
         sc.page.mouse.click(*at)  # back to 3D
         run.wait(200)
@@ -688,19 +322,19 @@ def observe_viz_fallback(
     read: dict[str, Any] = {"shown": False, "cells": {}}
     notice, rows = None, 0
     with session.scenario("viz_fallback", instrument, artifacts=shots) as sc:
-        sc.context.add_init_script(script=_INIT)
+        sc.context.add_init_script(script=JS.INIT)
         run = _Run(sc)
         loaded = sc.goto(ctx.base_url.rstrip("/") + "/") is not None
         if loaded:
             sc.wait_for_first_row(timeout_s=WAIT_S)
-            run.poll(_FALLBACK_READY, timeout_s=5.0)
+            run.poll(JS.FALLBACK_READY, timeout_s=5.0)
         with run.section("fallback"):
             if not loaded:
                 raise _Stop
             run.wait(300)  # let late console errors land
-            read = run.js(_FALLBACK)
-            notice = run.js(_NOTICE)
-            rows = int(run.js(_ROWS))
+            read = run.js(JS.FALLBACK)
+            notice = run.js(JS.NOTICE)
+            rows = int(run.js(JS.ROWS))
         if loaded and not run.lost:
             sc.screenshot("viz-fallback", full_page=False)
     return VizFallbackObservation(sc.observation, bool(read["shown"]), dict(read["cells"]),
@@ -746,3 +380,18 @@ def _delta(a: Any, b: Any) -> Any:
 def _strided(items: Sequence, most: int) -> list:
     stride = max(1, math.ceil(len(items) / most))
     return list(items[::stride])[:most]
+
+
+__all__ = [
+    "CameraProbe",
+    "CanvasFacts",
+    "Framebuffer",
+    "PickProbe",
+    "ToggleProbe",
+    "TooltipProbe",
+    "VizFallbackObservation",
+    "VizObservation",
+    "VsdbgSnapshot",
+    "observe_viz",
+    "observe_viz_fallback",
+]
