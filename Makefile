@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 QUICKSTART := suites/quickstart
 
-.PHONY: setup demo demo-quickstart test lint bench clean
+.PHONY: setup demo demo-quickstart test lint bench bench-vspro clean
 
 CHROMIUM := /usr/lib/chromium/chromium
 
