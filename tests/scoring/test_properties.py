@@ -47,6 +47,11 @@ def _dedupe_roots(scorer: Scorer) -> set[str]:
     return {r for r, deps in scorer.config.roots.items() if r in critical and critical & set(deps)}
 
 
+def _replace(rows: list[CheckResult], i: int, row: CheckResult) -> list[CheckResult]:
+    """``rows`` with row ``i`` swapped for ``row``."""
+    return [*rows[:i], row, *rows[i + 1 :]]
+
+
 @pytest.mark.parametrize("config", CONFIGS)
 def test_a_perfect_run_scores_exactly_one(config: tuple[str, str | None]) -> None:
     scorer = scorer_for(*config)
@@ -79,7 +84,7 @@ def test_raising_one_score_never_lowers_the_total(
     if row.check_id in _dedupe_roots(scorer):
         return  # the seed's one-defect-multiplies-once rule; pinned in test_criticals
     higher = data.draw(st.floats(row.score, 1.0))
-    raised = [*rows[:i], CheckResult(row.check_id, row.status, higher, "raised"), *rows[i + 1 :]]
+    raised = _replace(rows, i, CheckResult(row.check_id, row.status, higher, "raised"))
     assert compose(raised, scorer).score >= compose(rows, scorer).score
 
 
@@ -93,12 +98,8 @@ def test_an_unavailable_row_leaves_its_tier_mean_and_clears_excellent(
     rows = data.draw(runs(config))
     i = data.draw(st.integers(0, len(rows) - 1))
     check = rows[i].check_id
-    gone = [
-        *rows[:i],
-        CheckResult(check, Status.UNAVAILABLE, rows[i].score, "probe"),
-        *rows[i + 1 :],
-    ]
-    zero = [*rows[:i], CheckResult(check, Status.FAIL, 0.0, "zero"), *rows[i + 1 :]]
+    gone = _replace(rows, i, CheckResult(check, Status.UNAVAILABLE, rows[i].score, "probe"))
+    zero = _replace(rows, i, CheckResult(check, Status.FAIL, 0.0, "zero"))
     card, zero_card = compose(gone, scorer), compose(zero, scorer)
     assert not card.flags.excellent
     assert check in card.unavailable
@@ -137,7 +138,7 @@ def test_a_missing_wanted_row_counts_as_fail(
     i = data.draw(st.integers(0, len(rows) - 1))
     check = rows[i].check_id
     missing = compose([*rows[:i], *rows[i + 1 :]], scorer)
-    failed = compose([*rows[:i], CheckResult(check, Status.FAIL, 0.0, "x"), *rows[i + 1 :]], scorer)
+    failed = compose(_replace(rows, i, CheckResult(check, Status.FAIL, 0.0, "x")), scorer)
     assert missing.score == failed.score
     assert missing.row(check).status is Status.FAIL
     assert missing.row(check).missing
