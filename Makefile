@@ -27,9 +27,12 @@ $(STAMP): pyproject.toml Makefile
 # hand: the grader boots the app on a fresh database and port beside a fresh Meridian
 # mock (traps, stall, webhook script), then prints the scorecard (tiers, multipliers,
 # attribution, flags, phase timings) and writes the JSON with its evidence next to it.
+# --reference runs the freeze gate: on pass it writes suites/vspro/reference/
+# sb6-reference-pass.json (git-ignored; not part of the tree's digest).
 VSPRO_CARD := reports/vspro.json
 demo: setup
-	$(BIN)/benchwright grade suites/vspro --tree suites/vspro/reference --json $(VSPRO_CARD)
+	$(BIN)/benchwright grade suites/vspro --tree suites/vspro/reference --reference \
+		--json $(VSPRO_CARD)
 	@echo "demo: scorecard JSON $(VSPRO_CARD); evidence beside it:" \
 		"$(basename $(VSPRO_CARD)).app.log, $(basename $(VSPRO_CARD)).vendor-trace.jsonl," \
 		"$(basename $(VSPRO_CARD)).browser/ (screenshots, when the browser ran)"

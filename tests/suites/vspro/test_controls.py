@@ -89,7 +89,7 @@ def test_an_edit_that_no_longer_applies_is_a_loud_replay_error(tmp_path):
         "args": {"file_path": "vspro/store.py", "old_string": "DO NOTHING", "new_string": ""},
     }
     doc = {"description": "d", "targets": ["resync_idempotent"], "phases": ["sync2"],
-           "critical": False, "edits": [step]}  # fmt: skip
+           "critical": False, "severity": "major", "edits": [step]}  # fmt: skip
     path.write_text(json.dumps(doc))
     control = load_control(path)
     with pytest.raises(SpecError) as caught, control_tree(control, golden):
@@ -108,7 +108,8 @@ def test_a_malformed_control_names_every_bad_field(tmp_path):
     with pytest.raises(SpecError) as caught:
         load_control(path)
     fields = [field for field, _ in caught.value.problems]
-    assert fields == ["colour", "targets", "critical", "edits", "target_at_most", "score_at_most"]
+    assert fields == ["colour", "targets", "critical", "severity", "edits", "target_at_most",
+                      "score_at_most"]  # fmt: skip
 
 
 def test_unknown_controls_are_refused_listing_the_known_ones():
@@ -142,8 +143,10 @@ def test_audit_command_quick_subset(cli):
     lines = done.stdout.splitlines()
     assert lines[0].startswith(f"audit {SUITE} (quick:")
     crash = next(line for line in lines if line.startswith("crash-without-db"))
-    assert crash.split()[3:] == ["PASS", "server_runs", "0.0000", "/", "1.0000"]
+    _name, severity, _score, _golden, *rest = crash.split()
+    assert severity == "inert" and rest == ["PASS", "server_runs", "0.0000", "/", "1.0000"]
     assert "critical: server_runs x0.6000" in done.stdout
+    assert lines[-2].startswith("severity order: not judged")
     assert lines[-1] == "2/2 controls met their expectations"
 
 

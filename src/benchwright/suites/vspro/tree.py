@@ -10,6 +10,9 @@ from benchwright.errors import SpecError
 
 PACKAGE = "vspro"
 _NOISE = ("__pycache__", "*.pyc", "*.db", "*.db-wal", "*.db-shm", ".git", "node_modules")
+GRADER_OUTPUT = "-reference-pass.json"
+"""The freeze marker ``--reference`` writes into the tree's root: the grader's output, so
+never part of the tree's digest (re-grading a frozen reference gives the same sha256)."""
 
 
 def locate_root(tree: Path) -> Path:
@@ -28,7 +31,8 @@ def locate_root(tree: Path) -> Path:
 
 
 def tree_sha256(root: Path) -> str:
-    """sha256 over every file (sorted relative path, NUL, bytes, NUL), noise excluded."""
+    """sha256 over every file (sorted relative path, NUL, bytes, NUL), noise and the
+    freeze marker excluded."""
     digest = hashlib.sha256()
     for path in sorted(_files(root)):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
@@ -49,6 +53,8 @@ def _files(root: Path) -> list[Path]:
         parts = path.relative_to(root).parts
         if any(part in ("__pycache__", ".git", "node_modules") for part in parts):
             continue
-        if path.is_file() and not path.name.endswith((".pyc", ".db", ".db-wal", ".db-shm")):
+        if not path.is_file() or path.name.endswith((".pyc", ".db", ".db-wal", ".db-shm")):
+            continue
+        if not (path.parent == root and path.name.endswith(GRADER_OUTPUT)):
             found.append(path)
     return found

@@ -1,0 +1,47 @@
+"""A suite's self-test: grade its golden reference and each adversarial control, then
+check that every control costs what its file says it costs, and that the controls rank
+in the order of their declared severity.
+
+A control is data, not a copy of the golden app: ``suites/<name>/controls/<control>.json``
+holds a trajectory of Edit steps (``old_string`` -> ``new_string``) replayed onto the
+golden reference with benchwright's own replay, so an edit that no longer applies is a
+loud `SpecError`, never a silently unchanged tree. ``"tree": "none"`` grades an empty
+directory (an agent that built nothing).
+
+The expectations, checked for each control against the golden graded the same way:
+
+- every target check scores below the golden's (and at most ``target_at_most``);
+- the control's score is below the golden's (and at most ``score_at_most``);
+- a ``critical`` control shows a critical factor < 1 naming one of its targets;
+- in a full audit, a control of a graver ``severity`` scores below every control of a
+  lighter one (see `SEVERITIES`).
+"""
+
+from benchwright.suites.audit.controls import (
+    SEVERITIES,
+    Control,
+    control_tree,
+    load_control,
+    load_controls,
+)
+from benchwright.suites.audit.judge import ControlVerdict, TargetFigure, judge, order_problems
+from benchwright.suites.audit.report import audit_dict, audit_lines, write_audit
+from benchwright.suites.audit.run import Auditor, AuditResult, audit
+
+__all__ = [
+    "SEVERITIES",
+    "AuditResult",
+    "Auditor",
+    "Control",
+    "ControlVerdict",
+    "TargetFigure",
+    "audit",
+    "audit_dict",
+    "audit_lines",
+    "control_tree",
+    "judge",
+    "load_control",
+    "load_controls",
+    "order_problems",
+    "write_audit",
+]

@@ -1,0 +1,85 @@
+"""Judging controls: each against the golden, and all of them against each other."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from benchwright.model import Scorecard, Status
+from benchwright.suites.audit.controls import Control
+
+MEASURED = (Status.PASS, Status.FAIL)
+
+
+@dataclass(frozen=True)
+class TargetFigure:
+    check_id: str
+    golden: float
+    control: float
+    status: str
+    detail: str
+    """The control's row detail: the rung earned and what was seen."""
+
+
+@dataclass(frozen=True)
+class ControlVerdict:
+    """What one control scored against the golden and which expectations failed."""
+
+    control: Control
+    score: float
+    golden_score: float
+    targets: tuple[TargetFigure, ...]
+    factors: tuple[str, ...]
+    """Critical factors below the golden's, as ``check xF``."""
+    problems: tuple[str, ...]
+    seconds: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return not self.problems
+
+
+def judge(control: Control, golden: Scorecard, card: Scorecard, seconds: float = 0.0):
+    """Check a control's scorecard against its expectations and the golden's scorecard."""
+    problems, figures = [], []
+    for check in control.targets:
+        base, row = golden.row(check), card.row(check)
+        figures.append(TargetFigure(check, base.score, row.score, row.status.name, row.detail))
+        if row.status not in MEASURED:
+            problems.append(f"{check} was not measured ({row.status.name}: {row.detail})")
+        elif row.score >= base.score:
+            problems.append(f"{check} did not drop ({row.score:.4f}, golden {base.score:.4f})")
+        ceiling = control.target_at_most.get(check)
+        if ceiling is not None and row.score > ceiling:
+            problems.append(f"{check} {row.score:.4f} is above its ceiling {ceiling:g}")
+    if card.score >= golden.score:
+        problems.append(f"score {card.score:.4f} is not below the golden's {golden.score:.4f}")
+    if control.score_at_most is not None and card.score > control.score_at_most:
+        problems.append(f"score {card.score:.4f} is above its ceiling {control.score_at_most:g}")
+    applied = [f for f in card.factors if f.applied]
+    base = {f.check_id: f.factor for f in golden.factors if f.applied}
+    if control.critical and not [
+        f for f in applied if f.check_id in control.targets and f.factor < base.get(f.check_id, 1)
+    ]:
+        problems.append("critical, but no critical factor < 1 (below the golden's) names a target")
+    factors = tuple(
+        f"{f.check_id} x{f.factor:.4f}" for f in applied if f.factor < base.get(f.check_id, 1)
+    )
+    return ControlVerdict(
+        control, card.score, golden.score, tuple(figures), factors, tuple(problems), seconds
+    )
+
+
+def order_problems(verdicts: Sequence[ControlVerdict]) -> tuple[str, ...]:
+    """Every pair ranked against its declared severity: a graver control that does not
+    score strictly below a lighter one. Only full gradings are comparable this way."""
+    problems = []
+    for grave in verdicts:
+        for light in verdicts:
+            if grave.control.rank < light.control.rank and grave.score >= light.score:
+                problems.append(
+                    f"{grave.control.name} ({grave.control.severity}) scored {grave.score:.4f},"
+                    f" not below {light.control.name} ({light.control.severity}) "
+                    f"{light.score:.4f}"
+                )
+    return tuple(problems)
