@@ -74,6 +74,17 @@ def test_without_chromium_an_otherwise_perfect_app_is_not_excellent():
     assert {"console_clean", "j_first_use == 1", "j_empty_state == 1"} <= failed
 
 
+def test_without_chromium_the_freeze_gate_refuses_naming_the_browser_rows():
+    from benchwright.scoring import freeze_check
+
+    obs = with_browser({}, unavailable=f"Chromium not found at {BOGUS}")
+    decision = freeze_check(build_table().evaluate(obs, CheckSettings()), load_scorer(SB6))
+    assert not decision.passed
+    unmeasured = {p.split()[0] for p in decision.problems if "is UNAVAILABLE" in p}
+    assert unmeasured == set(ALL_BROWSER_CHECKS)  # every browser row, and only those
+    assert any(p.startswith("excellence gate 0.") for p in decision.problems)
+
+
 def test_the_phase_records_a_missing_browser_as_unavailable(monkeypatch, tmp_path):
     from benchwright.suites.vspro.browser import browser
 
