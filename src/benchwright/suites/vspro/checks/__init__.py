@@ -21,6 +21,8 @@ from benchwright.suites.vspro.checks import (
     tier_p,
     tier_pe_browser,
     tier_t,
+    tier_t_fallback,
+    tier_t_input,
     tier_v,
 )
 from benchwright.suites.vspro.checks._common import BROWSER_DETAIL, CheckSettings
@@ -39,6 +41,8 @@ MODULES = (
     tier_d,
     tier_p,
     tier_t,
+    tier_t_input,
+    tier_t_fallback,
     tier_hard,
     efficiency,
     tier_e,

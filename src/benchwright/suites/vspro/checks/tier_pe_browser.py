@@ -1,15 +1,21 @@
-"""The browser's P and E rows: time to first visible row, and the optimistic note paint."""
+"""The browser's P and E rows: time to the first visible row and to the 3D panel's first
+frame, the optimistic note paint, and frames drawn under a drag."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from benchwright.model import CheckResult
-from benchwright.scoring import ladder_score
+from benchwright.scoring import Rung, ladder_score
+from benchwright.suites.vspro.checks import _viz_evidence as ev
 from benchwright.suites.vspro.checks._browser import shots, view
 from benchwright.suites.vspro.checks._common import CheckSettings, g, result, unavailable
 from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.observations import Observations
 
 PAINT_RUNGS = ((100, 1.0), (250, 0.6), (800, 0.3))
+FIRST_FRAME_RUNGS = (Rung(3000, 1.0), Rung(5000, 0.75), Rung(8000, 0.5), Rung(15000, 0.25))
+DRAG_RUNG_SCORES = (1.0, 0.75, 0.5, 0.25)
 
 
 @vspro_check("p_page_interactive", needs=("browser",))
@@ -69,3 +75,52 @@ def e_optimistic_paint(obs: Observations, s: CheckSettings) -> CheckResult:
               f"{'saved' if note.saved else 'not saved'} after release "
               f"({g(0.2 * note.saved)}/0.2)")  # fmt: skip
     return result("e_optimistic_paint", score, detail, **ev)
+
+
+@vspro_check("p_first_frame", needs=("browser",))
+def p_first_frame(obs: Observations, s: CheckSettings) -> CheckResult:
+    """First instrumented draw call on #viz3d (page clock): <=3000/5000/8000/15000 ms."""
+    v = ev.view(obs, "p_first_frame", "viz", ())
+    if isinstance(v, CheckResult):
+        return v
+    if v.context is None:
+        return result("p_first_frame", 0.0, "0: no WebGL context on #viz3d ever drew")
+    if v.first_draw_ms is None:
+        return result("p_first_frame", 0.0, "0: the #viz3d context never issued a draw call")
+    rungs = s.ladders.get("p_first_frame", FIRST_FRAME_RUNGS)
+    rung = ladder_score(round(v.first_draw_ms, 1), rungs, s.k_p)
+    return result("p_first_frame", rung.score, rung.detail.replace("; top <=", "; top rung <="),
+                  first_draw_ms=v.first_draw_ms)  # fmt: skip
+
+
+@vspro_check("e_frames_under_drag", needs=("browser",))
+def e_frames_under_drag(obs: Observations, s: CheckSettings) -> CheckResult:
+    """vsdbg frames over the 60-move drag, counted only up to the #viz3d draw calls in it:
+    >= 24/18/12/6 (calibration-owned) -> 1/.75/.5/.25; no draws or no counter: 0."""
+    v = ev.view(obs, "e_frames_under_drag", "viz", ("context", "camera"))
+    if isinstance(v, CheckResult):
+        return v
+    c = v.camera
+    if v.blocked or c is None:
+        return result("e_frames_under_drag", 0.0, f"0: no drag: {v.blocked or 'no canvas'}")
+    frames = _delta(c.frames_before, c.frames_after)
+    draws = c.draws_after - c.draws_before
+    if frames is None or frames < 0:
+        return result("e_frames_under_drag", 0.0, f"0: frames unmeasurable (vsdbg.frames() "
+                      f"{c.frames_before!r} -> {c.frames_after!r})")  # fmt: skip
+    if draws <= 0:
+        return result("e_frames_under_drag", 0.0, f"0: {frames} frames counted but no draw "
+                      "call on #viz3d during the drag (an empty frame loop)")  # fmt: skip
+    counted = min(frames, draws)
+    rungs = tuple(s.drag_rungs)
+    score = next((sc for at, sc in zip(rungs, DRAG_RUNG_SCORES, strict=False)
+                  if counted >= at), 0.0)  # fmt: skip
+    rung = next((f">={at}" for at in rungs if counted >= at), f"<{rungs[-1]}")
+    return result("e_frames_under_drag", score, f"{g(score)}: {counted} frames over the "
+                  f"{c.drag_ms:.0f} ms drag (vsdbg {frames}, draw calls {draws}; rung {rung}; "
+                  f"top rung >={rungs[0]}; idle frames {c.idle_frames})")  # fmt: skip
+
+
+def _delta(a: Any, b: Any) -> int | None:
+    ok = all(isinstance(x, int | float) and not isinstance(x, bool) for x in (a, b))
+    return int(b - a) if ok else None
