@@ -9,22 +9,18 @@ runs the full gradings.
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
+from control_cases import GOLDEN, REPO, SUITE, assert_control_costs, needs_golden
+from test_browser_controls import CONTROLS as BROWSER_CONTROLS
 
 from benchwright.errors import SpecError
 from benchwright.suites.audit import Auditor, control_tree, load_control, load_controls
 
-REPO = Path(__file__).parents[3]
-SUITE = REPO / "suites" / "vspro"
-GOLDEN = SUITE / "reference"
 CONTROLS = ("blind-write", "crash-without-db", "cross-currency-total", "duplicating-upsert",
             "empty", "float-amounts", "ignores-retry-after", "insert-only-sync",
             "no-webhook-verify", "utc-buckets")  # fmt: skip
-needs_golden = pytest.mark.skipif(
-    not (GOLDEN / "vspro" / "__main__.py").is_file(), reason="golden reference not present"
-)
+"""The backend controls; the browser ones are tested in ``test_browser_controls.py``."""
 
 # What each defect costs, as (check, score, a phrase of its detail naming the evidence).
 EXPECTED = {
@@ -52,7 +48,8 @@ def auditor():
 
 def test_the_suite_ships_every_control_and_each_names_its_expectations():
     controls = {c.name: c for c in load_controls(SUITE)}
-    assert tuple(controls) == CONTROLS
+    assert set(controls) == set(CONTROLS) | set(BROWSER_CONTROLS)
+    controls = {name: controls[name] for name in CONTROLS}
     assert set(EXPECTED) == set(CONTROLS)
     for name, control in controls.items():
         assert control.targets and control.phases and control.description, name
@@ -70,12 +67,11 @@ def test_every_control_edit_still_applies_and_changes_the_golden(auditor):
         if control.trajectory is None:
             continue
         with control_tree(control, GOLDEN) as tree:
-            changed = [
-                p for p in (tree / "vspro").glob("*.py")
-                if p.read_bytes() != (GOLDEN / "vspro" / p.name).read_bytes()
-            ]  # fmt: skip
-            edited = {e.path for e in control.trajectory.file_edits()}
-            assert {f"vspro/{p.name}" for p in changed} == edited, control.name
+            changed = {
+                p.relative_to(tree).as_posix() for p in tree.rglob("*")
+                if p.is_file() and p.read_bytes() != (GOLDEN / p.relative_to(tree)).read_bytes()
+            }  # fmt: skip
+            assert changed == {e.path for e in control.trajectory.file_edits()}, control.name
 
 
 def test_an_edit_that_no_longer_applies_is_a_loud_replay_error(tmp_path):
@@ -113,7 +109,8 @@ def test_a_malformed_control_names_every_bad_field(tmp_path):
 
 
 def test_unknown_controls_are_refused_listing_the_known_ones():
-    with pytest.raises(SpecError, match="unknown control\\(s\\) nope \\(known: blind-write, "):
+    known = "known: blank-on-api-error, blind-write, "
+    with pytest.raises(SpecError, match=f"unknown control\\(s\\) nope \\({known}"):
         load_controls(SUITE, ["nope"])
 
 
@@ -121,19 +118,7 @@ def test_unknown_controls_are_refused_listing_the_known_ones():
 @needs_golden
 @pytest.mark.parametrize("name", CONTROLS)
 def test_control_lowers_its_targets_and_ranks_below_the_golden(auditor, name):
-    (control,) = load_controls(SUITE, [name])
-    verdict = auditor.check(control, quick=True)
-    golden, _ = auditor.golden(control.phases)
-    assert verdict.passed, verdict.problems
-    for check in control.targets:  # the golden keeps every target at full marks
-        assert golden.row(check).score == 1.0, golden.row(check).detail
-    card_rows = {t.check_id: t for t in verdict.targets}
-    for check, score, phrase in EXPECTED[name]:
-        assert card_rows[check].control == pytest.approx(score, abs=1e-4), check
-        assert phrase in card_rows[check].detail  # the row says why, not only how much
-    assert verdict.score < verdict.golden_score
-    if control.critical:
-        assert any(f.split(" x")[0] in control.targets for f in verdict.factors)
+    assert_control_costs(auditor, name, EXPECTED[name])
 
 
 @needs_golden

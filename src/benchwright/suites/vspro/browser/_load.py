@@ -19,8 +19,10 @@ FIRST_ROW_S = 10.0
 SETTLE_S = 3.0
 PAGE_SIZE = 50
 _ALL_RE = re.compile(r"^\s*(all|any|clear)", re.I)
-_NOT_A_CELL = "(n) => n.id !== 'status-filter' && !n.closest('td, th')"
-"""An option is never the control itself, nor a status badge in the table."""
+_NOT_A_CELL = ("(n) => n.id !== 'status-filter' && !n.closest('td, th, legend, "
+               "[class*=\"legend\" i]')")  # fmt: skip
+"""An option is never the control itself, a status badge in the table, nor a chart's
+legend entry (the page-wide fallback for portaled menus would otherwise click one)."""
 
 
 def observe_load(session: BrowserSession, ctx: GradeContext, shots: Path) -> LoadView:
