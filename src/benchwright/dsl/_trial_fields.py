@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from benchwright.dsl._documents import display_path
+from benchwright.dsl.trajectory import load_trajectory
+from benchwright.errors import SpecError
 from benchwright.model import Phase, Solution, inside_root, normalize_path
-from benchwright.workspace import read_tree
+from benchwright.workspace import Workspace, read_tree, replay
 
 Problems = list[tuple[str, str]]
 HARNESS_DIRS = (".git", ".benchwright")
 """Where the harness keeps its own files; a stamp there would corrupt or fake them."""
 PHASE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
-_SOLUTION_KEYS = frozenset({"files", "script", "answer"})
+_SOLUTION_KEYS = frozenset({"files", "edits", "script", "answer"})
 _PHASE_KEYS = frozenset({"name", "prompt", "budget", "solution"})
 
 
@@ -63,14 +66,19 @@ def stamp_files(raw: Any, base: Path, problems: Problems) -> dict[str, bytes]:
     return files
 
 
-def solution_of(raw: Any, base: Path, where: str, problems: Problems) -> Solution | None:
-    """``solution``: a directory, a script, or ``{files, script, answer}``."""
+def solution_of(
+    raw: Any, base: Path, where: str, problems: Problems, start: Mapping[str, bytes]
+) -> Solution | None:
+    """``solution``: a directory, edits (``.json``), a script, or ``{files, edits, script,
+    answer}``; ``start`` is the workspace the edits are replayed onto."""
     if raw is None:
         return None
     if isinstance(raw, str):
         target = base / raw
         if target.is_dir():
             raw = {"files": raw}
+        elif target.is_file() and target.suffix == ".json":
+            raw = {"edits": raw}
         elif target.is_file():
             raw = {"script": raw}
         else:
@@ -92,6 +100,8 @@ def solution_of(raw: Any, base: Path, where: str, problems: Problems) -> Solutio
             files = dict(read_tree(root))
         else:
             problems.append((f"{where}.files", f"directory not found: {display_path(root)}"))
+    if "edits" in raw:
+        files |= _edited(base / str(raw["edits"]), {**start, **files}, f"{where}.edits", problems)
     script = None
     if "script" in raw:
         path = base / str(raw["script"])
@@ -106,14 +116,41 @@ def solution_of(raw: Any, base: Path, where: str, problems: Problems) -> Solutio
     return Solution(files=files, script=script, answer=answer)
 
 
-def phases_of(raw: Any, base: Path, problems: Problems) -> tuple[Phase, ...]:
-    """``phases``: ordered ``{name, prompt, budget?, solution?}`` objects with unique names."""
+def _edited(
+    path: Path, start: Mapping[str, bytes], where: str, problems: Problems
+) -> dict[str, bytes]:
+    """The files an edit trajectory adds or changes when replayed onto ``start``.
+
+    A reference solution stored as edits says what it changes instead of copying whole
+    fixture files; an edit that no longer applies is reported now, naming its step.
+    """
+    if not path.is_file():
+        problems.append((where, f"file not found: {display_path(path)}"))
+        return {}
+    try:
+        trajectory = load_trajectory(path)
+    except SpecError as exc:
+        problems.extend((where, line) for line in exc.lines())
+        return {}
+    workspace = Workspace(dict(start))
+    failed = replay(workspace, trajectory)
+    problems.extend((where, f"{display_path(path)}: steps[{e.step_index}]: {e.path}: {e.reason}")
+                    for e in failed)  # fmt: skip
+    return {p: data for p, data in workspace.files.items() if start.get(p) != data}
+
+
+def phases_of(
+    raw: Any, base: Path, problems: Problems, start: Mapping[str, bytes]
+) -> tuple[Phase, ...]:
+    """``phases``: ordered ``{name, prompt, budget?, solution?}`` objects with unique names;
+    a phase's edits replay onto ``start`` plus the earlier phases' solution files."""
     if raw is None:
         return ()
     if not isinstance(raw, list) or not raw:
         problems.append(("phases", "must be a non-empty list of phase objects"))
         return ()
     phases: list[Phase] = []
+    current = dict(start)
     for n, entry in enumerate(raw):
         where = f"phases[{n}]"
         if not isinstance(entry, dict):
@@ -132,7 +169,8 @@ def phases_of(raw: Any, base: Path, problems: Problems) -> tuple[Phase, ...]:
             problems.append((f"{where}.prompt", "required: a non-empty string"))
         if budget is not None and (not isinstance(budget, int | float) or budget <= 0):
             problems.append((f"{where}.budget", f"must be a number > 0, got {budget!r}"))
-        solution = solution_of(entry.get("solution"), base, f"{where}.solution", problems)
+        solution = solution_of(entry.get("solution"), base, f"{where}.solution", problems, current)
+        current |= solution.files if solution else {}
         if isinstance(name, str) and isinstance(prompt, str):
             seconds = float(budget) if isinstance(budget, int | float) else None
             phases.append(Phase(name, prompt, seconds, solution))

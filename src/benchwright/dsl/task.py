@@ -86,13 +86,15 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
         invalid = {str(item["loc"][0]) for item in exc.errors() if item["loc"]}
         doc = _valid_part(raw, invalid)
     later: list[tuple[str, str]] = []
-    phases = phases_of(doc.phases, path.parent, later)
-    if doc.prompt is None and not phases and "phases" not in invalid:
-        later.append(("prompt", "required"))
     key = "checks" if doc.checks is not None or "checks" in invalid else "oracles"
     entries = doc.checks if key == "checks" else doc.oracles
     latency_only = entries == [] and doc.task_class is not None
-    files = _initial_files(doc, path.parent, later, latency_only)
+    fixture_problems: list[tuple[str, str]] = []
+    files = _initial_files(doc, path.parent, fixture_problems, latency_only)
+    phases = phases_of(doc.phases, path.parent, later, files)
+    if doc.prompt is None and not phases and "phases" not in invalid:
+        later.append(("prompt", "required"))
+    later += fixture_problems  # in the order the fields were always reported
     if doc.checks is not None and doc.oracles is not None:
         later.append(("checks", "give either 'oracles' or 'checks', not both"))
     if not entries and not latency_only:
@@ -101,7 +103,7 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
     if doc.task_class is not None and (problem := guard_only_problem([s.type for s in specs])):
         later.append((key, problem))
     stamp = stamp_files(doc.stamp, path.parent, later)
-    solution = solution_of(doc.solution, path.parent, "solution", later)
+    solution = solution_of(doc.solution, path.parent, "solution", later, files)
     # A field already reported invalid is not reported again as missing.
     problems.extend((field, message) for field, message in later if field not in invalid)
     if problems:
