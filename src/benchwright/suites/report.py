@@ -83,7 +83,10 @@ def reference_gate(grading: Any, scorer: Scorer) -> tuple[FreezeDecision, Path |
 
 def phase_lines(grading: Any) -> list[str]:
     lines = ["phases:"]
-    lines += [f"  {p.name:<12} {p.seconds:7.2f} s  {p.outcome}" for p in grading.phases]
+    for p in grading.phases:
+        lines.append(f"  {p.name:<12} {p.seconds:7.2f} s  {p.outcome}")
+        if p.parts:  # concurrent parts (the browser's lanes): each one's own wall time
+            lines.append(" " * 16 + ", ".join(f"{k} {v:.1f}" for k, v in p.parts.items()))
     lines.append(
         f"tree {grading.root} sha256 {grading.tree_sha256[:16]}…  fixture seed {grading.seed}"
     )

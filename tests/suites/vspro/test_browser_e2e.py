@@ -40,6 +40,9 @@ def test_the_golden_page_earns_every_top_rung(tmp_path):
     # the phase's wall time is in the per-phase timings
     record = next(p for p in grading.phases if p.name == "browser")
     assert record.outcome == "ok" and 0 < seen.wall_s <= record.seconds + 0.1
+    # ... and so is each scenario's, run in concurrent lanes: they add up to more
+    assert set(record.parts) == set(seen.scenarios)
+    assert max(record.parts.values()) <= record.seconds < sum(record.parts.values())
     # screenshots kept next to the scorecard, referenced by the rows, a few published
     kept = sorted(p.name for p in (tmp_path / "card.browser").rglob("*.png"))
     assert {"load-1280.png", "load-375.png", "error.png", "empty.png"} <= set(kept)

@@ -8,6 +8,7 @@ never an app zero. See docs/browser.md.
 
 from typing import TYPE_CHECKING, Any
 
+from benchwright.probes.browser._errors import BrowserUnavailable
 from benchwright.probes.browser._observe import (
     ConsoleMessage,
     PageError,
@@ -30,7 +31,8 @@ from benchwright.probes.browser._session import (
     CHROMIUM,
     CHROMIUM_ARGS,
     BrowserSession,
-    BrowserUnavailable,
+    Lane,
+    ScenarioHost,
     browser_available,
     default_executable,
 )
@@ -59,9 +61,11 @@ __all__ = [
     "ConsoleMessage",
     "Hold",
     "Instrumentation",
+    "Lane",
     "PageError",
     "RequestAction",
     "Scenario",
+    "ScenarioHost",
     "ScenarioObservation",
     "ScenarioTimings",
     "Screenshot",

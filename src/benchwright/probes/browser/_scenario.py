@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from playwright.sync_api import Error, Route
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from benchwright.probes.browser._errors import BrowserUnavailable, first_line
 from benchwright.probes.browser._observe import (
     ConsoleMessage,
     PageError,
@@ -28,10 +29,10 @@ from benchwright.probes.browser._observe import (
 )
 from benchwright.probes.browser._options import Hold, Instrumentation
 from benchwright.probes.browser._page_script import page_script
-from benchwright.probes.browser._session import BrowserUnavailable, first_line, safe_name
+from benchwright.probes.browser._session import safe_name
 
 if TYPE_CHECKING:
-    from benchwright.probes.browser._session import BrowserSession
+    from benchwright.probes.browser._session import Lane
 
 DEFAULT_WAIT_S = 10.0
 """Bound on any single Playwright call that takes no explicit timeout."""
@@ -46,15 +47,16 @@ _SNAPSHOT = """() => {
 
 
 class Scenario:
-    """Made by ``BrowserSession.scenario``; use it as a context manager.
+    """Made by ``Lane.scenario`` (or ``BrowserSession.scenario``); a context manager.
 
     ``observation`` holds the ``ScenarioObservation`` once the block has ended.
-    ``page`` is the Playwright page, to drive what the probe does not wrap.
+    ``page`` is the Playwright page, to drive what the probe does not wrap; ``session`` is
+    the lane it runs on.
     """
 
     def __init__(
         self,
-        session: BrowserSession,
+        session: Lane,
         name: str,
         instrument: Instrumentation,
         artifacts: Path,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -35,6 +35,9 @@ class PhaseRecord:
     outcome: str
     """``ok``; ``failed: <why>`` (it raised: harness); ``harness fault`` (not run because
     boot/restart raised); ``app down`` (not run: the app never became healthy)."""
+    parts: Mapping[str, float] = field(default_factory=dict)
+    """Seconds of the phase's own parts, when its observation times them (the browser's
+    scenarios, which run in concurrent lanes: they add up to more than the phase)."""
 
 
 @dataclass(frozen=True)
@@ -141,13 +144,16 @@ def _one(phase, ctx, obs, records, blocked):
         harness, why = blocked
         records.append(PhaseRecord(phase.name, 0.0, "harness fault" if harness else "app down"))
         return obs.with_failure(phase.name, why) if harness else obs.with_app_down(phase.name, why)
+    parts: Mapping[str, float] = {}
     try:
-        obs = obs.with_phase(phase.name, phase.run(ctx, obs))
-        outcome = "ok"
+        observed = phase.run(ctx, obs)
+        obs, outcome = obs.with_phase(phase.name, observed), "ok"
+        parts = getattr(observed, "scenario_seconds", None) or {}
     except Exception as exc:  # a phase that raises is the harness's fault, never the app's
         why = f"{type(exc).__name__}: {exc}"
         obs, outcome = obs.with_failure(phase.name, why), f"failed: {why}"
-    records.append(PhaseRecord(phase.name, round(time.monotonic() - started, 3), outcome))
+    seconds = round(time.monotonic() - started, 3)
+    records.append(PhaseRecord(phase.name, seconds, outcome, dict(parts)))
     return obs
 
 

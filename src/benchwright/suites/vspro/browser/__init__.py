@@ -1,8 +1,9 @@
 """The vspro browser phase: Playwright scenarios that see the built app as a user does.
 
-A scenario is ``(session, ctx, shots) -> <frozen view>``: it drives one fresh browser
-context against ``ctx.base_url`` and returns what it saw (never a verdict). The phase
-`browser` runs them all on one Chromium and records a `BrowserObservation` under
+A scenario is ``(session or lane, ctx, shots) -> <frozen view>``: it drives one fresh
+browser context against ``ctx.base_url`` and returns what it saw (never a verdict). The
+phase `browser` runs them in concurrent lanes on one Chromium and records a
+`BrowserObservation` under
 ``obs.phases["browser"]``: ``scenarios`` keyed load, sync, note, error, empty, viz,
 viz_fallback (the 3D pair comes from ``browser.viz`` when that module is installed),
 ``scenario_errors`` for a scenario that raised, and ``unavailable`` when Chromium is

@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Error
 
-from benchwright.probes.browser import BrowserSession, Instrumentation
+from benchwright.probes.browser import Instrumentation, ScenarioHost
 from benchwright.suites.vspro.browser import _dom
 from benchwright.suites.vspro.browser._views import FilterDrive, LoadView, ViewSnapshot
 from benchwright.suites.vspro.context import GradeContext
@@ -25,7 +25,7 @@ _NOT_A_CELL = ("(n) => n.id !== 'status-filter' && !n.closest('td, th, legend, "
 legend entry (the page-wide fallback for portaled menus would otherwise click one)."""
 
 
-def observe_load(session: BrowserSession, ctx: GradeContext, shots: Path) -> LoadView:
+def observe_load(session: ScenarioHost, ctx: GradeContext, shots: Path) -> LoadView:
     """Load ``/`` at 1280x800; read rows, totals, dates, amounts, badges, styling and
     pagination; drive ``#status-filter``; reload at 375x812 and measure the scroll width."""
     with session.scenario("load", Instrumentation(row_selector=ROW), artifacts=shots) as sc:

@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import Error, Route
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from benchwright.probes.browser import BrowserSession, Instrumentation
+from benchwright.probes.browser import Instrumentation, ScenarioHost
 from benchwright.suites.vspro.browser import _dom
 from benchwright.suites.vspro.browser._views import NoteView
 from benchwright.suites.vspro.context import GradeContext
@@ -27,7 +27,7 @@ NOTE_ROW, CONFLICT_ROW = 2, 3
 """Rows 0 and 10/20/30/40 belong to the conflict dance and the webhook script."""
 
 
-def observe_note(session: BrowserSession, ctx: GradeContext, shots: Path) -> NoteView:
+def observe_note(session: ScenarioHost, ctx: GradeContext, shots: Path) -> NoteView:
     """Edit a note with its POST held 800 ms: painted while held? saving -> saved? Then
     a second edit against an always-412 vendor: reverted, with ``#notice``?"""
     held: dict[str, float | None] = {"start": None, "end": None}

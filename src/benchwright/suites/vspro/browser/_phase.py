@@ -1,18 +1,32 @@
-"""The ``browser`` phase: one Chromium for every scenario, in the seed's order (facts D2
-17-18): load, note, error and the 3D pair on the graded app; then a second instance on a
-fresh database and its own port for ``empty``, half-seeded for ``sync``."""
+"""The ``browser`` phase: the seed's scenarios (facts D2 17-18) on one Chromium, in
+concurrent lanes.
+
+A lane is a thread with its own connection to the shared browser. Its scenarios run in
+order; the lanes run at the same time. Most of a scenario is waiting (fixed waits, held
+responses), so running them side by side shortens the phase. Scenarios that share state
+go in the same lane:
+
+- ``viz`` alone: it only reads, and it is the longest scenario by far (about 7 s);
+- ``load`` then ``note``: note edits a row's note and arms the vendor's conflict mode, and
+  load must read the pristine data first;
+- ``error`` and ``viz_fallback`` (both only read), then a second app instance (fresh db,
+  own port): ``empty``, a sync against a half-capped vendor, and ``sync``. The cap matters
+  only to that instance's sync.
+"""
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import threading
 import time
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from benchwright.probes.browser import BrowserSession, BrowserUnavailable
+from benchwright.probes.browser import BrowserSession, BrowserUnavailable, Lane
 from benchwright.services.app import AppUnderTest, BootPolicy
 from benchwright.services.meridian import API_KEY
 from benchwright.services.ports import lease_port
@@ -26,60 +40,137 @@ EMPTY_BOOT_S = 15.0
 SHOTS = "browser"
 """Screenshots go to ``<work>/browser/<scenario>/``; the grader keeps them as evidence."""
 VIZ_MODULE = "benchwright.suites.vspro.browser.viz"
-Scenario = Callable[[BrowserSession, GradeContext, Path], Any]
+LANES_BOUND_S = 600.0
+"""Bound on all the lanes together. It is above the slowest lane's worst case (a 15 s boot
+and a 240 s sync of the second instance besides its scenarios); every wait inside has a
+tighter bound of its own."""
+UNWIND_S = 30.0
+"""After a lane failed: how long the others get to notice the killed browser and let go."""
+Observe = Callable[[Lane, GradeContext, Path], Any]
+"""A scenario: it drives one fresh context on the lane and returns what it saw."""
+
+
+@dataclass
+class _Seen:
+    """What the lanes saw. Each scenario is written by one lane; the lock covers the maps."""
+
+    scenarios: dict[str, Any] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def run(self, name: str, observe: Observe, lane: Lane, ctx: GradeContext, shots: Path) -> None:
+        """One scenario. A dead browser propagates; anything else is recorded against it."""
+        started = time.monotonic()
+        try:
+            view = observe(lane, ctx, shots / name)
+        except BrowserUnavailable:
+            raise
+        except Exception as exc:  # the probe's fault for this scenario: its checks UNAVAILABLE
+            lane.ensure_alive(f"scenario {name!r}")  # unless the browser died under it
+            self.fail((name,), f"{type(exc).__name__}: {exc}".splitlines()[0][:300])
+        else:
+            with self.lock:
+                self.scenarios[name] = view
+        finally:
+            with self.lock:
+                self.seconds[name] = round(time.monotonic() - started, 3)
+
+    def fail(self, names: Iterable[str], why: str) -> None:
+        with self.lock:
+            self.errors.update(dict.fromkeys(names, why))
+
+
+Step = Callable[[Lane, GradeContext, Path, _Seen], None]
 
 
 def browser(ctx: GradeContext, obs: Observations) -> BrowserObservation:
-    """Headless Chromium: load, note, error, viz, viz-fallback; empty and sync on a second
-    instance (fresh db, own port). No browser here: every browser check is UNAVAILABLE."""
+    """Headless Chromium in three lanes: viz; load and note; error and viz-fallback, then
+    empty and sync on a second instance (fresh db, own port). No browser here, or a browser
+    that dies: every browser check is UNAVAILABLE."""
     started = time.monotonic()
     shots = ctx.work / SHOTS
-    scenarios: dict[str, Any] = {}
-    errors: dict[str, str] = {}
+    seen = _Seen()
     try:
         with BrowserSession(artifacts=shots) as session:
-            for name, run in _graded_app_scenarios():
-                _run(name, run, session, ctx, shots, scenarios, errors)
-            _second_instance(session, ctx, shots, scenarios, errors)
+            _run_lanes(session, _plan(), ctx, shots, seen)
         unavailable = None
     except BrowserUnavailable as exc:
         unavailable = exc.reason
     taken = tuple(sorted(shots.rglob("*.png"))) if shots.is_dir() else ()
-    return BrowserObservation(
-        unavailable=unavailable,
-        scenarios=scenarios,
-        scenario_errors=errors,
-        screenshots=taken,
-        published=publishable(taken),
-        wall_s=round(time.monotonic() - started, 3),
-    )
+    with seen.lock:  # a lane that outlived UNWIND_S may still write
+        return BrowserObservation(
+            unavailable=unavailable,
+            scenarios=dict(sorted(seen.scenarios.items())),
+            scenario_errors=dict(sorted(seen.errors.items())),
+            screenshots=taken,
+            published=publishable(taken),
+            wall_s=round(time.monotonic() - started, 3),
+            scenario_seconds=dict(sorted(seen.seconds.items())),
+        )
 
 
-def _graded_app_scenarios() -> list[tuple[str, Scenario]]:
+def _plan() -> list[tuple[Step, ...]]:
+    """The lanes, longest first; each is the steps one thread runs in order."""
     from benchwright.suites.vspro.browser._load import observe_load
     from benchwright.suites.vspro.browser._note import observe_note
     from benchwright.suites.vspro.browser._states import observe_error
 
-    found: list[tuple[str, Scenario]] = [
-        ("load", observe_load), ("note", observe_note), ("error", observe_error),
-    ]  # fmt: skip
-    if importlib.util.find_spec(VIZ_MODULE) is not None:  # the 3D scenarios, when installed
-        viz = importlib.import_module(VIZ_MODULE)
-        found += [("viz", viz.observe_viz), ("viz_fallback", viz.observe_viz_fallback)]
-    return found
+    data = (_scenario("load", observe_load), _scenario("note", observe_note))
+    error = _scenario("error", observe_error)
+    if importlib.util.find_spec(VIZ_MODULE) is None:  # the 3D pair comes with browser/viz.py
+        return [data, (error, _second_instance)]
+    viz = importlib.import_module(VIZ_MODULE)
+    fallback = _scenario("viz_fallback", viz.observe_viz_fallback)
+    return [(_scenario("viz", viz.observe_viz),), data, (error, fallback, _second_instance)]
 
 
-def _run(name, run, session, ctx, shots, scenarios, errors) -> None:
-    """One scenario; a dead browser propagates, anything else is recorded against it."""
-    try:
-        scenarios[name] = run(session, ctx, shots / name)
-    except BrowserUnavailable:
-        raise
-    except Exception as exc:  # the probe's fault for this scenario: its checks UNAVAILABLE
-        errors[name] = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+def _scenario(name: str, observe: Observe) -> Step:
+    """A step that runs one scenario and records what it saw, or why it could not."""
+
+    def step(lane: Lane, ctx: GradeContext, shots: Path, seen: _Seen) -> None:
+        seen.run(name, observe, lane, ctx, shots)
+
+    return step
 
 
-def _second_instance(session, ctx, shots, scenarios, errors) -> None:
+def _run_lanes(
+    session: BrowserSession,
+    plan: list[tuple[Step, ...]],
+    ctx: GradeContext,
+    shots: Path,
+    seen: _Seen,
+) -> None:
+    """Each lane in its own thread. When one fails, the browser is killed so that the
+    others stop at their next browser call instead of measuring on; the error is raised.
+
+    Raises:
+        BrowserUnavailable: a lane lost the browser, or the lanes outran ``LANES_BOUND_S``.
+    """
+    pool = ThreadPoolExecutor(max_workers=len(plan), thread_name_prefix="browser-lane")
+    lanes = [pool.submit(_drive, session, steps, ctx, shots, seen) for steps in plan]
+    pool.shutdown(wait=False)  # every wait below is bounded instead
+    done, running = wait(lanes, timeout=LANES_BOUND_S, return_when=FIRST_EXCEPTION)
+    failed = [future for future in lanes if future in done and future.exception() is not None]
+    if failed or running:
+        session.abort()
+        wait(running, timeout=UNWIND_S)
+    if failed:
+        failed[0].result()  # raises the lane's error
+    if running:
+        raise BrowserUnavailable(f"the browser scenarios did not end within {LANES_BOUND_S:g} s")
+
+
+def _drive(
+    session: BrowserSession, steps: tuple[Step, ...], ctx: GradeContext, shots: Path, seen: _Seen
+) -> None:
+    """One lane: this thread's own connection to the browser, its steps in order."""
+    with session.lane() as lane:
+        for step in steps:
+            step(lane, ctx, shots, seen)
+
+
+def _second_instance(lane: Lane, ctx: GradeContext, shots: Path, seen: _Seen) -> None:
     """Boot a second app on a fresh db: probe ``empty``; then sync it against a half-capped
     vendor, lift the cap and probe ``sync`` (the click must fetch the other half)."""
     from benchwright.suites.vspro.browser._states import observe_empty
@@ -97,18 +188,19 @@ def _second_instance(session, ctx, shots, scenarios, errors) -> None:
             log_path=ctx.work / "empty-app.log",
         )
         try:
+            lane.ensure_alive("booting the empty instance")  # no boot for a lost run
             boot = app.boot()
             if boot.healthy_after_s is None:
                 why = f"the empty instance never became healthy ({boot.detail})"
-                errors.update(empty=why, sync=why)
+                seen.fail(("empty", "sync"), why)
                 return
             second = replace(ctx, app=app)
-            _run("empty", observe_empty, session, second, shots, scenarios, errors)
+            seen.run("empty", observe_empty, lane, second, shots)
             try:  # an app whose sync fails here is graded by the click all the same
                 ctx.mock.set_visible_cap(ctx.mock.fixture.expect.total // 2)
                 second.sync()
             finally:
                 ctx.mock.clear_visible_cap()
-            _run("sync", observe_sync, session, second, shots, scenarios, errors)
+            seen.run("sync", observe_sync, lane, second, shots)
         finally:
             app.stop()

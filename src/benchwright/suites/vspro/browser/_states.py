@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.sync_api import Error
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from benchwright.probes.browser import DATA_REQUESTS, BrowserSession, Instrumentation
+from benchwright.probes.browser import DATA_REQUESTS, Instrumentation, ScenarioHost
 from benchwright.suites.vspro.browser import _dom
 from benchwright.suites.vspro.browser._views import EmptyView, ErrorView
 from benchwright.suites.vspro.context import GradeContext
@@ -21,7 +21,7 @@ _RETRY = re.compile(r"retry|try again|reload|refresh", re.I)
 _ACTION = re.compile(r"try again|retry|check|running|refresh|reload", re.I)
 
 
-def observe_error(session: BrowserSession, ctx: GradeContext, shots: Path) -> ErrorView:
+def observe_error(session: ScenarioHost, ctx: GradeContext, shots: Path) -> ErrorView:
     """Load ``/`` with every data request refused; scan for a visible error, then unblock
     the network and exercise a visible retry control, if there is one."""
     offline = Instrumentation(
@@ -62,7 +62,7 @@ def _retry(sc) -> bool | None:
     return sc.wait_for_first_row(timeout_s=8) is not None
 
 
-def observe_empty(session: BrowserSession, ctx: GradeContext, shots: Path) -> EmptyView:
+def observe_empty(session: ScenarioHost, ctx: GradeContext, shots: Path) -> EmptyView:
     """``ctx`` is a second instance on a brand-new database: poll up to 8 s for rendered
     rows or visible empty-state text."""
     with session.scenario("empty", Instrumentation(row_selector=ROW), artifacts=shots) as sc:

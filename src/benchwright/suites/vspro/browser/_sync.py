@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Error
 
-from benchwright.probes.browser import BrowserSession, Instrumentation
+from benchwright.probes.browser import Instrumentation, ScenarioHost
 from benchwright.suites.vspro.browser import _dom
 from benchwright.suites.vspro.browser._views import SyncView, ViewSnapshot
 from benchwright.suites.vspro.context import GradeContext
@@ -19,7 +19,7 @@ SYNC_WAIT_S = 120.0
 REFRESH_WAIT_S = 5.0
 
 
-def observe_sync(session: BrowserSession, ctx: GradeContext, shots: Path) -> SyncView:
+def observe_sync(session: ScenarioHost, ctx: GradeContext, shots: Path) -> SyncView:
     """Click ``#sync-now`` (or a visible /sync/ button) and watch it run to completion.
 
     ``ctx`` is an instance seeded from a half-capped vendor whose cap is now lifted,

@@ -153,7 +153,10 @@ class BrowserObservation:
     published: tuple[Path, ...] = ()
     """At most 5 of ``screenshots`` (<= 1.5 MB each, <= 3.5 MB together) to publish."""
     wall_s: float = 0.0
+    scenario_seconds: Mapping[str, float] = field(default_factory=dict)
+    """Scenario -> its wall seconds (lanes run side by side, so these add up to more than
+    ``wall_s``); also for a scenario that raised or lost the browser."""
 
     def __post_init__(self) -> None:
-        for name in ("scenarios", "scenario_errors"):
+        for name in ("scenarios", "scenario_errors", "scenario_seconds"):
             object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchwright.probes.browser import (
-    BrowserSession,
     Instrumentation,
+    ScenarioHost,
 )
 from benchwright.suites.vspro.browser import _viz_js as JS
 from benchwright.suites.vspro.browser import camera as C
@@ -123,11 +123,12 @@ class _Run:
         self.sc.page.wait_for_timeout(ms)
 
 
-def observe_viz(session: BrowserSession, ctx: GradeContext, shots: Path) -> VizObservation:
+def observe_viz(session: ScenarioHost, ctx: GradeContext, shots: Path) -> VizObservation:
     """The normal 3D run against the app at ``ctx.base_url`` (WebGL on).
 
     Args:
-        session: a started `BrowserSession`; the scenario is named ``viz``.
+        session: a started `BrowserSession` or one of its lanes; the scenario is named
+            ``viz``.
         ctx: the grading context; its mock's fixture buckets aim the clicks.
         shots: where the before/after-drag screenshots of the canvas go.
     """
@@ -309,12 +310,13 @@ def _toggle(run: _Run, sc) -> ToggleProbe:
 
 
 def observe_viz_fallback(
-    session: BrowserSession, ctx: GradeContext, shots: Path
+    session: ScenarioHost, ctx: GradeContext, shots: Path
 ) -> VizFallbackObservation:
     """The same page with WebGL removed: the table must stand in, with an in-panel notice.
 
     Args:
-        session: a started `BrowserSession`; the scenario is named ``viz_fallback``.
+        session: a started `BrowserSession` or one of its lanes; the scenario is named
+            ``viz_fallback``.
         ctx: the grading context (only its base URL is used).
         shots: where the screenshot of the degraded panel goes.
     """
