@@ -271,7 +271,9 @@ def test_unchanged_resync_is_idempotent_and_all_304(run: dict) -> None:
 
 def test_vendor_traps_all_honoured(run: dict) -> None:
     traps = run["traps"]
-    assert (traps.retry_after, traps.cursor_expiry, traps.stall) == (1.0, 1.0, 1.0), traps.details
+    held = [line for line in run["trace"] if "stall_began_t" in line]
+    why = f"instances {traps.instances}; stalled lines {held}; " + "; ".join(traps.details)
+    assert (traps.retry_after, traps.cursor_expiry, traps.stall) == (1.0, 1.0, 1.0), why
 
 
 def test_vendor_side_changes_propagate_on_resync(run: dict) -> None:
