@@ -139,3 +139,23 @@ def test_the_stall_fires_once_per_phase_while_armed(mock):
     Walker(mock.base_url).walk()
     held = [line for line in mock.trace.lines() if "stall_began_t" in line]
     assert len(held) == 2 and all(line["stall_secs"] == 0.2 for line in held)
+
+
+def test_the_held_line_is_read_even_when_the_vendor_records_it_late(mock, monkeypatch):
+    """A busy machine: the held request's trace line is written well after the hold itself
+    ended. trap_results() must wait for the line, not only for the hold (it once read
+    the trace in between and graded a perfect client's stall as 'no stall at all')."""
+    write = mock.trace.write
+
+    def late(line: dict) -> None:
+        if "stall_began_t" in line:
+            time.sleep(0.5)
+        write(line)
+
+    monkeypatch.setattr(mock.trace, "write", late)
+    mock.set_visible_cap(SMALL)
+    skip_traps(mock)
+    mock.arm_stall()
+    Walker(mock.base_url, timeout=0.3).walk()
+    traps = mock.trap_results()
+    assert traps.instances["stall"] == 1 and traps.stall == 1.0, traps.details

@@ -55,7 +55,11 @@ async def list_payments(mock: MeridianMock, request: Request, line: dict) -> Res
 
 
 async def _held(mock: MeridianMock, request: Request, line: dict, secs: float) -> bool:
-    """Hold the request ``secs`` seconds; True when the client hung up meanwhile."""
+    """Hold the request ``secs`` seconds; True when the client hung up meanwhile.
+
+    The hold is counted from here until the traced endpoint has written the line (it
+    calls ``hold_ended``), so a ledger read after ``wait_for_holds`` always sees it.
+    """
     line.update(stall_began_t=line["t"], stall_secs=secs)
     mock.store.hold_started()
     began, dropped = time.monotonic(), False
@@ -67,7 +71,6 @@ async def _held(mock: MeridianMock, request: Request, line: dict, secs: float) -
             await asyncio.sleep(min(_POLL_S, left))
     finally:
         line["stall_held_secs"] = round(time.monotonic() - began, 3)
-        mock.store.hold_ended()
     return dropped
 
 

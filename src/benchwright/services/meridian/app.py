@@ -53,14 +53,17 @@ def build_app(mock: MeridianMock) -> Starlette:
             line = mock.trace.begin(request.method, request.url.path, query, request.headers)
             try:
                 response = await handler(mock, request, line)
+                if line["status"] is None:
+                    line["status"] = response.status_code
+                return response
             except Exception:
                 line["status"] = 500
-                mock.trace.write(line)
                 raise
-            if line["status"] is None:
-                line["status"] = response.status_code
-            mock.trace.write(line)
-            return response
+            finally:
+                if line["status"] is not None:  # None: cancelled (shutdown), never answered
+                    mock.trace.write(line)
+                if "stall_began_t" in line:  # the hold ends once its line can be read:
+                    mock.store.hold_ended()  # trap_results() waits for exactly this
 
         return endpoint
 
