@@ -7,7 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from benchwright.model import CheckResult, Status, Task, Trajectory
+from benchwright.sandbox import Confinement
 from benchwright.workspace import Workspace
+
+DEFAULT_CONFINEMENT = Confinement()
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +21,8 @@ class CheckContext:
     task: Task
     workspace: Workspace
     trajectory: Trajectory
+    confinement: Confinement = DEFAULT_CONFINEMENT
+    """How a check that runs the agent's code must confine it (`Confinement.sandbox`)."""
 
     @property
     def answer(self) -> str | None:

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from benchwright.checks import CheckContext, CheckRegistry, default_registry
 from benchwright.model import CheckResult, CheckSpec, Status, Task, Trajectory
+from benchwright.sandbox import Confinement
 from benchwright.workspace import Workspace
 
 
@@ -23,13 +24,19 @@ def evaluate(
     *,
     registry: CheckRegistry | None = None,
     capabilities: Iterable[str] = (),
+    confinement: Confinement | None = None,
 ) -> tuple[CheckResult, ...]:
-    """One result per check of ``task``, in declaration order."""
+    """One result per check of ``task``, in declaration order.
+
+    ``confinement`` is how checks that run the agent's code sandbox it (confined by default).
+    """
     registry = registry or default_registry()
     available = frozenset(capabilities)
+    confinement = confinement or Confinement()
+    contexts = [CheckContext(s.id, task, workspace, trajectory, confinement) for s in task.checks]
     return tuple(
-        _run_one(spec, registry, CheckContext(spec.id, task, workspace, trajectory), available)
-        for spec in task.checks
+        _run_one(spec, registry, ctx, available)
+        for spec, ctx in zip(task.checks, contexts, strict=True)
     )
 
 

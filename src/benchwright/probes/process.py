@@ -7,12 +7,17 @@ the budget runs out the group gets SIGTERM, then SIGKILL after ``grace_s``;
 after any exit the group is killed again, so nothing the command started
 outlives it. A process found still alive after the command exited is reported
 as a straggler (and killed).
+
+Given a `Sandbox`, the command runs inside it (bubblewrap): its own PID namespace
+ends every process it started when it exits, so a straggler cannot exist, and a
+resource limit it hit is recorded as ``limit``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -21,6 +26,8 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from benchwright.sandbox import Sandbox, command_line, limit_reason, prepare, unavailable_reason
 
 OUTPUT_LIMIT = 2_000_000
 """Characters of each stream kept in memory; the files on disk keep everything."""
@@ -41,6 +48,8 @@ class CommandObservation:
     """The command exited, but a process it started was still running (it was killed)."""
     error: str | None = None
     """Why the command could not start (``cannot start 'x': not found``)."""
+    limit: str | None = None
+    """The sandbox limit the command hit (``limit: memory … exhausted``), when it shows one."""
 
 
 def run_command(
@@ -51,6 +60,7 @@ def run_command(
     env: Mapping[str, str] | None = None,
     grace_s: float = 0.0,
     logs: Path | None = None,
+    sandbox: Sandbox | None = None,
 ) -> CommandObservation:
     """Run ``command`` (a shell line, or an argv run without a shell) in ``cwd``.
 
@@ -58,8 +68,21 @@ def run_command(
         timeout_s: wall-clock budget; past it the whole process group is ended.
         grace_s: seconds between SIGTERM and SIGKILL at the budget (0: SIGKILL at once).
         logs: directory for ``stdout.txt``/``stderr.txt``; a temporary one when None.
+        sandbox: confine the command (and all it starts) to this sandbox.
     """
     shown = command if isinstance(command, str) else shlex.join(command)
+    name = shown if isinstance(command, str) else command[0]
+    if sandbox is not None:
+        if reason := unavailable_reason():
+            return CommandObservation(shown, None, "", "", 0.0, False, error=f"sandbox: {reason}")
+        argv = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
+        try:
+            prepare(sandbox)
+        except OSError as exc:
+            return CommandObservation(
+                shown, None, "", "", 0.0, False, error=f"sandbox: cannot prepare: {exc}"
+            )
+        command = command_line(sandbox, argv, cwd)
     with contextlib.ExitStack() as stack:
         if logs is None:
             logs = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bw-out-")))
@@ -78,7 +101,6 @@ def run_command(
                     start_new_session=True,
                 )
             except OSError as exc:
-                name = shown if isinstance(command, str) else command[0]
                 why = "not found" if isinstance(exc, FileNotFoundError) else exc.strerror
                 return CommandObservation(
                     shown, None, "", "", 0.0, False, error=f"cannot start {name!r}: {why}"
@@ -86,14 +108,22 @@ def run_command(
             timed_out = _wait(proc, timeout_s, grace_s)
             straggler = not timed_out and _group_alive(proc.pid)
             _signal_group(proc.pid, signal.SIGKILL)
+        stdout, stderr = _read(out_path), _read(err_path)
+        exit_code = None if timed_out else proc.returncode
+        limit = error = None
+        if sandbox is not None:
+            limit = limit_reason(sandbox.limits, exit_code, stdout[-4000:] + stderr[-4000:])
+            error = _not_started(name, exit_code, stderr)
         return CommandObservation(
             command=shown,
-            exit_code=None if timed_out else proc.returncode,
-            stdout=_read(out_path),
-            stderr=_read(err_path),
+            exit_code=exit_code,
+            stdout=stdout,
+            stderr=stderr,
             duration_s=time.perf_counter() - started,
             timed_out=timed_out,
             straggler=straggler,
+            error=error,
+            limit=limit,
         )
 
 
@@ -113,6 +143,18 @@ def _wait(proc: subprocess.Popen[bytes], timeout_s: float, grace_s: float) -> bo
         _signal_group(proc.pid, signal.SIGKILL)
         proc.wait()
         return True
+
+
+_EXEC_FAILED = re.compile(r"^(?:setpriv: failed to execute|bwrap: execvp) (.+?): (.+)$", re.M)
+
+
+def _not_started(name: str, exit_code: int | None, stderr: str) -> str | None:
+    """The sandbox's own report that the command could not be executed, as a start error."""
+    found = _EXEC_FAILED.search(stderr[-2000:]) if exit_code in (1, 126, 127) else None
+    if found is None:
+        return None
+    why = "not found" if "No such file" in found.group(2) else found.group(2)
+    return f"cannot start {name!r}: {why}"
 
 
 def _group_alive(pgid: int) -> bool:

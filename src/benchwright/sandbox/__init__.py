@@ -1,0 +1,39 @@
+"""Confinement of every process that runs agent-controlled code.
+
+Agents, the oracle's solution scripts, check commands and the app under test run
+inside a bubblewrap sandbox: the workspace is the only writable host path, the
+system is read-only, everything else of the host is absent, a private PID
+namespace ends every process at the end of the phase or check, the network is a
+policy, and resource limits hold. docs/security.md has the threat model.
+
+`Isolation` is what a run records: ``bwrap`` when confined, ``none`` when the user
+passed ``--no-sandbox``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from benchwright.sandbox._bwrap import SANDBOX_UID, command_line, interpreter_dirs, prepare
+from benchwright.sandbox._confinement import UNCONFINED, Confinement, require
+from benchwright.sandbox._limits import limit_reason
+from benchwright.sandbox._policy import Limits, Network, Sandbox
+from benchwright.sandbox._probe import unavailable_reason
+
+Isolation = Literal["bwrap", "none"]
+
+__all__ = [
+    "SANDBOX_UID",
+    "UNCONFINED",
+    "Confinement",
+    "Isolation",
+    "Limits",
+    "Network",
+    "Sandbox",
+    "command_line",
+    "interpreter_dirs",
+    "limit_reason",
+    "prepare",
+    "require",
+    "unavailable_reason",
+]

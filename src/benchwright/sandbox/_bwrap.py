@@ -1,0 +1,126 @@
+"""The bubblewrap command line that enforces a `Sandbox`.
+
+The sandbox's root is empty: the system directories and the interpreter are bound
+read-only, the writable paths read-write at their own names, ``/tmp`` and
+``$HOME`` are fresh and private, ``/proc`` shows only the sandbox's own PID
+namespace. Anything else on the host — the suite, its stamps, the run directory,
+other trials, the harness's source and temp dirs — does not exist in there.
+
+As root, bubblewrap sets the namespaces up and ``setpriv`` drops to an
+unprivileged uid (`SANDBOX_UID`) with no capabilities before the command runs;
+as any other user, an unprivileged user namespace does the same job. Limits are
+``setrlimit`` ceilings set by ``prlimit`` before bubblewrap starts, so every
+process inside inherits them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from benchwright.sandbox._policy import Network, Sandbox
+
+SANDBOX_UID = 65534
+"""``nobody``: the uid agent-controlled code runs as when benchwright runs as root."""
+SANDBOX_HOME = "/tmp/home"
+_MOUNTS = frozenset({"/", "/tmp", "/var", "/var/tmp", SANDBOX_HOME})
+"""Directories the sandbox makes itself (their modes are set where they are made)."""
+SYSTEM_DIRS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+_MIB = 1024 * 1024
+
+
+def interpreter_dirs() -> tuple[Path, ...]:
+    """The grader's Python (venv and base install): check commands run it read-only."""
+    dirs = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent}
+    outer = {d for d in dirs if not any(d != o and d.is_relative_to(o) for o in dirs)}
+    return tuple(sorted(d for d in outer if not _under_system(d)))
+
+
+def _under_system(path: Path) -> bool:
+    return any(path.is_relative_to(d) for d in SYSTEM_DIRS)
+
+
+def command_line(sandbox: Sandbox, argv: Sequence[str], cwd: Path) -> list[str]:
+    """``prlimit … bwrap … [setpriv …] argv``: run ``argv`` in ``cwd`` inside ``sandbox``."""
+    root = os.geteuid() == 0
+    words = [*_limits(sandbox), _tool("bwrap"), "--die-with-parent", "--new-session"]
+    words += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    if sandbox.network is Network.NONE:
+        words.append("--unshare-net")
+    if root:
+        words += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        words += ["--unshare-user", "--disable-userns"]
+    words += _filesystem(sandbox)
+    words += ["--setenv", "HOME", SANDBOX_HOME, "--setenv", "TMPDIR", "/tmp"]
+    for name, value in sandbox.env:
+        words += ["--setenv", name, value]
+    words += ["--chdir", str(cwd), "--"]
+    if root:
+        words += [_tool("setpriv"), f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_UID}"]
+        words += ["--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
+    return words + list(argv)
+
+
+def _filesystem(sandbox: Sandbox) -> list[str]:
+    words: list[str] = []
+    for name in SYSTEM_DIRS:
+        path = Path(name)
+        if path.is_symlink():
+            words += ["--symlink", os.readlink(path), name]
+        elif path.is_dir():
+            words += ["--ro-bind", name, name]
+    words += ["--proc", "/proc", "--dev", "/dev"]
+    words += ["--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/var/tmp"]
+    words += ["--perms", "0777", "--dir", SANDBOX_HOME]  # private: only this sandbox sees it
+    read_only = (*interpreter_dirs(), *sandbox.readable)
+    for parent in _parents((*read_only, *sandbox.writable)):
+        words += ["--perms", "0755", "--dir", str(parent)]  # traversable, and empty but for binds
+    for path in read_only:
+        words += ["--ro-bind", str(path), str(path)]
+    for path in sandbox.writable:
+        words += ["--bind", str(path), str(path)]
+    return words
+
+
+def _parents(paths: Sequence[Path]) -> list[Path]:
+    """The ancestors of ``paths`` bubblewrap must create, outermost first."""
+    found: set[Path] = set()
+    for path in paths:
+        found.update(p for p in path.parents if not _under_system(p) and str(p) not in _MOUNTS)
+    return sorted(found, key=lambda p: len(p.parts))
+
+
+def _limits(sandbox: Sandbox) -> list[str]:
+    limits = sandbox.limits
+    words = [_tool("prlimit"), "--core=0"]
+    if limits.memory_mb is not None:
+        words.append(f"--as={limits.memory_mb * _MIB}")
+    if limits.processes is not None:
+        words.append(f"--nproc={limits.processes}")
+    if limits.file_size_mb is not None:
+        words.append(f"--fsize={limits.file_size_mb * _MIB}")
+    return [*words, "--"]
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name, path=os.defpath + ":/usr/sbin:/sbin")
+    return found or name
+
+
+def prepare(sandbox: Sandbox) -> None:
+    """Hand the writable paths to the sandbox's user, so it can write only there.
+
+    As root the sandbox runs as `SANDBOX_UID`; the workspace the harness wrote must
+    become that user's. As anyone else the user namespace maps the caller's own uid.
+    """
+    if os.geteuid() != 0:
+        return
+    for top in sandbox.writable:
+        os.lchown(top, SANDBOX_UID, SANDBOX_UID)
+        for dirpath, dirnames, filenames in os.walk(top):
+            for name in (*dirnames, *filenames):
+                os.lchown(os.path.join(dirpath, name), SANDBOX_UID, SANDBOX_UID)

@@ -1,0 +1,62 @@
+"""A run's choice: confine agent-controlled code (the default) or, on request, not.
+
+The choice is made once, on the command line, and travels with the trial to every
+place that starts a process; each place asks it for a `Sandbox` of its own paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from benchwright.errors import HarnessError
+from benchwright.sandbox._policy import Limits, Network, Sandbox
+from benchwright.sandbox._probe import unavailable_reason
+
+
+@dataclass(frozen=True, slots=True)
+class Confinement:
+    """Whether processes are sandboxed, and the limits they get."""
+
+    enabled: bool = True
+    limits: Limits = field(default_factory=Limits)
+
+    @property
+    def isolation(self) -> str:
+        """``bwrap`` or ``none``: recorded in every result and scorecard."""
+        return "bwrap" if self.enabled else "none"
+
+    def sandbox(
+        self,
+        writable: Iterable[Path],
+        *,
+        readable: Iterable[Path] = (),
+        network: Network = Network.NONE,
+        env: Mapping[str, str] | None = None,
+    ) -> Sandbox | None:
+        """The sandbox for one process tree, or None when confinement is off."""
+        if not self.enabled:
+            return None
+        return Sandbox(
+            tuple(writable), tuple(readable), network, self.limits, tuple((env or {}).items())
+        )
+
+
+UNCONFINED = Confinement(enabled=False)
+
+
+def require(no_sandbox: bool) -> Confinement:
+    """The confinement a command line asked for; refuse when it cannot be had.
+
+    Raises:
+        HarnessError: bubblewrap cannot run here and ``--no-sandbox`` was not given.
+    """
+    if no_sandbox:
+        return UNCONFINED
+    if reason := unavailable_reason():
+        raise HarnessError(
+            f"sandbox: {reason}; agent-controlled code is never run unconfined unless you pass "
+            "--no-sandbox (results then carry isolation: none)"
+        )
+    return Confinement()

@@ -1,0 +1,53 @@
+"""What a sandbox allows: writable paths, readable extras, a network policy, limits.
+
+A `Sandbox` is plain data; `benchwright.sandbox.command_line` turns it into the
+bubblewrap command that enforces it. Nothing here decides a verdict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+
+class Network(StrEnum):
+    """Which network a sandboxed process sees."""
+
+    NONE = "none"
+    """A private network namespace with only its own, empty loopback: nothing is reachable."""
+    LOOPBACK = "loopback"
+    """The host's loopback, for an app the grader must reach and that reaches the trial's
+    services (the vendor mock). The host network namespace is shared: see docs/security.md."""
+    HOST = "host"
+    """The host's network as it is (a live agent CLI needs its model API)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Resource ceilings applied to every process in the sandbox (``setrlimit``)."""
+
+    memory_mb: int | None = 4096
+    """Address space per process, MiB; an allocation past it fails (``MemoryError``)."""
+    processes: int | None = 512
+    """Processes of the sandbox's user; a ``fork`` past it fails with EAGAIN."""
+    file_size_mb: int | None = 1024
+    """Largest file a process may write, MiB; past it the writer gets SIGXFSZ."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sandbox:
+    """The confinement of one process tree.
+
+    Every path keeps its host name inside the sandbox, so a command line the harness
+    built (``{workspace}``, a prompt file) means the same thing in there.
+    """
+
+    writable: tuple[Path, ...]
+    """Bound read-write; the only host paths the process can change."""
+    readable: tuple[Path, ...] = ()
+    """Extra host paths bound read-only (the system and the interpreter always are)."""
+    network: Network = Network.NONE
+    limits: Limits = field(default_factory=Limits)
+    env: tuple[tuple[str, str], ...] = ()
+    """Variables set inside on top of the process environment (after ``HOME``/``TMPDIR``)."""

@@ -1,0 +1,35 @@
+"""Can this machine sandbox? Asked once per process, answered with a reason."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from functools import cache
+from pathlib import Path
+
+from benchwright.sandbox._bwrap import command_line
+from benchwright.sandbox._policy import Sandbox
+
+INSTALL_HINT = "install Debian's bubblewrap (apt-get install bubblewrap; make setup does it)"
+
+
+@cache
+def unavailable_reason() -> str | None:
+    """None when bubblewrap confines a trivial command here; else why not, in one line."""
+    needed = ["bwrap", "prlimit"] + (["setpriv"] if os.geteuid() == 0 else [])
+    missing = [tool for tool in needed if shutil.which(tool, path=_PATH) is None]
+    if missing:
+        return f"{', '.join(missing)} not found: {INSTALL_HINT}"
+    argv = command_line(Sandbox(writable=()), ["/bin/true"], Path("/"))
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap cannot start: {exc}"
+    if done.returncode != 0:
+        lines = (done.stderr or done.stdout).strip().splitlines() or ["no output"]
+        return f"bwrap cannot create namespaces here (exit {done.returncode}: {lines[-1]})"
+    return None
+
+
+_PATH = os.defpath + ":/usr/sbin:/sbin"
