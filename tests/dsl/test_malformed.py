@@ -55,6 +55,10 @@ EXPECTED: dict[str, list[str]] = {
     "top_level_list.yaml": ["a task file holds an object, not list"],
     "trajectory_steps_not_list.yaml": ["steps: must be a list of step objects, got"],
     "trajectory_write_without_path.json": ["steps[1].args.path: required for file tool 'Write'"],
+    "trajectory_replace_all_string.json": [
+        "steps[0].args.replace_all: must be true or false, got str"
+    ],
+    "trajectory_nul_in_path.json": ["steps[0].args.path: must not contain a NUL byte"],
     "unknown_check_type.yaml": [
         "oracles[1].type: unknown check type 'assert_exists'; known: ",
         "assertion_exists",

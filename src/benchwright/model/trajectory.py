@@ -107,6 +107,14 @@ def _text(index: int, field_path: str, value: Any) -> str:
     return value
 
 
+def _name(index: int, field_path: str, value: Any) -> str:
+    """A string that becomes a path or a command: a NUL byte would cut it short there."""
+    text = _text(index, field_path, value)
+    if "\0" in text:
+        raise StepError(index, field_path, "must not contain a NUL byte")
+    return text
+
+
 def _replacement(index: int, args: Mapping[str, Any], where: str) -> Replacement:
     old_key, old = _first(args, OLD_KEYS)
     new_key, new = _first(args, NEW_KEYS)
@@ -115,10 +123,14 @@ def _replacement(index: int, args: Mapping[str, Any], where: str) -> Replacement
     if new_key is None:
         raise StepError(index, f"{where}new_string", "required next to old_string")
     replace_all = args.get("replace_all", False)
+    if not isinstance(replace_all, bool):  # bool("false") is True: a string must not flip it
+        raise StepError(
+            index, f"{where}replace_all", f"must be true or false, got {type(replace_all).__name__}"
+        )
     return Replacement(
         _text(index, f"{where}{old_key}", old),
         _text(index, f"{where}{new_key}", new),
-        bool(replace_all),
+        replace_all,
     )
 
 
@@ -128,7 +140,7 @@ def _file_edit(index: int, tool: str, args: Mapping[str, Any], delete: bool) -> 
         raise StepError(
             index, "args.path", f"required for file tool {tool!r} ({' | '.join(PATH_KEYS)})"
         )
-    path = normalize_path(_text(index, f"args.{path_key}", raw_path))
+    path = normalize_path(_name(index, f"args.{path_key}", raw_path))
     if delete:
         return FileEdit(index, tool, path, "delete")
     if isinstance(args.get("edits"), list):
@@ -178,7 +190,7 @@ def normalize_step(index: int, step: Mapping[str, Any]) -> FileEdit | CommandSte
         if key is None:
             named = f"command tool {tool!r}" if tool else "a 'type: command' step"
             raise StepError(index, "args.command", f"required for {named} (command | cmd)")
-        return CommandStep(index, tool or "command", _text(index, f"args.{key}", text))
+        return CommandStep(index, tool or "command", _name(index, f"args.{key}", text))
     return None
 
 
