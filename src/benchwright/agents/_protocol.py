@@ -12,6 +12,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from benchwright.model import Phase, ReplayError, Task
+from benchwright.sandbox import Confinement, Network, Sandbox
+
+CONFINED = Confinement()
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +35,27 @@ class AgentRequest:
     env: Mapping[str, str] = field(default_factory=dict)
     """Variables the user passed on (``--env``), on top of the allow-listed ones."""
     seed: int = 0
+    confinement: Confinement = CONFINED
+    """How the agent's processes are confined: a sandbox where only ``workspace`` and
+    ``scratch`` are writable and every process ends with the phase."""
+    network: Network | None = None
+    """The run's network policy for the agent; None means the agent's own default."""
+    logs: Path | None = None
+    """A directory for the agent's stdout/stderr files that the agent itself cannot reach;
+    None: a ``logs-<phase>`` directory beside ``scratch``."""
+
+    def log_dir(self) -> Path:
+        """This phase's directory for ``stdout.txt``/``stderr.txt``, created if needed."""
+        logs = self.logs or self.scratch.parent / f"logs-{self.phase.name}"
+        logs.mkdir(parents=True, exist_ok=True)
+        return logs
+
+    def sandbox(self, default_network: Network, readable: tuple[Path, ...] = ()) -> Sandbox | None:
+        """The agent's sandbox: ``workspace`` and ``scratch`` writable, nothing else."""
+        return self.confinement.sandbox(
+            (self.workspace, self.scratch), readable=readable,
+            network=self.network or default_network,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +75,8 @@ class AgentOutcome:
     timed_out: bool = False
     error: str | None = None
     """One line starting with its cause (``agent:``, ``budget:``), when the phase failed to run."""
+    limit: str | None = None
+    """The sandbox limit the agent hit (``limit: memory … exhausted``), when it shows one."""
     replay_errors: tuple[ReplayError, ...] = ()
 
 

@@ -18,6 +18,7 @@ from benchwright.agents._process import run_process
 from benchwright.agents._protocol import AgentOutcome, AgentRequest
 from benchwright.errors import HarnessError
 from benchwright.model import Trajectory
+from benchwright.sandbox import Network
 from benchwright.workspace import Workspace, read_tree, replay
 from benchwright.workspace._workspace import HARNESS_DIRS
 
@@ -47,12 +48,14 @@ class OracleAgent:
         for solution in (s for s in solutions if s is not None):
             _write(request.workspace, solution.files)
             if solution.script:
+                script = Path(solution.script)
                 done = run_process(
                     _script_argv(solution.script),
                     request.workspace,
                     agent_env(request),
                     request.budget_s,
-                    _logs(request),
+                    request.log_dir(),
+                    request.sandbox(Network.NONE, readable=(script,)),
                 )
                 if done.error or done.timed_out:
                     reason = done.error or f"budget: solution script exceeded {request.budget_s:g}s"
@@ -69,12 +72,6 @@ class OracleAgent:
 
 def _script_argv(script: str) -> list[str]:
     return [sys.executable, script] if script.endswith(".py") else ["/bin/sh", script]
-
-
-def _logs(request: AgentRequest) -> Path:
-    logs = request.scratch / f"logs-{request.phase.name}"
-    logs.mkdir(exist_ok=True)
-    return logs
 
 
 def _write(root: Path, files: Mapping[str, bytes]) -> None:

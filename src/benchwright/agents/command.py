@@ -8,6 +8,9 @@ verbatim and is never interpreted by a shell:
 * ``{workspace}`` the workspace directory; ``{scratch}`` a private directory
   outside the workspace (for the agent's own logs).
 
+The process runs sandboxed (`benchwright.sandbox`): the workspace and the scratch
+directory are all it can write, and the phase's end ends every process it started.
+
 The final answer is what the agent writes to ``$BENCHWRIGHT_ANSWER_FILE``,
 else its whole stdout. Presets (`benchwright.agents.presets`) reuse this agent
 with a transcript parser that reads the answer and steps from stdout.
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +29,7 @@ from benchwright.agents._env import agent_env
 from benchwright.agents._process import run_process
 from benchwright.agents._protocol import AgentOutcome, AgentRequest
 from benchwright.agents.transcripts.live import Parsed
+from benchwright.sandbox import Network
 
 PLACEHOLDER = re.compile(r"\{(prompt|prompt_file|workspace|scratch)\}")
 Parser = Callable[[str, Path, Path], Parsed]
@@ -48,6 +53,8 @@ class CommandAgent:
     parser: Parser | None = None
     passthrough: Sequence[str] = ()
     """Environment variable names copied when set (a preset's API keys)."""
+    network: Network = Network.HOST
+    """A live agent CLI needs its model's API; the run's ``--agent-network`` overrides it."""
 
     def run(self, request: AgentRequest) -> AgentOutcome:
         prompt_file = request.scratch / f"prompt-{request.phase.name}.txt"
@@ -62,11 +69,11 @@ class CommandAgent:
             PLACEHOLDER.sub(lambda m: values[m.group(1)], word)
             for word in parse_template(self.template)
         ]
-        logs = request.scratch / f"logs-{request.phase.name}"
-        logs.mkdir(exist_ok=True)
         request.answer_file.unlink(missing_ok=True)
         env = agent_env(request, self.passthrough)
-        done = run_process(argv, request.workspace, env, request.budget_s, logs)
+        sandbox = request.sandbox(self.network, readable=_program(argv[0], env))
+        logs = request.log_dir()
+        done = run_process(argv, request.workspace, env, request.budget_s, logs, sandbox)
         if done.error:
             return AgentOutcome(None, done.duration_s, error=done.error)
         parsed = (
@@ -93,7 +100,22 @@ class CommandAgent:
             metadata=parsed.metadata,
             timed_out=done.timed_out,
             error=error,
+            limit=done.limit,
         )
+
+
+def _program(name: str, env: dict[str, str]) -> tuple[Path, ...]:
+    """The agent's executable (and what its symlink points at), for the sandbox to show.
+
+    The user named this program as the agent, so it is visible read-only even when it
+    lives outside the system directories (``~/.local/bin/claude``); anything else it
+    needs there is the user's to add with ``--sandbox-ro``.
+    """
+    found = shutil.which(name, path=env.get("PATH"))
+    if found is None:
+        return ()
+    path = Path(found).absolute()
+    return (path, path.resolve()) if path.is_symlink() else (path,)
 
 
 def _answer_file(path: Path) -> str | None:

@@ -34,9 +34,16 @@ _MIB = 1024 * 1024
 
 def interpreter_dirs() -> tuple[Path, ...]:
     """The grader's Python (venv and base install): check commands run it read-only."""
-    dirs = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent}
-    outer = {d for d in dirs if not any(d != o and d.is_relative_to(o) for o in dirs)}
-    return tuple(sorted(d for d in outer if not _under_system(d)))
+    return _outermost(
+        (Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent)
+    )
+
+
+def _outermost(paths: Sequence[Path]) -> tuple[Path, ...]:
+    """``paths`` without those the system dirs or another of them already show."""
+    unique = set(paths)
+    outer = {p for p in unique if not any(p != o and p.is_relative_to(o) for o in unique)}
+    return tuple(sorted(p for p in outer if not _under_system(p)))
 
 
 def _under_system(path: Path) -> bool:
@@ -76,7 +83,7 @@ def _filesystem(sandbox: Sandbox) -> list[str]:
     words += ["--proc", "/proc", "--dev", "/dev"]
     words += ["--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/var/tmp"]
     words += ["--perms", "0777", "--dir", SANDBOX_HOME]  # private: only this sandbox sees it
-    read_only = (*interpreter_dirs(), *sandbox.readable)
+    read_only = _outermost((*interpreter_dirs(), *sandbox.readable))
     for parent in _parents((*read_only, *sandbox.writable)):
         words += ["--perms", "0755", "--dir", str(parent)]  # traversable, and empty but for binds
     for path in read_only:

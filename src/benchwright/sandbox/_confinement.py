@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchwright.errors import HarnessError
+from benchwright.errors import HarnessError, SpecError
 from benchwright.sandbox._policy import Limits, Network, Sandbox
 from benchwright.sandbox._probe import unavailable_reason
 
@@ -21,6 +21,9 @@ class Confinement:
 
     enabled: bool = True
     limits: Limits = field(default_factory=Limits)
+    readable: tuple[Path, ...] = ()
+    """Host paths every sandbox of the run may read (``--sandbox-ro``: an agent CLI's
+    install directory under ``$HOME``, a toolchain outside the system directories)."""
 
     @property
     def isolation(self) -> str:
@@ -39,14 +42,18 @@ class Confinement:
         if not self.enabled:
             return None
         return Sandbox(
-            tuple(writable), tuple(readable), network, self.limits, tuple((env or {}).items())
+            tuple(writable),
+            (*self.readable, *readable),
+            network,
+            self.limits,
+            tuple((env or {}).items()),
         )
 
 
 UNCONFINED = Confinement(enabled=False)
 
 
-def require(no_sandbox: bool) -> Confinement:
+def require(no_sandbox: bool, readable: Iterable[Path] = ()) -> Confinement:
     """The confinement a command line asked for; refuse when it cannot be had.
 
     Raises:
@@ -59,4 +66,7 @@ def require(no_sandbox: bool) -> Confinement:
             f"sandbox: {reason}; agent-controlled code is never run unconfined unless you pass "
             "--no-sandbox (results then carry isolation: none)"
         )
-    return Confinement()
+    missing = [path for path in readable if not path.exists()]
+    if missing:
+        raise SpecError.single("--sandbox-ro", f"{missing[0]}: no such file or directory")
+    return Confinement(readable=tuple(path.resolve() for path in readable))
