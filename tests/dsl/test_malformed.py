@@ -59,6 +59,14 @@ EXPECTED: dict[str, list[str]] = {
         "steps[0].args.replace_all: must be true or false, got str"
     ],
     "trajectory_nul_in_path.json": ["steps[0].args.path: must not contain a NUL byte"],
+    "yaml_alias_bomb.yaml": ["aliases expand to more than 10000 extra nodes"],
+    "yaml_recursive_alias.yaml": ["an alias refers to a node that contains it at line 8"],
+    "json_too_deep.json": ["tags[0][0]: nesting deeper than 100 levels"],
+    "yaml_too_deep.yaml": ["nesting deeper than 100 levels at line 8"],
+    "integer_beyond_64_bits.yaml": ["checks[0].min_bytes: integer beyond 64 bits"],
+    "trajectory_huge_integer.json": ["steps[0].args.limit: integer beyond 64 bits"],
+    "nonfinite_weight.yaml": ["checks[0].weight: must be a finite number, got inf"],
+    "nonfinite_weight_json.json": ["oracles[0].weight: must be a finite number, got nan"],
     "unknown_check_type.yaml": [
         "oracles[1].type: unknown check type 'assert_exists'; known: ",
         "assertion_exists",

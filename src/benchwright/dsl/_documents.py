@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -10,6 +12,16 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from benchwright.dsl._bounds import (
+    MAX_DEPTH,
+    MAX_DOCUMENT_BYTES,
+    MAX_INT_TEXT,
+    Oversized,
+    Unbounded,
+    check_yaml_graph,
+    json_int,
+    value_problems,
+)
 from benchwright.errors import SpecError
 
 
@@ -26,12 +38,29 @@ def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return doc
 
 
+_MERGE = "tag:yaml.org,2002:merge"
+
+
 class _StrictYamlLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """Safe YAML loading that refuses duplicate keys instead of keeping the last one."""
+    """Safe YAML loading that refuses duplicate keys instead of keeping the last one,
+    and measures the composed graph (`check_yaml_graph`) before building any value."""
+
+    def get_single_data(self) -> Any:
+        node = self.get_single_node()
+        if node is None:
+            return None
+        check_yaml_graph(node)
+        return self.construct_document(node)
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int | Oversized:
+        text = self.construct_scalar(node)
+        return Oversized(text) if len(text) > MAX_INT_TEXT else super().construct_yaml_int(node)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
         for key_node, _ in node.value:
+            if key_node.tag == _MERGE:  # ``<<: *base``: merged keys may be overridden
+                continue
             key = self.construct_object(key_node, deep=deep)
             if key in seen:
                 line = key_node.start_mark.line + 1
@@ -39,6 +68,8 @@ class _StrictYamlLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type:
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
 
+
+_StrictYamlLoader.add_constructor("tag:yaml.org,2002:int", _StrictYamlLoader.construct_yaml_int)
 
 JSON_SUFFIXES = frozenset({".json"})
 YAML_SUFFIXES = frozenset({".yaml", ".yml"})
@@ -61,18 +92,43 @@ def read_document(path: Path) -> Any:
         raise SpecError.single(
             source, f"unsupported file type {suffix or '(none)'}; use .json, .yaml or .yml"
         )
+    text = _read_text(path, source)
+    doc = _parse(text, suffix, source)
+    if problems := value_problems(doc):
+        raise SpecError(source, [(field_path("", loc), why) for loc, why in problems])
+    return doc
+
+
+def _read_text(path: Path, source: str) -> str:
+    """The file's text, refusing anything but a regular file of at most `MAX_DOCUMENT_BYTES`
+    (a FIFO named ``task.yaml`` would block the read forever, ``/dev/zero`` never ends)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise SpecError.single(source, "file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise SpecError.single(source, f"cannot read: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise SpecError.single(source, "not a regular file")
+        data = handle.read(MAX_DOCUMENT_BYTES + 1)
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise SpecError.single(source, f"larger than {MAX_DOCUMENT_BYTES // 2**20} MiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise SpecError.single(source, f"cannot read: {exc}") from None
+
+
+def _parse(text: str, suffix: str, source: str) -> Any:
     try:
         if suffix in JSON_SUFFIXES:
-            return json.loads(text, object_pairs_hook=_json_object)
+            return json.loads(text, object_pairs_hook=_json_object, parse_int=json_int)
         return yaml.load(text, Loader=_StrictYamlLoader)  # a safe loader, see above
-    except DuplicateKey as exc:
+    except (DuplicateKey, Unbounded) as exc:
         raise SpecError.single(source, str(exc)) from None
+    except RecursionError:  # the parsers' own guard, far below the C stack's end
+        raise SpecError.single(source, f"nesting deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as exc:
         raise SpecError.single(
             source, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
