@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from benchwright.model.deobfuscate import deobfuscated
+from benchwright.model.shell import shell_writes, workspace_paths
+
 WRITE_TOOLS = frozenset(
     {"write_file", "edit_file", "str_replace", "Write", "StrReplace", "Edit", "MultiEdit"}
 )
@@ -81,6 +84,22 @@ class NetworkViolation:
 
     def __str__(self) -> str:
         return f"step {self.step_index} ({self.tool}): {self.pattern!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class ShellEvidence:
+    """A recorded command that may write workspace paths (replay records it, never runs it)."""
+
+    step_index: int
+    tool: str
+    fragment: str
+    """The simple command that writes, e.g. ``sed -i s/a/b/ tests/test_x.py``."""
+    paths: tuple[str, ...]
+    """Workspace-relative candidates, possibly globs; "" is the workspace root."""
+    recursive: bool
+    """Everything under each path may be written too."""
+    deletes: bool
+    """The command only removes: it cannot add a file under a protected glob."""
 
 
 def normalize_path(raw: str) -> str:
@@ -244,8 +263,40 @@ class Trajectory:
         return normalize_path(path) in self._touched
 
     @cached_property
+    def shell_evidence(self) -> tuple[ShellEvidence, ...]:
+        """Every path a recorded command may write, in step order (see `model.shell`).
+
+        The directory a ``cd`` enters carries over to later steps, as an agent's
+        shell tool keeps it; absolute paths are read against the recorded
+        workspace directory (``metadata.cwd``) when the transcript gave one.
+        """
+        root = self.metadata.get("cwd")
+        root = root if isinstance(root, str) and root.startswith("/") else None
+        found: list[ShellEvidence] = []
+        cwd = ""
+        for step in self.commands():
+            writes, cwd = shell_writes(step.command, cwd)
+            found.extend(
+                ShellEvidence(
+                    step.step_index,
+                    step.tool,
+                    w.fragment,
+                    paths,
+                    w.target.recursive,
+                    w.target.deletes,
+                )
+                for w in writes
+                if (paths := workspace_paths(w, root))
+            )
+        return tuple(found)
+
+    @cached_property
     def _step_texts(self) -> tuple[str, ...]:
         return tuple(json.dumps(step, sort_keys=True, default=str).lower() for step in self.steps)
+
+    @cached_property
+    def _step_strings(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(tuple(_strings(step)) for step in self.steps)
 
     def find_network_violations(
         self,
@@ -254,21 +305,44 @@ class Trajectory:
         allow: Sequence[str] = (),
         exempt: re.Pattern[str] | None = None,
     ) -> list[NetworkViolation]:
-        """Every (step, pattern) whose pattern occurs in the step's raw JSON.
+        """Every (step, pattern) whose pattern occurs in the step, raw or deobfuscated.
 
-        Matching is a case-insensitive substring search over the whole step, as
-        the AgentBench seed prescribes. Text matching an ``allow`` substring, or
-        the compiled regex ``exempt`` (e.g. loopback URLs), is blanked first so
-        that it cannot trigger a pattern.
+        Matching is a case-insensitive substring search over the whole step's
+        JSON, as the AgentBench seed prescribes, and over each of its strings as
+        a shell or interpreter would join them (`deobfuscated`: ``pi''p``,
+        ``'url'+'lib'``). Text matching an ``allow`` substring, or the compiled
+        regex ``exempt`` (e.g. loopback URLs), is blanked first so that it cannot
+        trigger a pattern; in a deobfuscated string it is blanked before and
+        after joining, so a joined URL is exempt too but cannot swallow its
+        neighbours.
         """
         lowered = [p.lower() for p in patterns]
         blanks = [a.lower() for a in allow if a]
+
+        def blank(text: str) -> str:
+            for allowed in blanks:
+                text = text.replace(allowed, " ")
+            return exempt.sub(" ", text) if exempt is not None else text
+
         found: list[NetworkViolation] = []
         for index, text in enumerate(self._step_texts):
-            for blank in blanks:
-                text = text.replace(blank, " ")
-            if exempt is not None:
-                text = exempt.sub(" ", text)
+            joined = "\n".join(
+                blank(deobfuscated(blank(s.lower())).lower()) for s in self._step_strings[index]
+            )
+            readings = (blank(text), joined)
             tool = str(self.steps[index].get("tool") or self.steps[index].get("type") or "")
-            found.extend(NetworkViolation(index, tool, p) for p in lowered if p in text)
+            found.extend(
+                NetworkViolation(index, tool, p) for p in lowered if any(p in r for r in readings)
+            )
         return found
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string in a JSON-like value, keys included, depth first."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [s for k, v in value.items() for s in [*_strings(k), *_strings(v)]]
+    if isinstance(value, list | tuple):
+        return [s for item in value for s in _strings(item)]
+    return []
