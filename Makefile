@@ -9,13 +9,15 @@ QUICKSTART := suites/quickstart
 
 CHROMIUM := /usr/lib/chromium/chromium
 
-# Debian's Chromium for the browser probe, installed only when missing (CI runs as root
-# on a clean machine); Playwright drives it and never downloads a browser of its own.
+# Debian's Chromium for the browser probe and bubblewrap for the sandbox, installed only
+# when missing (CI runs as root on a clean machine); Playwright drives Chromium and never
+# downloads a browser of its own.
 setup: $(STAMP)
-	@test -x $(CHROMIUM) || { echo "setup: installing Debian's chromium (log: $(VENV)/apt.log)"; \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
-		} >$(VENV)/apt.log 2>&1 || echo "setup: chromium install failed (root needed);" \
-			"the browser tests will say so; see $(VENV)/apt.log"; }
+	@test -x $(CHROMIUM) && command -v bwrap >/dev/null || { \
+		echo "setup: installing Debian's chromium and bubblewrap (log: $(VENV)/apt.log)"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			chromium bubblewrap; } >$(VENV)/apt.log 2>&1 || echo "setup: apt-get install failed" \
+			"(root needed); browser tests and sandboxed runs will say so; see $(VENV)/apt.log"; }
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -14,21 +14,17 @@ from builders import make_task
 from benchwright.agents import AgentRequest, CommandAgent, build_agent, parse_env_options
 from benchwright.errors import SpecError
 from benchwright.model import Phase
-from benchwright.sandbox import Confinement
 
 PROMPT = """Fix "it" — don't expand $HOME or `date`; it's 'quoted'."""
 
 
 def _request(tmp_path: Path, budget: float = 20, **env: str) -> AgentRequest:
     workspace, scratch = tmp_path / "ws", tmp_path / "scratch"
-    tmp_path.chmod(0o755)  # as root the sandbox runs as nobody, who must read the scripts
     workspace.mkdir()
     scratch.mkdir()
     task = make_task([{"type": "file_exists", "path": "README.md"}], id="t1")
-    # The test's agent scripts live in tmp_path: the sandbox shows them read-only.
     return AgentRequest(task, Phase("main", PROMPT), True, workspace, budget,
-                        scratch / "answer.txt", scratch, env,
-                        confinement=Confinement(readable=(tmp_path,)))  # fmt: skip
+                        scratch / "answer.txt", scratch, env)  # fmt: skip
 
 
 def _dump_args(tmp_path: Path) -> str:
@@ -112,3 +108,16 @@ def test_bad_agent_specs_are_invalid_input(spec, message):
         build_agent(spec, [])
     assert caught.value.source == "--agent"
     assert message in str(caught.value)
+
+
+def test_the_agent_sees_the_files_its_command_names_and_nothing_else_outside(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("grader-only")
+    probe = (
+        f"import pathlib, sys\n"
+        f"print(pathlib.Path({str(secret)!r}).exists(), pathlib.Path(sys.argv[0]).exists())\n"
+    )
+    script = tmp_path / "probe.py"
+    script.write_text(probe)
+    outcome = CommandAgent("c", f"{sys.executable} {script}").run(_request(tmp_path))
+    assert outcome.stdout == "False True\n", outcome.stderr

@@ -71,7 +71,7 @@ class CommandAgent:
         ]
         request.answer_file.unlink(missing_ok=True)
         env = agent_env(request, self.passthrough)
-        sandbox = request.sandbox(self.network, readable=_program(argv[0], env))
+        sandbox = request.sandbox(self.network, readable=_named_files(argv, env))
         logs = request.log_dir()
         done = run_process(argv, request.workspace, env, request.budget_s, logs, sandbox)
         if done.error:
@@ -104,18 +104,17 @@ class CommandAgent:
         )
 
 
-def _program(name: str, env: dict[str, str]) -> tuple[Path, ...]:
-    """The agent's executable (and what its symlink points at), for the sandbox to show.
+def _named_files(argv: list[str], env: dict[str, str]) -> tuple[Path, ...]:
+    """The agent's executable and the existing files its command names by absolute path.
 
-    The user named this program as the agent, so it is visible read-only even when it
-    lives outside the system directories (``~/.local/bin/claude``); anything else it
-    needs there is the user's to add with ``--sandbox-ro``.
+    The user named these as the agent (``~/.local/bin/claude``, ``python /opt/solver.py``),
+    so the sandbox shows them read-only, symlinks and their targets alike; anything else
+    they need outside the system directories is the user's to add with ``--sandbox-ro``.
     """
-    found = shutil.which(name, path=env.get("PATH"))
-    if found is None:
-        return ()
-    path = Path(found).absolute()
-    return (path, path.resolve()) if path.is_symlink() else (path,)
+    found = shutil.which(argv[0], path=env.get("PATH"))
+    named = [Path(found).absolute()] if found else []
+    named += [Path(word) for word in argv[1:] if word.startswith("/") and Path(word).is_file()]
+    return tuple({p: None for path in named for p in (path, path.resolve())})
 
 
 def _answer_file(path: Path) -> str | None:

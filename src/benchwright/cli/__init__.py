@@ -7,7 +7,9 @@ input, 3 harness failure.
 
 from __future__ import annotations
 
+import signal
 import sys
+from types import FrameType
 
 import typer
 
@@ -18,9 +20,17 @@ __all__ = ["app", "main"]
 
 
 def main() -> None:
-    """Entry point: an unexpected crash is a harness failure (exit 3), never a verdict."""
+    """Entry point: an unexpected crash is a harness failure (exit 3), never a verdict.
+
+    SIGTERM and SIGHUP are handled as Ctrl-C is: every command already turns a
+    `KeyboardInterrupt` into "keep what finished, end every running agent, check and
+    app (their sandboxes die with them), remove temp dirs, exit 130", so a killed run
+    leaves nothing behind and ``--resume`` finishes it.
+    """
     from benchwright.errors import EXIT_HARNESS
 
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _interrupt)
     try:
         app()
     except Exception:
@@ -29,3 +39,8 @@ def main() -> None:
         traceback.print_exc()
         typer.echo("error: internal error in benchwright (the traceback is above)", err=True)
         sys.exit(EXIT_HARNESS)
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    signal.signal(signum, signal.SIG_DFL)  # a second signal ends the process at once
+    raise KeyboardInterrupt(signal.Signals(signum).name)

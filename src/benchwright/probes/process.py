@@ -105,7 +105,12 @@ def run_command(
                 return CommandObservation(
                     shown, None, "", "", 0.0, False, error=f"cannot start {name!r}: {why}"
                 )
-            timed_out = _wait(proc, timeout_s, grace_s)
+            try:
+                timed_out = _wait(proc, timeout_s, grace_s)
+            except BaseException:  # Ctrl-C, SIGTERM: the command must not outlive us
+                _signal_group(proc.pid, signal.SIGKILL)
+                proc.wait()
+                raise
             straggler = not timed_out and _group_alive(proc.pid)
             _signal_group(proc.pid, signal.SIGKILL)
         stdout, stderr = _read(out_path), _read(err_path)
