@@ -29,6 +29,7 @@ BUILTIN_NAMES = [
     "file_not_modified",
     "no_network",
     "no_source_during_phase",
+    "pattern_absent",
     "test_must_pass",
 ]
 

@@ -1,8 +1,10 @@
-"""One trial: stamping after the agent, scoped negative greps, errors that are not failures."""
+"""One trial: stamping after the agent, negative pattern checks, errors that are not failures."""
 
 from __future__ import annotations
 
-from benchwright.agents import CommandAgent, NopAgent, OracleAgent
+import json
+
+from benchwright.agents import CommandAgent, NopAgent, OracleAgent, build_agent
 from benchwright.dsl import load_suite
 
 from .minisuites import make_suite, minisuite, trial
@@ -22,37 +24,28 @@ def _solution_dir(root, content):
     return str(root / "sol")
 
 
-def test_a_stamped_file_never_makes_a_scoped_negative_grep_fail(tmp_path):
-    scoped = "git grep -qI -e 'def old_total' agent; test $? -eq 1"
-    naive = "! grep -RIq 'def old_total' ."
+def test_a_stamped_file_never_makes_a_negative_pattern_check_fail(tmp_path):
+    absent = {"id": "absent", "type": "pattern_absent", "patterns": ["def old_total"]}
+    naive = {"id": "naive", "type": "test_must_pass", "command": "! grep -RIq 'def old_total' ."}
     task = {
         **RENAME,
         "solution": _solution_dir(tmp_path, "def total(xs):\n    return sum(xs)\n"),
-        "checks": [
-            {"id": "scoped", "type": "test_must_pass", "command": scoped},
-            {"id": "naive", "type": "test_must_pass", "command": naive},
-        ],
+        "checks": [absent, naive],
     }
     suite = load_suite(make_suite(tmp_path / "s", [task]))
     result = trial(suite, "rename", OracleAgent())
     statuses = {c.check_id: c.status.value for c in result.checks}
-    # The naive grep reads the stamped oracle and fails a correct rename; the scoped one does not.
-    assert statuses == {"scoped": "PASS", "naive": "FAIL"}
+    # The naive grep reads the stamped oracle and fails a correct rename; pattern_absent does not.
+    assert statuses == {"absent": "PASS", "naive": "FAIL"}
 
 
-def test_the_scoped_negative_grep_still_fails_an_agent_that_kept_the_old_name(tmp_path):
-    scoped = "git grep -qI -e 'def old_total' agent; test $? -eq 1"
-    task = {
-        **RENAME,
-        "checks": [
-            {"type": "test_must_pass", "command": scoped},
-            {"type": "file_exists", "path": "calc.py"},
-        ],
-    }
+def test_the_negative_pattern_check_still_fails_an_agent_that_kept_the_old_name(tmp_path):
+    absent = {"type": "pattern_absent", "patterns": ["def old_total"]}
+    task = {**RENAME, "checks": [absent, {"type": "file_exists", "path": "calc.py"}]}
     suite = load_suite(make_suite(tmp_path / "s", [task]))
     result = trial(suite, "rename", NopAgent())
     assert result.verdict == "failed"
-    assert result.checks[0].status.value == "FAIL"
+    assert result.checks[0].detail == "calc.py:1 matches /def old_total/: 'def old_total'"
 
 
 def test_stamped_files_are_invisible_to_static_checks_of_the_agents_files(tmp_path):
@@ -65,22 +58,21 @@ def test_stamped_files_are_invisible_to_static_checks_of_the_agents_files(tmp_pa
 
 
 def test_the_agent_cannot_see_the_stamp_and_snapshots_exclude_harness_files(tmp_path):
-    probe = tmp_path / "probe.sh"
-    probe.write_text("test -e tests/oracle.py && echo SEEN; git status --porcelain > /dev/null\n")
-    listed = "git ls-tree -r --name-only agent > t; ! grep -q benchwright t"
-    task = {**RENAME, "checks": [{"type": "test_must_pass", "command": listed}]}
+    probe = (
+        "sh -c 'test -e tests/oracle.py && echo SEEN; mkdir .benchwright; echo > .benchwright/n'"
+    )
+    task = {**RENAME, "checks": [{"type": "file_exists", "path": "calc.py"}]}
     suite = load_suite(make_suite(tmp_path / "s", [task]))
-    result = trial(suite, "rename", CommandAgent("probe", f"sh {probe}"))
+    result = trial(suite, "rename", CommandAgent("probe", probe))
     assert "SEEN" not in result.log
-    assert result.checks[0].status.value == "PASS", result.checks[0].detail
+    assert result.trajectory["metadata"]["benchwright"]["phase_changes"] == {"main": []}
 
 
 def test_a_refused_write_that_changed_nothing_is_errored_not_failed(tmp_path):
-    agent = tmp_path / "ro.sh"
-    agent.write_text("echo 'cannot write calc.py: Read-only file system' >&2\nexit 1\n")
+    refuse = "sh -c \"echo 'cannot write calc.py: Read-only file system' >&2; exit 1\""
     task = {**RENAME, "checks": [{"type": "file_exists", "path": "calc.py"}]}
     suite = load_suite(make_suite(tmp_path / "s", [task]))
-    result = trial(suite, "rename", CommandAgent("ro", f"sh {agent}"))
+    result = trial(suite, "rename", CommandAgent("ro", refuse))
     assert result.verdict == "errored"
     assert result.error.startswith("read-only: the agent changed no file")
 
@@ -94,15 +86,32 @@ def test_a_phased_task_snapshots_every_phase_and_the_minisuite_plan_passes_under
     assert list(snapshots) == ["start", "phase/p1_plan", "phase/p2_implementation", "agent"]
 
 
-def test_writing_source_while_planning_fails_no_source_during_phase(tmp_path):
-    eager = tmp_path / "eager.sh"
-    eager.write_text(
-        'mkdir -p docs; echo plan > docs/PLAN.md; echo "def triple(x): return 3 * x" > feature.py\n'
+def test_writing_source_while_planning_fails_no_source_during_phase():
+    eager = (
+        "sh -c 'mkdir -p docs; echo plan > docs/PLAN.md;"
+        ' echo "def triple(x): return 3 * x" > feature.py\''
     )
-    result = trial(minisuite(), "phased-plan", CommandAgent("eager", f"sh {eager}"))
+    result = trial(minisuite(), "phased-plan", CommandAgent("eager", eager))
     failed = {c.check_id: c.detail for c in result.checks if not c.passed}
     assert result.verdict == "failed"
     assert failed == {"no_source_during_phase": "phase p1_plan changed source file feature.py"}
+    changes = result.trajectory["metadata"]["benchwright"]["phase_changes"]
+    assert changes == {"p1_plan": ["docs/PLAN.md", "feature.py"], "p2_implementation": []}
+
+
+def test_an_agents_benchwright_metadata_cannot_speak_for_the_harness(tmp_path):
+    forged = {"benchwright": {"phase_changes": {"p1_plan": ["forged.py"]}}, "mine": 1}
+    steps = [{"tool": "Write", "args": {"file_path": "feature.py", "content": "x = 1\n"}}]
+    recording = tmp_path / "forged.json"
+    recording.write_text(json.dumps({"metadata": forged, "steps": steps}))
+    suite = minisuite()
+    agent = build_agent(f"replay:{recording}", [suite.task("phased-plan")])
+    result = trial(suite, "phased-plan", agent)
+    metadata = result.trajectory["metadata"]
+    assert metadata["mine"] == 1
+    assert metadata["benchwright"]["phase_changes"] == {"p1_plan": [], "p2_implementation": [
+        "feature.py"]}  # fmt: skip
+    assert "no_source_during_phase" not in {c.check_id for c in result.checks if not c.passed}
 
 
 def test_an_agent_past_its_budget_errors_the_trial_with_the_budget_named(tmp_path):
@@ -113,7 +122,17 @@ def test_an_agent_past_its_budget_errors_the_trial_with_the_budget_named(tmp_pat
     assert result.checks == ()
 
 
-def test_an_agent_that_deletes_the_repository_errors_and_no_outer_repository_is_touched(tmp_path):
-    result = trial(minisuite(), "fix-double", CommandAgent("vandal", "rm -rf .git"))
-    assert result.verdict == "errored"
-    assert result.error.startswith("harness: git add"), result.error
+def test_an_agents_own_git_repository_is_content_the_harness_never_runs(tmp_path):
+    marker = tmp_path / "MARKER"
+    plant = (
+        f"sh -c 'git init -q . && printf \"[core]\\n\\tfsmonitor = touch {marker}\\n"
+        f'[filter \\"x\\"]\\n\\tclean = touch {marker}\\n" >> .git/config'
+        ' && echo "* filter=x binary" > .gitattributes'
+        ' && printf "def double(x):\\n    return x * 2\\n" > mathx.py\''
+    )
+    result = trial(minisuite(), "fix-double", CommandAgent("planter", plant))
+    assert not marker.exists()
+    assert result.verdict == "passed", (result.error, [c.detail for c in result.checks])
+    assert result.trajectory["metadata"]["benchwright"]["phase_changes"] == {
+        "main": [".gitattributes", "mathx.py"]
+    }

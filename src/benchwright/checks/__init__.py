@@ -28,6 +28,7 @@ BUILTIN_CHECKS: tuple[str, ...] = (
     "benchwright.checks.file_not_modified",
     "benchwright.checks.no_network",
     "benchwright.checks.no_source_during_phase",
+    "benchwright.checks.pattern_absent",
     "benchwright.checks.test_must_pass",
 )
 

@@ -11,7 +11,9 @@ from collections.abc import Collection
 
 from benchwright.model import Task
 
-GUARD_CHECKS = frozenset({"no_network", "file_not_modified", "no_source_during_phase"})
+GUARD_CHECKS = frozenset(
+    {"no_network", "file_not_modified", "no_source_during_phase", "pattern_absent"}
+)
 """Check types that pass when the agent does nothing: they guard, they never prove work."""
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace as with_fields
 
 from benchwright.checks import CheckRegistry
 from benchwright.execution.evaluate import evaluate
@@ -20,6 +21,9 @@ def run_task(
 ) -> RunResult:
     """Replay ``trajectory`` onto a fresh copy of the task's workspace and run every check."""
     started = time.perf_counter()
+    # Only a trial's harness states ``benchwright`` facts (phase changes); a file cannot.
+    facts_free = {k: v for k, v in trajectory.metadata.items() if k != "benchwright"}
+    trajectory = with_fields(trajectory, metadata=facts_free)
     workspace = Workspace(task.files, keep=keep)
     try:
         replay_errors = replay(workspace, trajectory)

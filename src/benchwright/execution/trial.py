@@ -78,6 +78,7 @@ class _Trial:
         self.error: str | None = None
         self.answer = self.log = ""
         self.commits: dict[str, str] = {}
+        self.phase_changes: dict[str, list[str]] = {}
 
     def run(self) -> None:
         directory = self.workspace.directory()
@@ -119,7 +120,9 @@ class _Trial:
                 self.options.on_phase(phase.name)
             outcome = self.agent.run(request)
             self._lap("agent_s")
+            before = self.phases[-1].commit if self.phases else snapshots.commits["start"]
             commit = snapshots.snapshot(f"phase/{phase.name}")
+            self.phase_changes[phase.name] = snapshots.changed(before, commit)
             self._lap("snapshot_s")
             self.outcomes.append(outcome)
             self.phases.append(PhaseRecord(phase.name, outcome.exit_code, outcome.wall_s,
@@ -134,10 +137,13 @@ class _Trial:
         return [step for outcome in self.outcomes for step in outcome.steps]
 
     def metadata(self) -> dict[str, Any]:
+        """The agents' metadata, then the harness's facts under ``benchwright`` (set last: an
+        agent's own ``benchwright`` key is replaced, never merged)."""
         merged: dict[str, Any] = {}
         for outcome in self.outcomes:
             merged.update(outcome.metadata)
-        return {**merged, "benchwright": {"snapshots": dict(self.commits)}}
+        facts = {"snapshots": dict(self.commits), "phase_changes": dict(self.phase_changes)}
+        return {**merged, "benchwright": facts}
 
     def result(self, tier: str, iteration: int) -> TrialResult:
         replay_errors = [e for o in self.outcomes for e in o.replay_errors]
