@@ -33,13 +33,14 @@ _WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
     "xargs": (frozenset({"-I", "-n", "-P", "-L", "-d", "-s", "-E", "-a"}), 0),
     "timeout": (frozenset({"-s", "-k"}), 1),
 }
+_REDIRECTION = re.compile(r"[<>&|]+")
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
 _PWD = re.compile(r"^(?:\$PWD|\$\{PWD\})(?=/|$)")
 _SYSTEM = ("/dev/", "/proc/", "/sys/")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 _SUBSTITUTION = re.compile(r"\$\(([^()]*)\)|`([^`]*)`")
 _QUOTED_PATH = r"""(?P<q>['"])(?P<path>[^'"]+)(?P=q)"""
-_WRITING_MODE = r"""['"][^'"]*[wax+]"""
+_WRITING_MODE = r"""['"][^'"]*[wax+][^'"]*['"]\s*\)?"""
 _CODE_WRITES = tuple(
     re.compile(pattern.replace("PATH", _QUOTED_PATH))
     for pattern in (
@@ -86,7 +87,7 @@ def shell_writes(command: str, cwd: str = "") -> tuple[list[ShellWrite], str]:
         if name in ("cd", "pushd"):
             cwd = _changed_directory(cwd, argv[1:])
             continue
-        fragment = shlex.join(argv)
+        fragment = " ".join(w if _REDIRECTION.fullmatch(w) else shlex.quote(w) for w in argv)
         if name in _SHELLS and "-c" in argv[1:-1]:
             found.extend(shell_writes(argv[argv.index("-c") + 1], cwd)[0])
         elif name == "eval":
@@ -95,28 +96,30 @@ def shell_writes(command: str, cwd: str = "") -> tuple[list[ShellWrite], str]:
     return list(dict.fromkeys(found)), cwd
 
 
-def workspace_paths(write: ShellWrite, root: str | None) -> tuple[str, ...]:
-    """Workspace-relative candidates for the written path (possibly globs, "" for the root).
+def workspace_paths(write: ShellWrite, root: str | None) -> tuple[tuple[str, ...], bool]:
+    """Workspace-relative candidates for the written path, and whether they are guesses.
 
-    A relative path is tried against the command's directory and against the root
-    (a recording may have lost a ``cd``). An absolute path is made relative to
-    ``root`` (the recorded workspace directory) when known and otherwise tried by
-    every suffix, so ``/any/where/tests/x.py`` may be ``tests/x.py``; device and
-    process files (``/dev/null``) are never workspace files.
+    Candidates may be globs ("" is the workspace root). A relative path is tried
+    against the command's directory and against the root (a recording may have
+    lost a ``cd``). An absolute path is made relative to ``root`` (the recorded
+    workspace directory) when known; otherwise every suffix is a *guess*
+    (``/any/where/tests/x.py`` may be ``tests/x.py``), which callers should match
+    against files only, never directories or globs: ``cp -r tests /tmp/copy``
+    does not write ``tests``. Device and process files are never workspace files.
     """
     raw = _PWD.sub(".", write.target.path)
     if raw.startswith(("~", "$")):
-        return ()
+        return (), False
     full = posixpath.normpath(posixpath.join(write.cwd, raw))
     tried = () if raw.startswith("/") else _inside(raw)
     if not full.startswith("/"):
-        return tuple(dict.fromkeys(_inside(full) + tried))
+        return tuple(dict.fromkeys(_inside(full) + tried)), False
     if full.startswith(_SYSTEM):
-        return tried
+        return tried, False
     if root is not None:
-        return tuple(dict.fromkeys(_inside(posixpath.relpath(full, root)) + tried))
+        return tuple(dict.fromkeys(_inside(posixpath.relpath(full, root)) + tried)), False
     parts = full.strip("/").split("/")
-    return tuple(dict.fromkeys(["/".join(parts[k:]) for k in range(len(parts))] + list(tried)))
+    return tuple(dict.fromkeys(["/".join(parts[k:]) for k in range(len(parts))] + [*tried])), True
 
 
 def _inside(path: str) -> tuple[str, ...]:

@@ -98,8 +98,8 @@ class ShellEvidence:
     """Workspace-relative candidates, possibly globs; "" is the workspace root."""
     recursive: bool
     """Everything under each path may be written too."""
-    deletes: bool
-    """The command only removes: it cannot add a file under a protected glob."""
+    adds: bool
+    """The command may create a file that was not there (a path under a protected glob)."""
 
 
 def normalize_path(raw: str) -> str:
@@ -268,7 +268,9 @@ class Trajectory:
 
         The directory a ``cd`` enters carries over to later steps, as an agent's
         shell tool keeps it; absolute paths are read against the recorded
-        workspace directory (``metadata.cwd``) when the transcript gave one.
+        workspace directory (``metadata.cwd``) when the transcript gave one;
+        otherwise they are guesses by suffix and name files only (neither
+        recursive nor adding).
         """
         root = self.metadata.get("cwd")
         root = root if isinstance(root, str) and root.startswith("/") else None
@@ -276,18 +278,16 @@ class Trajectory:
         cwd = ""
         for step in self.commands():
             writes, cwd = shell_writes(step.command, cwd)
-            found.extend(
-                ShellEvidence(
-                    step.step_index,
-                    step.tool,
-                    w.fragment,
-                    paths,
-                    w.target.recursive,
-                    w.target.deletes,
-                )
-                for w in writes
-                if (paths := workspace_paths(w, root))
-            )
+            for write in writes:
+                paths, guessed = workspace_paths(write, root)
+                recursive = write.target.recursive and not guessed
+                adds = not write.target.deletes and not guessed
+                if paths:
+                    found.append(
+                        ShellEvidence(
+                            step.step_index, step.tool, write.fragment, paths, recursive, adds
+                        )
+                    )
         return tuple(found)
 
     @cached_property
