@@ -67,6 +67,9 @@ EXPECTED: dict[str, list[str]] = {
     "trajectory_huge_integer.json": ["steps[0].args.limit: integer beyond 64 bits"],
     "nonfinite_weight.yaml": ["checks[0].weight: must be a finite number, got inf"],
     "nonfinite_weight_json.json": ["oracles[0].weight: must be a finite number, got nan"],
+    "string_boolean.yaml": ["checks[0].critical: must be true or false, got str"],
+    "string_number_weight.yaml": ["checks[0].weight: must be a number, got str"],
+    "nul_in_check_path.json": ["oracles[0].path: must not contain a NUL byte"],
     "unknown_check_type.yaml": [
         "oracles[1].type: unknown check type 'assert_exists'; known: ",
         "assertion_exists",

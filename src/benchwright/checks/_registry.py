@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from benchwright.errors import BenchwrightError
+from benchwright.model import StrictInput
 
 if TYPE_CHECKING:
     from benchwright.checks._context import CheckContext
@@ -25,10 +26,11 @@ ENTRY_POINT_GROUP = "benchwright.checks"
 _MARK = "__benchwright_check__"
 
 
-class CheckParams(BaseModel):
-    """Base of every check type's parameters: unknown keys are errors."""
+class CheckParams(StrictInput):
+    """Base of every check type's parameters: unknown keys are errors, and booleans,
+    numbers and NUL-free strings are exactly that (`StrictInput`)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, use_attribute_docstrings=True)
 
     def task_errors(self, files: Mapping[str, bytes]) -> list[tuple[str, str]]:
         """Authoring errors visible before anything runs, as (field, message) pairs.

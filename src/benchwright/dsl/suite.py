@@ -11,28 +11,26 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from benchwright.checks import CheckRegistry
 from benchwright.dsl._documents import display_path, problems_from, read_document
 from benchwright.dsl.task import task_from_dict
 from benchwright.dsl.tiers import tier_of
 from benchwright.errors import SpecError, SpecErrors
-from benchwright.model import Suite, Task
+from benchwright.model import StrictInput, Suite, Task
 
 SUITE_FILES = ("suite.yaml", "suite.yml", "suite.json")
 TASK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 DEFAULT_BUDGET_S = 600.0
 
 
-class _SuiteDocument(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class _SuiteDocument(StrictInput):
     suite: str = Field(min_length=1)
     description: str = ""
     budget: float = Field(default=DEFAULT_BUDGET_S, gt=0)
     classes: dict[str, str] = Field(min_length=1)
-    build_only_classes: list[str] = []
+    build_only_classes: list[str] = Field(default_factory=list)
     tasks: list[str] = Field(min_length=1)
 
 

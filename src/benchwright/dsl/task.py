@@ -12,21 +12,19 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from benchwright.checks import CheckRegistry, UnknownCheckType, default_registry
 from benchwright.dsl._documents import display_path, problems_from, read_document
 from benchwright.dsl._trial_fields import phases_of, solution_of, stamp_files
 from benchwright.dsl.tiers import guard_only_problem
 from benchwright.errors import SpecError
-from benchwright.model import CheckSpec, Task, inside_root, normalize_path
+from benchwright.model import CheckSpec, StrictInput, Task, inside_root, normalize_path
 from benchwright.workspace import read_tree
 
 
-class _TaskDocument(BaseModel):
+class _TaskDocument(StrictInput):
     """The task envelope. ``oracles`` (AgentBench) and ``checks`` are the same list."""
-
-    model_config = ConfigDict(extra="forbid")
 
     id: str = Field(min_length=1)
     name: str | None = None
@@ -36,7 +34,7 @@ class _TaskDocument(BaseModel):
     fixture: str | None = None
     oracles: list[Any] | None = None
     checks: list[Any] | None = None
-    tags: list[str] = []
+    tags: list[str] = Field(default_factory=list)
     task_class: str | None = Field(default=None, alias="class", min_length=1)
     budget: float | None = Field(default=None, gt=0)
     stamp: Any = None
@@ -47,7 +45,7 @@ class _TaskDocument(BaseModel):
 _DOCUMENT_KEYS = frozenset(f.alias or name for name, f in _TaskDocument.model_fields.items())
 
 
-class _CheckMeta(BaseModel):
+class _CheckMeta(StrictInput):
     """The keys every check entry may carry besides its type's own parameters."""
 
     model_config = ConfigDict(extra="ignore")

@@ -3,6 +3,7 @@
 Nothing here performs I/O or imports another benchwright package.
 """
 
+from benchwright.model._input import StrictInput
 from benchwright.model.result import CheckResult, GateResult, ReplayError, RunResult
 from benchwright.model.scorecard import (
     SCORECARD_SCHEMA_VERSION,
@@ -61,6 +62,7 @@ __all__ = [
     "Solution",
     "Status",
     "StepError",
+    "StrictInput",
     "Suite",
     "Task",
     "TierMean",

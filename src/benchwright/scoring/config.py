@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
+
+from benchwright.model import StrictInput
 
 GAMMA_CAP = 4.0
 """score**gamma flattens everything above ~0.8 past this; the seeds hard-cap it."""
@@ -29,8 +31,8 @@ DEFECT_ORDER: tuple[DefectClass, ...] = (
 """Worst first: a scorer must price single defects strictly in this order."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class _Strict(StrictInput):
+    model_config = ConfigDict(frozen=True)
 
 
 class CheckEntry(_Strict):
@@ -76,7 +78,7 @@ class ConditionConfig(_Strict):
     value: float = Field(1.0, gt=0, le=1)
     special: str | None = None
     """A condition proven by its own evidence row (``console_clean``: 1.0 or 0.0)."""
-    scenarios: list[str] = []
+    scenarios: list[str] = Field(default_factory=list)
     """For a special condition: the scenarios its evidence must cover (printed)."""
 
     @model_validator(mode="after")
@@ -155,21 +157,21 @@ class ScorerConfig(_Strict):
     description: str = ""
     publish_digits: int = Field(4, ge=1, le=12)
     excellent_at: float = Field(0.90, gt=0, le=1)
-    checks: dict[str, CheckEntry] = {}
+    checks: dict[str, CheckEntry] = Field(default_factory=dict)
     tiers: dict[str, TierConfig] = Field(min_length=1)
     components: dict[str, ComponentConfig] = Field(min_length=1)
-    diagnostics: list[str] = []
+    diagnostics: list[str] = Field(default_factory=list)
     """Computed and printed, excluded from every mean."""
     excellence: ExcellenceConfig | None = None
     criticals: CriticalsConfig | None = None
-    roots: dict[str, list[str]] = {}
+    roots: dict[str, list[str]] = Field(default_factory=dict)
     """Root check -> dependent checks: verdict attribution, never a score change."""
-    constraints: list[ConstraintConfig] = []
-    calibration_owned: list[str] = []
+    constraints: list[ConstraintConfig] = Field(default_factory=list)
+    calibration_owned: list[str] = Field(default_factory=list)
     """Checks whose cut points come from the reference: exempt from the freeze sweep."""
     thresholds: ThresholdsRef | None = None
     ladder: str | None = None
     """A ladder file (relative) restricting the wanted checks to one rung."""
-    functional_categories: list[str] = []
-    selftest: dict[DefectClass, dict[str, float]] = {}
+    functional_categories: list[str] = Field(default_factory=list)
+    selftest: dict[DefectClass, dict[str, float]] = Field(default_factory=dict)
     """Defect class -> {check: score} applied to a perfect run."""

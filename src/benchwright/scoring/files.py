@@ -10,11 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from benchwright.dsl._documents import display_path, problems_from, read_document
 from benchwright.errors import SpecError
-from benchwright.model import CheckResult, Status
+from benchwright.model import CheckResult, Status, StrictInput
 from benchwright.scoring.config import ScorerConfig
 from benchwright.scoring.invariants import config_problems, wanted_checks
 from benchwright.scoring.scorer import Scorer
@@ -91,14 +91,12 @@ def load_ladder(path: Path, cfg: ScorerConfig) -> LadderFile:
     return ladder
 
 
-class _Row(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class _Row(StrictInput):
     id: str = Field(min_length=1)
     status: Status
     score: float = Field(ge=0, le=1)
     detail: str = ""
-    evidence: dict[str, Any] = {}
+    evidence: dict[str, Any] = Field(default_factory=dict)
     duration_s: float = Field(0.0, ge=0)
 
 

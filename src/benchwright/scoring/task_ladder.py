@@ -12,11 +12,13 @@ import math
 from collections.abc import Mapping
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from benchwright.model import StrictInput
 
 
-class RungConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class RungConfig(StrictInput):
+    model_config = ConfigDict(frozen=True)
 
     name: str = Field(min_length=1)
     budget_min: int = Field(gt=0)
@@ -27,8 +29,8 @@ class RungConfig(BaseModel):
     summary: str = ""
 
 
-class LadderFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class LadderFile(StrictInput):
+    model_config = ConfigDict(frozen=True)
 
     ladder: str = Field(min_length=1)
     rungs: list[RungConfig] = Field(min_length=1)

@@ -12,24 +12,25 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from benchwright.errors import RefusedError
+from benchwright.model import StrictInput
 from benchwright.scoring.config import GAMMA_CAP
 
 
-class LatencyRung(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class LatencyRung(StrictInput):
+    model_config = ConfigDict(frozen=True)
 
     at_most: float = Field(gt=0)
     """Budget of the rung, in the ladder's unit (ms, s, frames...)."""
     score: float = Field(ge=0, le=1)
 
 
-class ThresholdsFile(BaseModel):
+class ThresholdsFile(StrictInput):
     """The calibration-owned numbers of one scorer."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     calibrated: bool
     """True only once the calibration fit is frozen; False puts UNCALIBRATED on verdicts."""
@@ -39,7 +40,7 @@ class ThresholdsFile(BaseModel):
     """Tightens only the top rung of each latency ladder (top budget / k_P)."""
     m: float | None = Field(None, ge=0, le=1)
     """Critical-factor floor; overrides the scorer config's criticals.m when given."""
-    ladders: dict[str, list[LatencyRung]] = {}
+    ladders: dict[str, list[LatencyRung]] = Field(default_factory=dict)
     note: str = ""
 
 
