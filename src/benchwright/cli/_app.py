@@ -27,6 +27,24 @@ JsonOpt = Annotated[Path | None, typer.Option("--json", help="Write the JSON rep
 JunitOpt = Annotated[Path | None, typer.Option("--junit", help="Write JUnit XML here.")]
 AGENT_HELP = "nop | oracle | replay:F | command:'…' | claude-code | codex | aider | goose"
 KeepOpt = Annotated[bool, typer.Option("--keep", help="Keep workspaces (and their initial copy).")]
+NoSandboxOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-sandbox",
+        help="Run agents and check commands unconfined (results carry isolation: none).",
+    ),
+]
+SandboxRoOpt = Annotated[
+    list[Path] | None,
+    typer.Option("--sandbox-ro", help="A host path sandboxes may read (repeatable)."),
+]
+AgentNetworkOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--agent-network",
+        help="The agent's network: none | loopback | host (default: host for CLIs, none else).",
+    ),
+]
 
 
 def reports_errors(command: F) -> F:
@@ -44,6 +62,20 @@ def reports_errors(command: F) -> F:
             raise typer.Exit(exc.exit_code) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def isolation_request(
+    no_sandbox: bool, sandbox_ro: list[Path] | None, agent_network: str | None = None
+) -> Any:
+    """The `IsolationRequest` of ``--no-sandbox``/``--sandbox-ro``/``--agent-network``."""
+    from benchwright.execution.isolation import IsolationRequest
+    from benchwright.sandbox import Network
+
+    choices = [n.value for n in Network]
+    if agent_network is not None and agent_network not in choices:
+        invalid(f"--agent-network {agent_network!r}: choose one of {', '.join(choices)}")
+    network = Network(agent_network) if agent_network else None
+    return IsolationRequest(no_sandbox, tuple(sandbox_ro or ()), network)
 
 
 def invalid(message: str) -> NoReturn:

@@ -11,15 +11,20 @@ import typer
 
 from benchwright.cli._app import (
     AGENT_HELP,
+    AgentNetworkOpt,
     JsonOpt,
     JunitOpt,
     KeepOpt,
+    NoSandboxOpt,
+    SandboxRoOpt,
     app,
     invalid,
+    isolation_request,
     reports_errors,
 )
 
 if TYPE_CHECKING:
+    from benchwright.execution.isolation import IsolationRequest
     from benchwright.model import GateResult, RunResult, Task, Trajectory
 
 checks_app = typer.Typer(help="The check types this installation knows.", no_args_is_help=True)
@@ -72,19 +77,23 @@ def run(
     json_out: JsonOpt = None,
     junit_out: JunitOpt = None,
     keep: KeepOpt = False,
+    no_sandbox: NoSandboxOpt = False,
+    sandbox_ro: SandboxRoOpt = None,
+    agent_network: AgentNetworkOpt = None,
 ) -> None:
     """Run an agent on a suite (SUITE --agent A), resume a run, or replay one --task."""
+    isolation = isolation_request(no_sandbox, sandbox_ro, agent_network)
     if task is not None or trajectory is not None:
         from benchwright.dsl import load_task, load_trajectory
 
         if task is None or trajectory is None or suite is not None:
             invalid("--task and --trajectory go together, without SUITE")
         pair = (load_task(task), load_trajectory(trajectory))
-        _grade([pair], json_out, junit_out, keep)
+        _grade([pair], json_out, junit_out, keep, isolation)
     from benchwright.cli.suites import run_suite
 
     run_suite(suite, agent, tasks_glob, iterations, budget, env or [], seed, out, resume,
-              json_out, junit_out)  # fmt: skip
+              json_out, junit_out, isolation)  # fmt: skip
 
 
 @app.command()
@@ -103,25 +112,31 @@ def gate(
     json_out: JsonOpt = None,
     junit_out: JunitOpt = None,
     keep: KeepOpt = False,
+    no_sandbox: NoSandboxOpt = False,
+    sandbox_ro: SandboxRoOpt = None,
 ) -> None:
     """Grade many tasks; exit 0 only when every task passed."""
     from benchwright.dsl import pair_trajectories, select_tasks
 
-    _grade(pair_trajectories(select_tasks(tasks, manifest), trajectory), json_out, junit_out, keep)
+    pairs = pair_trajectories(select_tasks(tasks, manifest), trajectory)
+    _grade(pairs, json_out, junit_out, keep, isolation_request(no_sandbox, sandbox_ro))
 
 
 def _grade(
-    pairs: list[tuple[Task, Trajectory]], json_out: Path | None, junit_out: Path | None, keep: bool
-) -> None:
+    pairs: list[tuple[Task, Trajectory]], json_out: Path | None, junit_out: Path | None,
+    keep: bool, isolation: IsolationRequest,
+) -> None:  # fmt: skip
     from rich.console import Console
 
     from benchwright.errors import EXIT_FAILED, EXIT_HARNESS, EXIT_PASSED
     from benchwright.execution import run_gate
+    from benchwright.execution.isolation import choose_confinement
     from benchwright.reports import write_json, write_junit
     from benchwright.reports.terminal import print_gate
 
+    confinement = choose_confinement(isolation, [task for task, _ in pairs])
     with _progress(len(pairs)) as advance:
-        result = run_gate(pairs, keep=keep, on_result=advance)
+        result = run_gate(pairs, keep=keep, on_result=advance, confinement=confinement)
     if json_out:
         write_json(result, json_out)
     if junit_out:

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from benchwright.cli._app import app, invalid, reports_errors
 
+if TYPE_CHECKING:
+    from benchwright.execution.isolation import IsolationRequest
+
 
 def run_suite(
     suite: Path | None, agent: str | None, tasks_glob: str, iterations: int,
     budget: float | None, env: list[str], seed: int, out: Path, resume: Path | None,
-    json_out: Path | None, junit_out: Path | None,
+    json_out: Path | None, junit_out: Path | None, isolation: IsolationRequest,
 ) -> None:  # fmt: skip
     """Plan (exit 2 on bad input), run with a progress bar, print tiers, exit by docs/suites.md."""
     from rich.console import Console
@@ -29,12 +32,13 @@ def run_suite(
     except ValueError as exc:
         invalid(str(exc))
     if resume is not None:
-        plan = plan_resume(resume, extra)
+        plan = plan_resume(resume, extra, isolation)
     elif suite is None or agent is None:
         invalid("give SUITE and --agent (or --resume RUN_DIR, or --task with --trajectory)")
     else:
         plan = plan_run(suite, agent, tasks_glob=tasks_glob, iterations=iterations,
-                        budget_s=budget, env=extra, seed=seed, out=out)  # fmt: skip
+                        budget_s=budget, env=extra, seed=seed, out=out,
+                        isolation=isolation)  # fmt: skip
     console = Console()
     with TrialProgress(len(plan.trials), console, Console(stderr=True)) as progress:
         outcome = execute(plan, progress)

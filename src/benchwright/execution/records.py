@@ -25,6 +25,8 @@ class PhaseRecord:
     budget_s: float
     timed_out: bool
     commit: str | None
+    limit: str | None = None
+    """The sandbox limit the agent hit in this phase (``limit: memory … exhausted``)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,8 @@ class TrialResult:
     """The agent's stdout and stderr per phase (``agent.log``)."""
     trajectory: Mapping[str, Any] = field(default_factory=dict)
     """``{"metadata", "steps", "answer"}`` (``trajectory.json``)."""
+    isolation: str = "bwrap"
+    """``bwrap`` (agent and check processes sandboxed) or ``none`` (``--no-sandbox``)."""
 
     @property
     def agent_s(self) -> float:
@@ -67,6 +71,7 @@ class TrialResult:
             "agent": self.agent,
             "verdict": self.verdict,
             "error": self.error,
+            "isolation": self.isolation,
             "phases": [
                 {
                     "name": p.name,
@@ -75,6 +80,7 @@ class TrialResult:
                     "budget_s": p.budget_s,
                     "timed_out": p.timed_out,
                     "commit": p.commit,
+                    "limit": p.limit,
                 }
                 for p in self.phases
             ],
@@ -104,12 +110,14 @@ class TrialResult:
                     p["budget_s"],
                     p["timed_out"],
                     p.get("commit"),
+                    p.get("limit"),
                 )
                 for p in raw.get("phases", [])
             ),
             checks=tuple(CheckResult.from_dict(c) for c in raw.get("checks", [])),
             replay_errors=tuple(raw.get("replay_errors", [])),
             timings=raw.get("timings", {}),
+            isolation=raw.get("isolation", "bwrap"),
         )
 
 
@@ -118,4 +126,6 @@ def phase_log(name: str, outcome: Any) -> str:
     status = "timed out" if outcome.timed_out else f"exit {outcome.exit_code}"
     text = f"=== phase {name} ({status}, {outcome.wall_s:.2f}s) ===\n"
     text += f"--- stdout ---\n{outcome.stdout}\n--- stderr ---\n{outcome.stderr}\n"
+    if outcome.limit:
+        text += f"--- sandbox ---\n{outcome.limit}\n"
     return text + (f"--- error ---\n{outcome.error}\n" if outcome.error else "")

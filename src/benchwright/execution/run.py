@@ -9,6 +9,7 @@ from dataclasses import replace as with_fields
 from benchwright.checks import CheckRegistry
 from benchwright.execution.evaluate import evaluate
 from benchwright.model import GateResult, RunResult, Task, Trajectory
+from benchwright.sandbox import Confinement
 from benchwright.workspace import Workspace, replay
 
 
@@ -18,6 +19,7 @@ def run_task(
     *,
     keep: bool = False,
     registry: CheckRegistry | None = None,
+    confinement: Confinement | None = None,
 ) -> RunResult:
     """Replay ``trajectory`` onto a fresh copy of the task's workspace and run every check."""
     started = time.perf_counter()
@@ -27,7 +29,7 @@ def run_task(
     workspace = Workspace(task.files, keep=keep)
     try:
         replay_errors = replay(workspace, trajectory)
-        results = evaluate(task, workspace, trajectory, registry=registry)
+        results = evaluate(task, workspace, trajectory, registry=registry, confinement=confinement)
         kept = str(workspace.directory()) if keep else None
     finally:
         workspace.cleanup()
@@ -47,6 +49,7 @@ def run_gate(
     keep: bool = False,
     registry: CheckRegistry | None = None,
     on_result: Callable[[RunResult], None] | None = None,
+    confinement: Confinement | None = None,
 ) -> GateResult:
     """Run every (task, trajectory) pair in order.
 
@@ -58,7 +61,7 @@ def run_gate(
     error = None
     try:
         for task, trajectory in pairs:
-            run = run_task(task, trajectory, keep=keep, registry=registry)
+            run = run_task(task, trajectory, keep=keep, registry=registry, confinement=confinement)
             runs.append(run)
             if on_result is not None:
                 on_result(run)
@@ -72,4 +75,5 @@ def run_gate(
         complete=error is None,
         duration_s=time.perf_counter() - started,
         error=error,
+        isolation=(confinement or Confinement()).isolation,
     )

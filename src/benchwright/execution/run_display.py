@@ -49,6 +49,8 @@ class TrialProgress:
             self.bar.update(self.current, description=f"{self.label} [{payload}]")
         elif event == "result":
             self.out.print(_line(payload), highlight=False, markup=False)
+        elif event == "note":
+            self.bar.console.print(payload, highlight=False, markup=False)
 
 
 def _line(result: TrialResult) -> str:
@@ -62,6 +64,12 @@ def _line(result: TrialResult) -> str:
 def _first_failure(result: TrialResult) -> str:
     failed = next((c for c in result.checks if not c.passed), None)
     return f": {failed.check_id}: {failed.detail}" if failed and result.verdict == "failed" else ""
+
+
+UNCONFINED_WARNING = (
+    "WARNING: isolation: none — agents and check commands ran unsandboxed (--no-sandbox); "
+    "an agent could have reached the harness, other trials and these results"
+)
 
 
 def print_summary(summary: dict[str, Any], run_dir: str, console: Console) -> None:
@@ -85,6 +93,8 @@ def print_summary(summary: dict[str, Any], run_dir: str, console: Console) -> No
             *(_s(lat[k]) for k in ("p50", "p95", "max")),
         )
     console.print(table)
+    if summary.get("isolation") == "none":
+        console.print(UNCONFINED_WARNING, style="bold red")
     for tier, key in (("correctness", "correctness_pass_rate"), ("build", "build_pass_rate")):
         t = summary["tiers"][tier]
         rate = "n/a" if summary[key] is None else f"{summary[key]:.1%}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -83,8 +83,13 @@ def summarize(
         "correctness_pass_rate": _rate(tiers["correctness"]),
         "build_pass_rate": _rate(tiers["build"]),
         "latency_only_tasks": tiers["latency"]["tasks"],
-        "classes": classes, "tasks": tasks,
+        "classes": classes, "tasks": tasks, "isolation": _isolation(results.values()),
     }  # fmt: skip
+
+
+def _isolation(results: Iterable[TrialResult]) -> str:
+    """``none`` when any trial ran unconfined: one unsandboxed trial taints the run."""
+    return "none" if any(r.isolation == "none" for r in results) else "bwrap"
 
 
 def read_summary(path: Path) -> dict[str, Any]:

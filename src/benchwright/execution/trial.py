@@ -23,7 +23,10 @@ from benchwright.execution.records import PhaseRecord, TrialResult, phase_log
 from benchwright.execution.stamp import stamp
 from benchwright.execution.verdict import read_only_error, verdict_of
 from benchwright.model import CheckResult, Phase, Task, Trajectory
+from benchwright.sandbox import Confinement, Network
 from benchwright.workspace import Workspace
+
+CONFINED = Confinement()
 
 STEPS = ("isolate_s", "agent_s", "snapshot_s", "stamp_s", "checks_s")
 _OWN_PREFIXES = ("stamp", "agent", "budget", "read-only")
@@ -41,6 +44,10 @@ class TrialOptions:
     registry: CheckRegistry | None = None
     on_phase: Callable[[str], None] | None = None
     """Told each phase's name as it starts (progress display)."""
+    confinement: Confinement = CONFINED
+    """How agents and check commands are sandboxed (``--no-sandbox``: not at all)."""
+    agent_network: Network | None = None
+    """``--agent-network``: the agent's network policy; None keeps the agent's default."""
 
     def budget(self, task: Task, phase: Phase) -> float:
         """``--budget``, then the phase's, the task's, the suite's (docs/suites.md, Budgets)."""
@@ -104,7 +111,10 @@ class _Trial:
         if self.task.checks:
             trajectory = Trajectory(tuple(steps), self.metadata(), self.answer, self.agent.spec)
             registry = self.options.registry
-            self.checks = evaluate(self.task, self.workspace, trajectory, registry=registry)
+            self.checks = evaluate(
+                self.task, self.workspace, trajectory,
+                registry=registry, confinement=self.options.confinement,
+            )  # fmt: skip
         self._lap("checks_s")
 
     def _phases(self, directory: Path, scratch: Path, snapshots: Snapshots) -> bool:
@@ -115,6 +125,7 @@ class _Trial:
             request = AgentRequest(
                 self.task, phase, n == len(phases) - 1, directory, budget,
                 scratch / "answer.txt", scratch, self.options.env, self.options.seed,
+                self.options.confinement, self.options.agent_network,
             )  # fmt: skip
             if self.options.on_phase is not None:
                 self.options.on_phase(phase.name)
@@ -125,8 +136,10 @@ class _Trial:
             self.phase_changes[phase.name] = snapshots.changed(before, commit)
             self._lap("snapshot_s")
             self.outcomes.append(outcome)
-            self.phases.append(PhaseRecord(phase.name, outcome.exit_code, outcome.wall_s,
-                                           budget, outcome.timed_out, commit))  # fmt: skip
+            self.phases.append(PhaseRecord(
+                phase.name, outcome.exit_code, outcome.wall_s, budget, outcome.timed_out,
+                commit, outcome.limit,
+            ))  # fmt: skip
             self.log += phase_log(phase.name, outcome)
             if outcome.error:
                 self.error = outcome.error
@@ -155,7 +168,7 @@ class _Trial:
         return TrialResult(
             self.task.id, self.task.task_class, tier, iteration, self.agent.spec, verdict,
             error, tuple(self.phases), self.checks, tuple(map(str, replay_errors)),
-            self.answer, self.timings, self.log, trajectory,
+            self.answer, self.timings, self.log, trajectory, self.options.confinement.isolation,
         )  # fmt: skip
 
     def _lap(self, key: str) -> None:

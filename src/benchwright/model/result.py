@@ -114,6 +114,8 @@ class GateResult:
     duration_s: float = 0.0
     error: str | None = None
     """Why the gate stopped early (interrupted, harness crash), when it did."""
+    isolation: str = "bwrap"
+    """``bwrap`` when check commands ran sandboxed, ``none`` under ``--no-sandbox``."""
 
     @property
     def passed(self) -> bool:

@@ -34,6 +34,7 @@ def gate_dict(gate: GateResult) -> dict[str, Any]:
         "passed": gate.passed,
         "complete": gate.complete,
         "error": gate.error,
+        "isolation": gate.isolation,
         "summary": {
             "tasks": len(gate.runs),
             "passed": gate.passed_count,

@@ -60,6 +60,11 @@ def failures_table(runs: list[RunResult]) -> Table:
     return table
 
 
+UNCONFINED_WARNING = (
+    "WARNING: isolation: none — check commands ran the agent's code unsandboxed (--no-sandbox)"
+)
+
+
 def print_gate(gate: GateResult, console: Console) -> None:
     """Every task's table for small gates; for large ones, a row per failing task.
 
@@ -74,6 +79,8 @@ def print_gate(gate: GateResult, console: Console) -> None:
             console.print(failures_table(failing[:LISTED_FAILURES]))
         if len(failing) > LISTED_FAILURES:
             console.print(f"... {len(failing) - LISTED_FAILURES} more failing task(s): see --json")
+    if gate.isolation == "none":
+        console.print(Text(UNCONFINED_WARNING, "bold red"))
     if gate.error:
         console.print(Text(f"Gate incomplete: {gate.error}", "bold magenta"))
     style = "bold green" if gate.passed else "bold red"

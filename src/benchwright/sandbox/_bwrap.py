@@ -113,9 +113,15 @@ def _limits(sandbox: Sandbox) -> list[str]:
     return [*words, "--"]
 
 
+def tool(name: str) -> str | None:
+    """The path of ``bwrap``, ``prlimit`` or ``setpriv``; ``$BENCHWRIGHT_BWRAP`` names bwrap."""
+    if name == "bwrap" and (chosen := os.environ.get("BENCHWRIGHT_BWRAP")):
+        return chosen if os.access(chosen, os.X_OK) else None
+    return shutil.which(name, path=os.defpath + ":/usr/sbin:/sbin")
+
+
 def _tool(name: str) -> str:
-    found = shutil.which(name, path=os.defpath + ":/usr/sbin:/sbin")
-    return found or name
+    return tool(name) or name
 
 
 def prepare(sandbox: Sandbox) -> None:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from functools import cache
 from pathlib import Path
 
-from benchwright.sandbox._bwrap import command_line
+from benchwright.sandbox._bwrap import command_line, tool
 from benchwright.sandbox._policy import Sandbox
 
 INSTALL_HINT = "install Debian's bubblewrap (apt-get install bubblewrap; make setup does it)"
@@ -18,7 +17,7 @@ INSTALL_HINT = "install Debian's bubblewrap (apt-get install bubblewrap; make se
 def unavailable_reason() -> str | None:
     """None when bubblewrap confines a trivial command here; else why not, in one line."""
     needed = ["bwrap", "prlimit"] + (["setpriv"] if os.geteuid() == 0 else [])
-    missing = [tool for tool in needed if shutil.which(tool, path=_PATH) is None]
+    missing = [name for name in needed if tool(name) is None]
     if missing:
         return f"{', '.join(missing)} not found: {INSTALL_HINT}"
     argv = command_line(Sandbox(writable=()), ["/bin/true"], Path("/"))
@@ -31,5 +30,3 @@ def unavailable_reason() -> str | None:
         return f"bwrap cannot create namespaces here (exit {done.returncode}: {lines[-1]})"
     return None
 
-
-_PATH = os.defpath + ":/usr/sbin:/sbin"
