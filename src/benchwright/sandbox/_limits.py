@@ -3,8 +3,8 @@
 ``setrlimit`` ceilings do not kill quietly: an allocation past the address-space
 limit fails (Python raises ``MemoryError``, C reports ``Cannot allocate memory``),
 a ``fork`` past the process limit fails with EAGAIN, a write past the file-size
-limit ends the writer with SIGXFSZ. These are the traces read here. A program
-that swallows the error and exits 0 leaves none; that is its own verdict.
+limit ends the writer with SIGXFSZ (Python ignores it and sees ``File too large``).
+These are the traces read here. A program that swallows the error and exits 0 leaves none; that is its own verdict.
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ def limit_reason(limits: Limits, exit_code: int | None, output: str) -> str | No
     """``limit: …`` when a failed sandboxed command shows it hit one of ``limits``."""
     if exit_code in (None, 0):
         return None
-    if exit_code in (-signal.SIGXFSZ, 128 + signal.SIGXFSZ) and limits.file_size_mb:
-        return f"limit: a file grew past {limits.file_size_mb} MiB (SIGXFSZ)"
+    killed = exit_code in (-signal.SIGXFSZ, 128 + signal.SIGXFSZ)
+    if limits.file_size_mb and (killed or "File too large" in output):
+        return f"limit: a file grew past {limits.file_size_mb} MiB"
     if limits.memory_mb and any(trace in output for trace in _MEMORY):
         return f"limit: memory ({limits.memory_mb} MiB address space per process) exhausted"
     if limits.processes and any(trace in output for trace in _PROCESSES):

@@ -29,4 +29,3 @@ def unavailable_reason() -> str | None:
         lines = (done.stderr or done.stdout).strip().splitlines() or ["no output"]
         return f"bwrap cannot create namespaces here (exit {done.returncode}: {lines[-1]})"
     return None
-
