@@ -4,7 +4,8 @@
 limit fails (Python raises ``MemoryError``, C reports ``Cannot allocate memory``),
 a ``fork`` past the process limit fails with EAGAIN, a write past the file-size
 limit ends the writer with SIGXFSZ (Python ignores it and sees ``File too large``).
-These are the traces read here. A program that swallows the error and exits 0 leaves none; that is its own verdict.
+These are the traces read here. A program that swallows the error and exits 0
+leaves none; that is its own verdict.
 """
 
 from __future__ import annotations
