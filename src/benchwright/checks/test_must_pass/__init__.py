@@ -1,0 +1,204 @@
+"""``test_must_pass``: a command (usually the project's tests) passes on a copy of the workspace.
+
+What the checker guarantees, and what a task must still protect itself, is in
+docs/tasks.md (``test_must_pass``). In short: each command runs on its own copy of
+the workspace, sandboxed, with a minimal environment and the grader's interpreter
+in safe-path mode (`_interpreter`); a pytest run also gets the checker's own config
+(`_pytest_config`), no plugin autoload, no conftest the task does not own, and
+passes only on the JUnit report it writes outside the copy (`_junit`).
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import PurePosixPath
+from typing import Any
+
+from pydantic import Field, field_validator
+
+from benchwright.checks._context import CheckContext
+from benchwright.checks._registry import CheckParams, check
+from benchwright.checks.test_must_pass._command import Invocation, parse
+from benchwright.checks.test_must_pass._interpreter import (
+    environment,
+    harness_pycache,
+    interpreter_words,
+    write_site,
+)
+from benchwright.checks.test_must_pass._junit import (
+    Case,
+    ReportError,
+    read_report,
+    shortfall,
+    stamped_tests,
+)
+from benchwright.checks.test_must_pass._pytest_config import fixture_config
+from benchwright.checks.test_must_pass._workdir import Workdir, remove_conftests, workdir
+from benchwright.model import CheckResult, Status
+from benchwright.probes import CommandObservation, run_command
+from benchwright.sandbox import Network
+
+DETAIL_LIMIT = 500
+EVIDENCE_LIMIT = 64_000
+REPORT = "junit.xml"
+
+
+class TestMustPassParams(CheckParams):
+    __test__ = False  # not a pytest class, despite the name
+
+    command: str = Field(min_length=1)
+    """Shell command run on a copy of the workspace; a leading ``python`` means the grader's
+    interpreter in safe-path mode, a leading ``pytest`` means ``python -m pytest``."""
+    timeout: float = Field(default=60.0, gt=0)
+    """Seconds before the command's whole process group is killed and the check fails."""
+    import_path: tuple[str, ...] = (".",)
+    """Workspace directories Python imports from, appended after the stdlib and site-packages."""
+
+    @field_validator("command")
+    @classmethod
+    def _runnable_on_our_terms(cls, command: str) -> str:
+        parse(command)
+        return command
+
+    @field_validator("import_path")
+    @classmethod
+    def _inside_the_workspace(cls, paths: tuple[str, ...]) -> tuple[str, ...]:
+        for path in paths:
+            pure = PurePosixPath(path)
+            if not path or "\0" in path or pure.is_absolute() or ".." in pure.parts:
+                raise ValueError(f"{path!r} is not a directory relative to the workspace")
+        return paths
+
+
+@check("test_must_pass", params=TestMustPassParams)
+def test_must_pass(p: TestMustPassParams, ctx: CheckContext) -> CheckResult:
+    """Passes when the command exits 0 in time and, for pytest, its own report shows a pass.
+
+    Fails on a non-zero exit, a timeout, or a pytest run whose JUnit report is missing,
+    shows no test, a failure, or a stamped test that did not pass; INFRA when the harness
+    could not run the command at all.
+    """
+    invocation = parse(p.command)
+    try:
+        stamped = stamped_tests(invocation.words, ctx.task.stamp)
+    except SyntaxError as exc:
+        return ctx.result(Status.INFRA, 0.0, f"a stamped test file does not parse: {exc}")
+    try:
+        with workdir(ctx.directory()) as work:
+            obs, facts = _execute(invocation, p, ctx, work)
+            report = _report(work) if invocation.runner == "pytest" else None
+    except OSError as exc:
+        return ctx.result(Status.INFRA, 0.0, f"cannot copy the workspace for the command: {exc}")
+    evidence = {**_evidence(p.command, obs), **facts}
+    if obs.error:  # the shell itself could not start: the harness, not the work
+        return ctx.result(Status.INFRA, 0.0, obs.error, **evidence)
+    if obs.timed_out:
+        return ctx.failed(
+            f"timed out after {p.timeout:g}s (process group killed): {p.command}", **evidence
+        )
+    # A background process that outlived the command was killed; the verdict stays the
+    # command's own, and the detail says what was killed.
+    left = STRAGGLER_NOTE if obs.straggler else ""
+    if obs.exit_code != 0:
+        limit = f" ({obs.limit})" if obs.limit else ""
+        detail = f"exit {obs.exit_code}{limit}: {_headline(obs.stdout, obs.stderr)}{left}"
+        return ctx.failed(detail, **evidence)
+    if report is None:  # not pytest: the exit status is all there is
+        return ctx.passed(f"exit 0 in {obs.duration_s:.2f}s: {p.command}{left}", **evidence)
+    if isinstance(report, str):
+        return ctx.failed(f"exit 0 but {report}", **evidence)
+    evidence["junit"] = {o: sum(c.outcome == o for c in report) for o in OUTCOMES}
+    evidence["stamped_tests"] = stamped
+    if reason := shortfall(report, stamped):
+        return ctx.failed(f"exit 0 but {reason}", **evidence)
+    passed = evidence["junit"]["passed"]
+    return ctx.passed(
+        f"exit 0 in {obs.duration_s:.2f}s, {passed} passed in the JUnit report: {p.command}{left}",
+        **evidence,
+    )
+
+
+STRAGGLER_NOTE = " (a background process outlived the command and was killed)"
+OUTCOMES = ("passed", "failed", "skipped")
+
+
+def _execute(
+    invocation: Invocation, p: TestMustPassParams, ctx: CheckContext, work: Workdir
+) -> tuple[CommandObservation, dict[str, Any]]:
+    """Run the command on ``work``'s copy, confined; returns what it did and what was set up."""
+    write_site(work.site)
+    pycache = harness_pycache()
+    python = shlex.join(interpreter_words(pycache))
+    import_path = [work.copy / d for d in p.import_path]
+    facts: dict[str, Any] = {"runner": invocation.runner, "left_out": work.left_out}
+    extra_env: dict[str, str] = {}
+    line = f"{python}{invocation.tail}" if invocation.runner == "python" else p.command
+    if invocation.runner == "pytest":
+        config = fixture_config(ctx.task.files)
+        import_path += [work.copy / d for d in config.pythonpath]
+        facts["conftest_removed"] = remove_conftests(work.copy, {*ctx.task.files, *ctx.task.stamp})
+        facts["pytest_config"] = config.source
+        options = [*config.write(ctx.task.files, work.config), *_pytest_options(invocation, work)]
+        line = f"{python} -m pytest{invocation.tail} {shlex.join(options)}"
+        extra_env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    env = environment(
+        site=work.site,
+        pycache=pycache,
+        import_path=import_path,
+        home=work.home,
+        extra=extra_env,
+    )
+    sandbox = ctx.confinement.sandbox(
+        writable=[work.copy, work.report],
+        readable=[work.site, work.config, pycache],
+        network=Network.NONE,
+    )
+    return run_command(line, work.copy, timeout_s=p.timeout, env=env, sandbox=sandbox), facts
+
+
+def _pytest_options(invocation: Invocation, work: Workdir) -> list[str]:
+    """The checker's terms: its rootdir, no cache, no conftest above the copy, its report."""
+    options = ["--rootdir", str(work.copy), "--confcutdir", str(work.copy)]
+    options += ["-p", "no:cacheprovider", f"--junitxml={work.report / REPORT}"]
+    if not any(w.startswith("--import-mode") for w in invocation.words):
+        options.append("--import-mode=append")  # test dirs join sys.path last, not first
+    return options
+
+
+def _report(work: Workdir) -> list[Case] | str:
+    try:
+        return read_report(work.report / REPORT)
+    except ReportError as exc:
+        return str(exc)
+
+
+def _evidence(command: str, obs: CommandObservation) -> dict[str, Any]:
+    return {
+        "command": command,
+        "exit_code": obs.exit_code,
+        "stdout": _tail(obs.stdout),
+        "stderr": _tail(obs.stderr),
+        "command_s": round(obs.duration_s, 3),
+        "straggler": obs.straggler,
+        "limit": obs.limit,
+    }
+
+
+def _headline(stdout: str, stderr: str) -> str:
+    """The first stderr line, else the last stdout line (where test runners summarize).
+
+    A Python traceback's first line says nothing; its last line names the exception.
+    """
+    err = [line for line in stderr.splitlines() if line.strip()]
+    out = [line for line in stdout.splitlines() if line.strip()]
+    if err:
+        line = err[-1] if err[0].startswith("Traceback (most recent call last)") else err[0]
+    else:
+        line = out[-1] if out else "(no output)"
+    return line.strip()[:DETAIL_LIMIT]
+
+
+def _tail(text: str) -> str:
+    if len(text) <= EVIDENCE_LIMIT:
+        return text
+    return f"[{len(text) - EVIDENCE_LIMIT} characters cut]\n" + text[-EVIDENCE_LIMIT:]
