@@ -6,9 +6,11 @@ these tests commit real snapshots of a real workspace.
 
 from __future__ import annotations
 
+import pytest
 from builders import make_task
 
 from benchwright.checks import CheckContext
+from benchwright.errors import SpecError
 from benchwright.execution import run_task
 from benchwright.execution._git import Snapshots
 from benchwright.model import Status, Trajectory
@@ -18,10 +20,13 @@ CHECK = [
     {"type": "no_source_during_phase", "phase": "p1_plan"},
     {"type": "file_exists", "path": "README.md"},
 ]
+PHASES = [{"name": "p1_plan", "prompt": "Plan."}, {"name": "p2_build", "prompt": "Build."}]
 
 
 def _run(registry, writes: dict[str, str], metadata: dict | None = None):
-    task = make_task(CHECK, {"README.md": "r\n", "app.py": "a = 1\n"}, registry=registry)
+    task = make_task(
+        CHECK, {"README.md": "r\n", "app.py": "a = 1\n"}, registry=registry, phases=PHASES
+    )
     with Workspace(task.files) as ws:
         if metadata is None:
             repo = Snapshots(ws.directory())
@@ -71,7 +76,23 @@ def test_without_phase_changes_the_check_is_infra_never_a_pass(registry):
 
 
 def test_a_recorded_trajectory_cannot_claim_phase_changes_when_graded(registry):
-    task = make_task(CHECK, {"README.md": "r\n", "app.py": "a = 1\n"}, registry=registry)
+    task = make_task(
+        CHECK, {"README.md": "r\n", "app.py": "a = 1\n"}, registry=registry, phases=PHASES
+    )
     forged = {"benchwright": {"phase_changes": {"p1_plan": ["docs/PLAN.md"]}}}
     result = run_task(task, Trajectory((), forged), registry=registry)
     assert result.results[0].status is Status.INFRA
+
+
+def test_a_phase_the_task_does_not_have_is_refused_at_load(registry):
+    for phases in (PHASES, None):
+        with pytest.raises(SpecError) as caught:
+            make_task(
+                [{"type": "no_source_during_phase", "phase": "p1_plna"}, CHECK[1]],
+                registry=registry,
+                **({"phases": phases} if phases else {}),
+            )
+        known = "p1_plan, p2_build" if phases else "main"
+        assert caught.value.problems == [
+            ("oracles[0].phase", f"the task has no phase 'p1_plna' (phases: {known})")
+        ]

@@ -8,15 +8,15 @@ A check type is a function ``(params, ctx) -> CheckResult`` marked with
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
-from pydantic import ConfigDict
+from pydantic import AfterValidator, ConfigDict
 
 from benchwright.errors import BenchwrightError
-from benchwright.model import StrictInput
+from benchwright.model import StrictInput, inside_root, normalize_path
 
 if TYPE_CHECKING:
     from benchwright.checks._context import CheckContext
@@ -39,6 +39,25 @@ class CheckParams(StrictInput):
         (e.g. a protected path that must exist in it).
         """
         return []
+
+    def phase_errors(self, phases: Collection[str]) -> list[tuple[str, str]]:
+        """Authoring errors against the task's phase names (``main`` when it declares none).
+
+        Override when a parameter names a phase, so that a typo fails at load
+        instead of as a harness fault after the whole trial ran.
+        """
+        return []
+
+
+def _inside_workspace(value: str) -> str:
+    path = normalize_path(value)
+    if not inside_root(path):
+        raise ValueError(f"must be a relative path inside the workspace, got {value!r}")
+    return path
+
+
+WorkspacePath = Annotated[str, AfterValidator(_inside_workspace)]
+"""A file named relative to the workspace root: normalized, never absolute, never ``..``."""
 
 
 CheckFunction = Callable[[Any, "CheckContext"], "CheckResult"]

@@ -7,20 +7,15 @@ import re
 from pydantic import field_validator
 
 from benchwright.checks._context import CheckContext
-from benchwright.checks._registry import CheckParams, check
-from benchwright.model import CheckResult, normalize_path
+from benchwright.checks._registry import CheckParams, WorkspacePath, check
+from benchwright.model import CheckResult
 
 
 class AssertionExistsParams(CheckParams):
-    path: str
+    path: WorkspacePath
     """File to search, relative to the workspace root."""
     pattern: str
     """Python regex, searched with ``re.MULTILINE``; escape ``( ) . [ ]`` to match literally."""
-
-    @field_validator("path")
-    @classmethod
-    def _normalized(cls, value: str) -> str:
-        return normalize_path(value)
 
     @field_validator("pattern")
     @classmethod

@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from benchwright.checks._context import CheckContext
-from benchwright.checks._registry import CheckParams, check
-from benchwright.model import CheckResult, normalize_path
+from benchwright.checks._registry import CheckParams, WorkspacePath, check
+from benchwright.model import CheckResult
 
 
 class FileExistsParams(CheckParams):
-    path: str
+    path: WorkspacePath
     """File that must exist, relative to the workspace root."""
     min_bytes: int = Field(default=1, ge=0)
     """Smallest acceptable size, so that a touched empty file does not pass."""
-
-    @field_validator("path")
-    @classmethod
-    def _normalized(cls, value: str) -> str:
-        return normalize_path(value)
 
 
 @check("file_exists", params=FileExistsParams)

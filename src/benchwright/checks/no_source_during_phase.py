@@ -11,6 +11,8 @@ that wrote nothing passes it — so a phased task needs a positive check too.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from pydantic import Field
 
 from benchwright.checks._context import CheckContext
@@ -26,6 +28,11 @@ class NoSourceDuringPhaseParams(CheckParams):
     """The phase (a name from the task's ``phases``) that must not touch source files."""
     docs: tuple[str, ...] = DEFAULT_DOCS
     """Globs of the files that phase may change (``**`` spans directories)."""
+
+    def phase_errors(self, phases: Collection[str]) -> list[tuple[str, str]]:
+        if self.phase in phases:
+            return []
+        return [("phase", f"the task has no phase {self.phase!r} (phases: {', '.join(phases)})")]
 
 
 def _changes(ctx: CheckContext, phase: str) -> list[str] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,45 @@ _SOLUTION_KEYS = frozenset({"files", "edits", "script", "answer"})
 _PHASE_KEYS = frozenset({"name", "prompt", "budget", "solution"})
 
 
+def tree_conflicts(existing: Collection[str], added: Iterable[str]) -> list[tuple[str, str]]:
+    """``(path, message)`` for each added path that needs a file where the other needs a
+    directory: ``a`` and ``a/b`` cannot both be written, and whichever comes second
+    would fail half-way through a trial (materializing, stamping, copying a solution)."""
+    added = list(added)
+    every = set(existing) | set(added)
+    directories = {p.rsplit("/", n)[0] for p in existing for n in range(1, p.count("/") + 1)}
+    found = []
+    for path in added:
+        parts = path.split("/")
+        clash = next((a for n in range(1, len(parts)) if (a := "/".join(parts[:n])) in every), None)
+        if clash is None and path in directories:
+            clash = next(p for p in existing if p.startswith(path + "/"))
+        if clash is not None:
+            found.append((path, f"conflicts with {clash!r} (one path, a file and a directory)"))
+    return found
+
+
+def read_dir(root: Path, where: str, problems: Problems) -> dict[str, bytes]:
+    """The files of a fixture, stamp or solution directory; an entry `read_tree` refuses
+    (a link out of the directory, a device, a FIFO) is reported, naming it."""
+    try:
+        return dict(read_tree(root))
+    except OSError as exc:
+        entry = Path(exc.filename or root)  # shown as named: display_path would follow a link
+        problems.append(
+            (where, f"cannot read {display_path(entry.parent)}/{entry.name}: {exc.strerror}")
+        )
+        return {}
+
+
+def _path_text(raw: Any, where: str, problems: Problems) -> str | None:
+    """A path given as text, relative to the task file; None (reported) when it is not one."""
+    if not isinstance(raw, str) or "\0" in raw:
+        problems.append((where, "must be a path string without NUL bytes"))
+        return None
+    return raw
+
+
 def workspace_path_problem(rel: str) -> str | None:
     """Why ``rel`` cannot be written by the harness into a workspace, if it cannot."""
     if not inside_root(rel):
@@ -42,12 +81,15 @@ def stamp_files(raw: Any, base: Path, problems: Problems) -> dict[str, bytes]:
     if raw is None:
         return {}
     if isinstance(raw, str):
+        if _path_text(raw, "stamp", problems) is None:
+            return {}
         root = base / raw
         if not root.is_dir():
             problems.append(("stamp", f"directory not found: {display_path(root)}"))
             return {}
-        files = dict(read_tree(root))
-        if not files:
+        known = len(problems)
+        files = read_dir(root, "stamp", problems)
+        if not files and len(problems) == known:
             problems.append(("stamp", f"directory holds no files: {display_path(root)}"))
         return files
     if not isinstance(raw, dict) or not raw:
@@ -74,6 +116,8 @@ def solution_of(
     if raw is None:
         return None
     if isinstance(raw, str):
+        if _path_text(raw, where, problems) is None:
+            return None
         target = base / raw
         if target.is_dir():
             raw = {"files": raw}
@@ -93,18 +137,22 @@ def solution_of(
         allowed = ", ".join(sorted(_SOLUTION_KEYS))
         problems.append((f"{where}.{unknown[0]}", f"unknown field (allowed: {allowed})"))
         return None
+    named = {k: _path_text(raw[k], f"{where}.{k}", problems) for k in ("files", "edits", "script")
+             if k in raw}  # fmt: skip
     files: dict[str, bytes] = {}
-    if "files" in raw:
-        root = base / str(raw["files"])
+    if named.get("files") is not None:
+        root = base / named["files"]
         if root.is_dir():
-            files = dict(read_tree(root))
+            files = read_dir(root, f"{where}.files", problems)
+            conflicts = tree_conflicts(start, files)
+            problems.extend((f"{where}.files", f"{p}: {m}") for p, m in conflicts)
         else:
             problems.append((f"{where}.files", f"directory not found: {display_path(root)}"))
-    if "edits" in raw:
-        files |= _edited(base / str(raw["edits"]), {**start, **files}, f"{where}.edits", problems)
+    if named.get("edits") is not None:
+        files |= _edited(base / named["edits"], {**start, **files}, f"{where}.edits", problems)
     script = None
-    if "script" in raw:
-        path = base / str(raw["script"])
+    if named.get("script") is not None:
+        path = base / named["script"]
         if path.is_file():
             script = str(path.resolve())
         else:

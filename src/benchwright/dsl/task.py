@@ -8,19 +8,43 @@ problems of a file are reported together.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError, field_validator
 
 from benchwright.checks import CheckRegistry, UnknownCheckType, default_registry
 from benchwright.dsl._documents import display_path, problems_from, read_document
-from benchwright.dsl._trial_fields import phases_of, solution_of, stamp_files
+from benchwright.dsl._trial_fields import (
+    phases_of,
+    read_dir,
+    solution_of,
+    stamp_files,
+    tree_conflicts,
+)
 from benchwright.dsl.tiers import guard_only_problem
 from benchwright.errors import SpecError
 from benchwright.model import CheckSpec, StrictInput, Task, inside_root, normalize_path
-from benchwright.workspace import read_tree
+
+MAX_TASK_ID = 200
+"""A task id names its run directory (``trials/<id>/``); file systems stop at 255 bytes."""
+
+
+def task_id_problem(task_id: str) -> str | None:
+    """Why ``task_id`` cannot name a directory of its own, if it cannot."""
+    if len(task_id) > MAX_TASK_ID:
+        return f"must be at most {MAX_TASK_ID} characters, got {len(task_id)}"
+    if task_id in (".", ".."):
+        return f"must not be {task_id!r}"
+    if "/" in task_id or "\\" in task_id:
+        return "must not contain '/' or '\\'"
+    if task_id.startswith("-"):
+        return "must not start with '-'"
+    if any(unicodedata.category(c) == "Cc" for c in task_id):
+        return "must not contain control characters"
+    return None
 
 
 class _TaskDocument(StrictInput):
@@ -40,6 +64,13 @@ class _TaskDocument(StrictInput):
     stamp: Any = None
     solution: Any = None
     phases: Any = None
+
+    @field_validator("id")
+    @classmethod
+    def _names_a_directory(cls, value: str) -> str:
+        if problem := task_id_problem(value):
+            raise ValueError(f"{problem} (a task id names its run directory)")
+        return value
 
 
 _DOCUMENT_KEYS = frozenset(f.alias or name for name, f in _TaskDocument.model_fields.items())
@@ -97,10 +128,16 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
         later.append(("checks", "give either 'oracles' or 'checks', not both"))
     if not entries and not latency_only:
         later.append((key, "required: a non-empty list of checks (or [] with a class)"))
-    specs = _check_specs(entries or [], key, files, registry, later)
+    phase_names = (
+        None
+        if any(f.startswith("phases") for f, _ in later)
+        else (tuple(p.name for p in phases) or ("main",))
+    )
+    specs = _check_specs(entries or [], key, files, registry, later, phase_names)
     if doc.task_class is not None and (problem := guard_only_problem([s.type for s in specs])):
         later.append((key, problem))
     stamp = stamp_files(doc.stamp, path.parent, later)
+    later += [(f"stamp[{json.dumps(p)}]", m) for p, m in tree_conflicts(files, stamp)]
     solution = solution_of(doc.solution, path.parent, "solution", later, files)
     # A field already reported invalid is not reported again as missing.
     problems.extend((field, message) for field, message in later if field not in invalid)
@@ -142,10 +179,8 @@ def _initial_files(
         elif base.resolve().is_relative_to(root.resolve()):
             problems.append(("fixture", "must not contain the task file itself"))
         else:
-            try:
-                files.update(read_tree(root))
-            except OSError as exc:
-                problems.append(("fixture", f"cannot read {exc.filename}: {exc.strerror}"))
+            files.update(read_dir(root, "fixture", problems))
+    inline: dict[str, str] = {}
     for raw_path, content in (doc.workspace or {}).items():
         rel = normalize_path(raw_path)
         if not inside_root(rel):
@@ -154,6 +189,10 @@ def _initial_files(
             )
             continue
         files[rel] = content.encode()
+        inline[rel] = raw_path
+    for rel, message in tree_conflicts((), files):
+        where = f"workspace[{json.dumps(inline[rel])}]" if rel in inline else "fixture"
+        problems.append((where, f"{rel}: {message}" if where == "fixture" else message))
     if doc.workspace is None and doc.fixture is None:
         if latency_only:  # no oracle to feed: an empty workspace is a valid start
             return files
@@ -176,6 +215,7 @@ def _check_specs(
     files: dict[str, bytes],
     registry: CheckRegistry,
     problems: list[tuple[str, str]],
+    phase_names: tuple[str, ...] | None,
 ) -> list[CheckSpec]:
     type_counts = Counter(
         e["type"] for e in entries if isinstance(e, dict) and isinstance(e.get("type"), str)
@@ -206,6 +246,8 @@ def _check_specs(
             problems.extend(problems_from(exc, where, meta.type, allowed))
             continue
         problems.extend((f"{where}.{f}", m) for f, m in params.task_errors(files))
+        if phase_names is not None:
+            problems.extend((f"{where}.{f}", m) for f, m in params.phase_errors(phase_names))
         default_id = (
             meta.type if type_counts[meta.type] == 1 else f"{meta.type}#{seen_of_type[meta.type]}"
         )

@@ -9,9 +9,11 @@ sees.
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -145,12 +147,35 @@ def read_tree(
 ) -> Iterator[tuple[str, bytes]]:
     """Every file under ``root`` as (relative POSIX path, bytes), skipping `UNCOPIED_DIRS`.
 
-    ``lenient`` passes over broken symbolic links (an agent may leave one: it holds
-    no content to judge); otherwise reading one raises, as a fixture must not have any.
+    Only regular files are read. A symbolic link is read as its target when that is a
+    regular file inside ``root``; one that leads outside, dangles, or reaches a device,
+    FIFO or socket (``-> /dev/zero`` would fill memory, a FIFO would block forever) is
+    refused with an `OSError` naming it, or passed over when ``lenient`` (an agent may
+    leave one: it holds no content to judge). Directory links are never followed.
     """
+    real_root = root.resolve()
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in UNCOPIED_DIRS and d not in skip)
         for name in sorted(filenames):
             full = Path(dirpath, name)
-            if not lenient or full.is_file():
-                yield full.relative_to(root).as_posix(), full.read_bytes()
+            try:
+                data = _regular_file(full, real_root)
+            except OSError:
+                if lenient:
+                    continue
+                raise
+            yield full.relative_to(root).as_posix(), data
+
+
+def _regular_file(path: Path, root: Path) -> bytes:
+    """The bytes of ``path`` (or of its link target inside ``root``), if a regular file."""
+    target = path
+    if path.is_symlink():  # os.walk follows no directory link: only the last step can leave
+        target = path.resolve()
+        if not target.is_relative_to(root):
+            raise OSError(errno.EXDEV, f"symbolic link leads outside to {target}", str(path))
+    fd = os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a device, FIFO or socket)", str(path))
+        return handle.read()
