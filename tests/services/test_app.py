@@ -1,18 +1,24 @@
 """AppUnderTest boots real processes, rates the boot on the seed's ladder, and leaves
-nothing behind: every test ends by scanning /proc for the app's group and session."""
+nothing behind: every test ends by scanning /proc for the app's group and session, and
+for any process whose command line names the test's directory.
+
+Every app test runs twice: unconfined, and inside the sandbox (bubblewrap, loopback)."""
 
 from __future__ import annotations
 
 import os
 import socket
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from benchwright.errors import HarnessError
+from benchwright.sandbox import UNCONFINED, Confinement, unavailable_reason
 from benchwright.services import app as app_module
 from benchwright.services.app import AppUnderTest, BootObservation, BootPolicy, boot_ladder
 from benchwright.services.ports import lease_port, port_is_free
@@ -43,12 +49,20 @@ if mode == "hang":  # bound and listening, never answers: the kernel accepts int
     holder.bind(("127.0.0.1", port))
     holder.listen()
     time.sleep(60)
+if mode == "selfkill":
+    os.kill(os.getpid(), signal.SIGKILL)
+if mode == "graceful":  # SIGTERM: take a moment, leave a note, then exit cleanly
+    def bye(*_):
+        time.sleep(0.5)
+        with open(db + ".bye", "w") as out:
+            out.write("stopped gracefully")
+        sys.exit(0)
+    signal.signal(signal.SIGTERM, bye)
 if mode == "family":  # a child that ignores SIGTERM, and one that also left the group
     stubborn = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)"
     escaped = "import os; os.setsid(); " + stubborn
-    kids = [subprocess.Popen([sys.executable, "-c", code]) for code in (stubborn, escaped)]
-    with open(db + ".pids", "w") as out:
-        out.write(" ".join(str(kid.pid) for kid in kids))
+    # the db path in each child's argv lets the test find it in /proc (pids differ in a sandbox)
+    kids = [subprocess.Popen([sys.executable, "-c", code, db]) for code in (stubborn, escaped)]
 time.sleep(delay)
 with open(db, "a") as store:
     store.write("row\n")
@@ -86,6 +100,32 @@ def _alive(pid: int) -> bool:
     return stat is not None and stat[0] not in ("Z", "X")
 
 
+def _naming(*texts: str) -> list[int]:
+    """Live processes (not this one) whose command line contains every one of ``texts``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and entry.name != str(os.getpid()):
+            try:
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if all(text in cmdline for text in texts) and _alive(int(entry.name)):
+                found.append(int(entry.name))
+    return found
+
+
+def _kids(app: AppUnderTest) -> tuple[int, int]:
+    """(stubborn, escaped): the ``family`` mode's children as host pids, found by the db
+    in their command lines (inside a sandbox the app sees other pids)."""
+    deadline = time.monotonic() + 3
+    while len(kids := _naming("SIG_IGN", str(app.db))) < 2:
+        assert time.monotonic() < deadline, "the family's children never showed up"
+        time.sleep(0.05)
+    escaped = [pid for pid in kids if _stat(pid)[2] == pid]  # a session leader: it called setsid
+    assert len(kids) == 2 and len(escaped) == 1, kids
+    return next(pid for pid in kids if pid not in escaped), escaped[0]
+
+
 def _left_in_group_or_session(leader: int) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
@@ -112,9 +152,26 @@ class TrackedApp(AppUnderTest):
 MakeApp = Callable[..., TrackedApp]
 
 
+@pytest.fixture(params=["none", "bwrap"])
+def confinement(request: pytest.FixtureRequest) -> Confinement:
+    """Unconfined, then sandboxed (skipped, with bubblewrap's reason, where it cannot run)."""
+    if request.param == "none":
+        return UNCONFINED
+    if reason := unavailable_reason():
+        pytest.skip(f"no sandbox here: {reason}")
+    return Confinement()
+
+
 @pytest.fixture
-def make_app(tmp_path: Path) -> Iterator[MakeApp]:
-    (tmp_path / "fake_app.py").write_text(FAKE_APP)
+def tree(tmp_path: Path) -> Path:
+    """The app's tree; its database lives in ``tmp_path/data``, its log in ``tmp_path``."""
+    (tmp_path / "tree").mkdir()
+    (tmp_path / "tree" / "fake_app.py").write_text(FAKE_APP)
+    return tmp_path / "tree"
+
+
+@pytest.fixture
+def make_app(tmp_path: Path, tree: Path, confinement: Confinement) -> Iterator[MakeApp]:
     made: list[TrackedApp] = []
     leases = []
 
@@ -125,12 +182,14 @@ def make_app(tmp_path: Path) -> Iterator[MakeApp]:
         leases.append(lease)
         app = TrackedApp(
             kw.pop("command", "{python} fake_app.py " + mode + " --db {db} --port {port}"),
-            tree=tmp_path,
-            db=tmp_path / "graded.db",
+            tree=tree,
+            db=tmp_path / "data" / "graded.db",
             port=lease.port,
             env={"MERIDIAN_BASE_URL": "http://127.0.0.1:9", "FAKE_DELAY": str(delay), **dict(env)},
             policy=policy,
             stop_grace_s=0.5,
+            log_path=kw.pop("log_path", tmp_path / "app.log"),
+            confinement=confinement,
             **kw,
         )
         app.leaders = []
@@ -142,14 +201,15 @@ def make_app(tmp_path: Path) -> Iterator[MakeApp]:
         app.stop()
         for leader in app.leaders:
             assert _left_in_group_or_session(leader) == [], f"orphans of {leader}"
+    assert _naming(str(tmp_path)) == [], "a process of the test's app is still running"
     for lease in leases:
         lease.release()
 
 
-def test_the_seed_boot_line_runs_a_package_from_the_tree(make_app, tmp_path):
+def test_the_seed_boot_line_runs_a_package_from_the_tree(make_app, tree):
     """``python -m vspro`` exactly as documented: found on the app's PATH and PYTHONPATH."""
-    (tmp_path / "vspro").mkdir()
-    (tmp_path / "vspro" / "__main__.py").write_text(
+    (tree / "vspro").mkdir()
+    (tree / "vspro" / "__main__.py").write_text(
         FAKE_APP.replace("sys.argv[1], sys.argv[2:]", '"ok", sys.argv[1:]')
     )
     venv_bin = str(Path(sys.executable).parent)
@@ -163,9 +223,10 @@ def test_the_seed_boot_line_runs_a_package_from_the_tree(make_app, tmp_path):
         assert app.boot_observation.ladder == 1.0, app.boot_observation.detail
 
 
-def test_a_healthy_app_earns_the_top_rung_in_its_tree_and_environment(make_app, tmp_path):
+def test_a_healthy_app_earns_the_top_rung_in_its_tree_and_environment(make_app, tree, tmp_path):
+    (tmp_path / "data").mkdir()
     for leftover in ("graded.db", "graded.db-wal", "graded.db-shm"):
-        (tmp_path / leftover).write_text("warm state from an earlier run")
+        (tmp_path / "data" / leftover).write_text("warm state from an earlier run")
     with make_app("ok", delay=0.2) as app:
         obs = app.boot_observation
         assert obs is not None and obs.ladder == 1.0
@@ -173,11 +234,11 @@ def test_a_healthy_app_earns_the_top_rung_in_its_tree_and_environment(make_app, 
         assert obs.statuses == (200,) and obs.health_body == b'{"status": "ok"}'
         assert obs.exit_code is None and obs.port == app.port
         boot_line = obs.output_tail.decode()
-        assert "db_existed=False" in boot_line and f"cwd={tmp_path} " in boot_line
-        assert f"pythonpath={tmp_path} " in boot_line and "vendor=http://127.0.0.1:9" in boot_line
-        assert not (tmp_path / "graded.db-wal").exists()
-        assert not (tmp_path / "graded.db-shm").exists()
-        assert obs.log_path == tmp_path / "graded.db.app.log"
+        assert "db_existed=False" in boot_line and f"cwd={tree} " in boot_line
+        assert f"pythonpath={tree} " in boot_line and "vendor=http://127.0.0.1:9" in boot_line
+        assert not (tmp_path / "data" / "graded.db-wal").exists()
+        assert not (tmp_path / "data" / "graded.db-shm").exists()
+        assert obs.log_path == tmp_path / "app.log"
 
 
 def test_healthy_after_the_rung_earns_075(make_app):
@@ -247,11 +308,11 @@ def test_a_crash_at_boot_earns_0_and_quotes_the_end_of_its_output(make_app):
     assert "Traceback" in app.log_path.read_text()
 
 
-def test_stop_ends_children_that_ignore_sigterm_or_left_the_group(make_app, tmp_path):
+def test_stop_ends_children_that_ignore_sigterm_or_left_the_group(make_app):
     with make_app("family") as app:
         assert app.boot_observation.ladder == 1.0
         leader = app.pid
-        kids = [int(pid) for pid in (tmp_path / "graded.db.pids").read_text().split()]
+        kids = _kids(app)
         assert all(_alive(pid) for pid in [leader, *kids])
         escaped = _stat(kids[1])
         assert escaped is not None and escaped[1] != leader  # really outside the group
@@ -263,6 +324,59 @@ def test_stop_ends_children_that_ignore_sigterm_or_left_the_group(make_app, tmp_
     assert _left_in_group_or_session(leader) == []
 
 
+def test_a_signal_that_kills_the_app_reads_as_that_signal(make_app):
+    """Sandboxed, bubblewrap exits 128 + n for the app's signal n: the ladder still says so."""
+    with make_app("selfkill") as app:
+        obs = app.boot_observation
+    assert obs.ladder == 0.0 and obs.exit_code == -9, obs.detail
+    assert obs.detail.startswith("0.0: crashed at boot (killed by signal 9 after 0.")
+
+
+def test_stop_lets_the_app_shut_down_gracefully(make_app, tmp_path):
+    """SIGTERM reaches the app itself (sandboxed: not bubblewrap, which would die of it and
+    take the app down unwarned), and stop() returns as soon as the app has exited."""
+    with make_app("graceful") as app:
+        assert app.boot_observation.ladder == 1.0
+        started = time.monotonic()
+        app.stop(grace_s=5.0)
+        assert time.monotonic() - started < 2
+    assert (tmp_path / "data" / "graded.db.bye").read_text() == "stopped gracefully"
+
+
+def test_an_app_booted_from_a_thread_outlives_that_thread(make_app):
+    """Browser lanes boot apps from pool threads; bubblewrap's --die-with-parent fires when
+    the forking *thread* exits, so apps are forked by one long-lived thread instead."""
+    app = make_app("ok")
+    booted = threading.Thread(target=app.boot)
+    booted.start()
+    booted.join()
+    try:
+        assert app.boot_observation is not None and app.boot_observation.ladder == 1.0
+        time.sleep(0.3)  # a pdeath signal would have landed by now
+        answer = httpx.get(app.base_url + "/api/health", timeout=2, trust_env=False)
+        assert answer.status_code == 200 and _alive(app.pid)
+    finally:
+        app.stop()
+
+
+def test_the_log_defaults_beside_the_database_but_never_where_a_sandboxed_app_writes(
+    make_app, tmp_path, confinement
+):
+    if not confinement.enabled:
+        assert make_app("ok", log_path=None).log_path == tmp_path / "data" / "graded.db.app.log"
+        return
+    expected = (
+        f"the app log {tmp_path}/data/graded.db.app.log lies under {tmp_path}/data, which "
+        "the sandboxed app may write; give log_path= outside the tree and the database's "
+        "directory"
+    )
+    with pytest.raises(HarnessError) as raised:
+        make_app("ok", log_path=None)
+    assert str(raised.value) == expected
+    with pytest.raises(HarnessError, match=f"the app log {tmp_path}/tree/app.log lies under"):
+        make_app("ok", log_path=tmp_path / "tree" / "app.log")
+
+
 def test_stop_forces_an_app_that_ignores_sigterm(make_app):
     with make_app("ok", env={"FAKE_IGNORE_TERM": "1"}) as app:
         leader = app.pid
@@ -272,11 +386,11 @@ def test_stop_forces_an_app_that_ignores_sigterm(make_app):
     assert not _alive(leader)
 
 
-def test_kill_ends_everything_at_once_and_restart_keeps_the_database(make_app, tmp_path):
+def test_kill_ends_everything_at_once_and_restart_keeps_the_database(make_app):
     app = make_app("family")
     with app:
         first = app.pid
-        kids = [int(pid) for pid in (tmp_path / "graded.db.pids").read_text().split()]
+        kids = _kids(app)
         app.kill()
         assert not any(_alive(pid) for pid in [first, *kids]) and app.pid is None
         assert port_is_free(app.port)
@@ -337,11 +451,15 @@ def test_the_seed_defaults_rate_a_quick_boot_10(make_app):
     assert obs.ladder == 1.0 and obs.detail.endswith("(rung <= 5 s)")
 
 
-def test_the_environment_is_the_harness_one_plus_the_apps(make_app):
+def test_the_environment_is_the_harness_one_plus_the_apps(make_app, monkeypatch):
+    monkeypatch.setenv("GRADER_SECRET", "s3cret")
     app = make_app("ok")
     assert app.env["PYTHONDONTWRITEBYTECODE"] == "1"
     assert app.env["PYTHONPATH"] == str(app.tree)
     assert app.env["PATH"] == os.environ["PATH"]
+    assert app.env["MERIDIAN_BASE_URL"] == "http://127.0.0.1:9"
+    # unconfined the app inherits everything; sandboxed only the allow-list (and its own)
+    assert ("GRADER_SECRET" in app.env) is (app.sandbox is None)
 
 
 SEED = BootPolicy()

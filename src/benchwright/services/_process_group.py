@@ -7,6 +7,11 @@ re-parented to init and nothing links it to the app any more; so the family is
 *remembered*: every pid seen in the group, the session or below the leader is
 kept with its start time, and signalled later only if the same process (same
 pid and start time) is still alive. Zombies are already dead and never counted.
+
+A sandboxed app sits below bubblewrap's own processes (its monitor, the leader,
+and the PID namespace's init): they die of SIGTERM and take the namespace with
+them, so a graceful signal goes only to the app's processes below them, and
+SIGKILL to everyone.
 """
 
 from __future__ import annotations
@@ -45,10 +50,16 @@ def _live() -> dict[int, tuple[int, int, int, int]]:
 
 
 class Family:
-    """The processes one app leader started, as far as /proc has ever shown them."""
+    """The processes one app leader started, as far as /proc has ever shown them.
 
-    def __init__(self, leader: int) -> None:
-        self.leader = leader
+    Args:
+        leader: the process the harness spawned (a session and group leader).
+        wrappers: levels of the tree from the leader down that only wrap the app
+            (bubblewrap's monitor and init: 2); they get SIGKILL, never a gentler signal.
+    """
+
+    def __init__(self, leader: int, wrappers: int = 0) -> None:
+        self.leader, self.wrappers = leader, wrappers
         self._known: set[Identity] = set()
 
     def alive(self) -> set[int]:
@@ -67,13 +78,27 @@ class Family:
         return still
 
     def signal(self, sig: signal.Signals) -> None:
-        """Send ``sig`` to the leader's group and to every remembered member still alive."""
+        """Send ``sig`` to the leader's group and to every remembered member still alive
+        (but for SIGKILL, not to the wrappers)."""
         targets = self.alive()
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.leader, sig)
+        if self.wrappers and sig != signal.SIGKILL:
+            targets -= self._wrapper_pids()
+        else:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.leader, sig)
         for pid in targets:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, sig)
+
+    def _wrapper_pids(self) -> set[int]:
+        """The leader and its descendants ``wrappers - 1`` levels down."""
+        table = _live()
+        level = {self.leader}
+        found = set(level)
+        for _ in range(self.wrappers - 1):
+            level = {pid for pid, row in table.items() if row[0] in level}
+            found |= level
+        return found
 
     def kill_and_wait(self, timeout_s: float) -> set[int]:
         """SIGKILL the family until none is left; return survivors (a harness fault:

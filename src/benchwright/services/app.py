@@ -5,12 +5,17 @@ in a log file. A boot is hermetic (the database and its ``-wal``/``-shm`` files
 are deleted first) and readiness is polled on a health path, never slept on; the
 result is a ``BootObservation`` carrying the seed's boot ladder. Teardown ends
 the whole process group and the leader's descendants, and proves none is left.
+
+Given a `Confinement` that is enabled, the app runs sandboxed (bubblewrap, the
+host's loopback): only its tree and its database's directory are writable, the
+rest of the host is invisible, and its PID namespace ends every process it
+started with it. services/_confine.py says what changes for the harness.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
+import shlex
 import signal
 import subprocess
 import time
@@ -18,7 +23,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from benchwright.errors import HarnessError
-from benchwright.services import _launch
+from benchwright.sandbox import UNCONFINED, Confinement
+from benchwright.services import _confine, _launch
 from benchwright.services._boot import BootObservation, BootPolicy, boot_ladder
 from benchwright.services._launch import fill, spawn
 from benchwright.services._process_group import Family
@@ -42,10 +48,17 @@ class AppUnderTest:
         db: the database file the app is told to use; deleted before ``boot()``.
         port: the port the app is told to bind (lease it from ``services.ports``).
         env: added to (and overriding) the inherited environment, e.g. ``MERIDIAN_BASE_URL``.
+            Sandboxed, only ``_confine.INHERITED`` is inherited.
         health_path: polled until it answers 200.
         policy: poll interval, budget and rung; the seed's by default.
-        log_path: where stdout and stderr go; ``<db>.app.log`` by default.
+        log_path: where stdout and stderr go; ``<db>.app.log`` by default. Sandboxed, it
+            must lie outside the tree and the database's directory (the app cannot reach it).
         stop_grace_s: how long ``stop()`` lets the app shut down after SIGTERM.
+        confinement: the run's; enabled, the app runs in a sandbox where the tree and the
+            database's directory are the only writable paths. Unconfined by default.
+
+    Raises:
+        HarnessError: the template is bad, or the log lies where a sandboxed app can write.
     """
 
     def __init__(
@@ -61,19 +74,22 @@ class AppUnderTest:
         log_path: Path | None = None,
         host: str = "127.0.0.1",
         stop_grace_s: float = 5.0,
+        confinement: Confinement = UNCONFINED,
     ) -> None:
         self.tree, self.db, self.port, self.host = Path(tree), Path(db), port, host
         self.health_path, self.stop_grace_s = health_path, stop_grace_s
         self.policy = policy or BootPolicy()
         self.log_path = log_path or self.db.with_name(self.db.name + ".app.log")
         self.argv = fill(command, db=self.db, port=port, tree=self.tree)
-        self.env = {
-            **os.environ,
+        self.confinement = confinement
+        self.sandbox = _confine.app_sandbox(confinement, self.tree, self.db, self.log_path)
+        ours = {
             "PYTHONPATH": str(self.tree),
             "PYTHONDONTWRITEBYTECODE": "1",
             "PYTHONUNBUFFERED": "1",  # so the log holds what a SIGKILLed app printed
             **(env or {}),
         }
+        self.env = _confine.environment(self.sandbox, ours)
         self.boot_observation: BootObservation | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._family: Family | None = None
@@ -84,18 +100,20 @@ class AppUnderTest:
 
     @property
     def pid(self) -> int | None:
-        """The leader's pid, which is also its process group and session id."""
+        """The leader's pid, which is also its process group and session id (sandboxed:
+        bubblewrap's, whose PID namespace holds the app)."""
         return self._proc.pid if self._proc is not None else None
 
     def boot(self, policy: BootPolicy | None = None) -> BootObservation:
         """Delete the database and its sidecars, start the app, and observe readiness."""
         if self._proc is not None:
             raise HarnessError(f"app on port {self.port} is already running; use restart()")
-        for path in (self.db, Path(f"{self.db}-wal"), Path(f"{self.db}-shm")):
-            try:
+        try:
+            self.db.parent.mkdir(parents=True, exist_ok=True)  # a sandbox binds it: it must exist
+            for path in (self.db, Path(f"{self.db}-wal"), Path(f"{self.db}-shm")):
                 path.unlink(missing_ok=True)
-            except OSError as exc:
-                raise HarnessError(f"cannot delete {path} before a hermetic boot: {exc}") from exc
+        except OSError as exc:
+            raise HarnessError(f"cannot clear {self.db} for a hermetic boot: {exc}") from exc
         self.boot_observation = self._start(policy or self.policy)
         return self.boot_observation
 
@@ -120,17 +138,25 @@ class AppUnderTest:
             return
         self._family.signal(signal.SIGTERM)
         deadline = time.monotonic() + (self.stop_grace_s if grace_s is None else grace_s)
-        while exit_code(self._proc.pid) is None and time.monotonic() < deadline:
+        while exit_code(self._proc.pid) is None and time.monotonic() < deadline:  # = the app's
             time.sleep(0.02)
         self.kill()
 
     def _start(self, policy: BootPolicy) -> BootObservation:
         self._wait_port_free()
-        self._proc, offset = spawn(self.argv, cwd=self.tree, env=self.env, log_path=self.log_path)
-        self._family = Family(self._proc.pid)
+        argv, wrappers, shown = self.argv, 0, shlex.join(self.argv)
+        if self.sandbox is not None:
+            argv = _confine.wrap(self.sandbox, self.argv, self.tree, self.env)
+            wrappers, shown = _confine.WRAPPERS, f"{shown} (sandboxed: bwrap)"
+        self._proc, offset = spawn(
+            argv, cwd=self.tree, env=self.env, log_path=self.log_path, shown=shown
+        )
+        self._family = Family(self._proc.pid, wrappers)
         facts = dataclasses.asdict(
             wait_ready(self._proc.pid, self.base_url + self.health_path, policy, time.monotonic())
         )
+        if self.sandbox is not None:
+            facts["exit_code"] = _confine.app_exit(facts["exit_code"])
         self._family.alive()  # remember who the app started while the links are visible
         body = facts.pop("health_body")
         tail = _launch.tail(self.log_path, offset, policy.tail_bytes)

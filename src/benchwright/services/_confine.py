@@ -1,0 +1,81 @@
+"""The app under test inside the sandbox: what it may write, see and inherit.
+
+The app is agent-controlled code, so it runs under the run's `Confinement`, with
+the host's loopback (`Network.LOOPBACK`): the probes and the browser must reach
+it, and it must reach the trial's vendor mock. Its tree copy and its database's
+directory are the only host paths it can write; the log the harness reads, the
+vendor trace, the grader's other temp dirs, the suite and the reference tree do
+not exist in there. Its environment is an allow-list plus the caller's, so the
+grader's own secrets stay outside.
+
+Bubblewrap stands between the harness and the app: the leader the harness
+spawns is bubblewrap's monitor, whose child is the namespace's init, whose child
+is the app. Both exit with the app's status (``128 + n`` when signal ``n`` killed
+it), and both die of SIGTERM, taking the whole namespace with them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+
+from benchwright.errors import HarnessError
+from benchwright.sandbox import Confinement, Network, Sandbox, command_line, prepare
+from benchwright.sandbox import unavailable_reason as sandbox_unavailable
+
+INHERITED = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
+"""What a sandboxed app inherits from the grader's environment (``HOME``/``TMPDIR`` are
+the sandbox's own); anything else reaches it only when the caller passes it."""
+WRAPPERS = 2
+"""Levels of the process tree, from the leader down, that are bubblewrap's (monitor, init)."""
+
+
+def app_sandbox(confinement: Confinement, tree: Path, db: Path, log_path: Path) -> Sandbox | None:
+    """The app's sandbox (tree and database directory writable), or None when unconfined.
+
+    Raises:
+        HarnessError: the log would lie where the app can write it.
+    """
+    sandbox = confinement.sandbox((tree, db.parent), network=Network.LOOPBACK)
+    if sandbox is not None:
+        for path in sandbox.writable:
+            if log_path.is_relative_to(path):
+                raise HarnessError(
+                    f"the app log {log_path} lies under {path}, which the sandboxed app may "
+                    "write; give log_path= outside the tree and the database's directory"
+                )
+    return sandbox
+
+
+def environment(sandbox: Sandbox | None, ours: Mapping[str, str]) -> dict[str, str]:
+    """The grader's environment plus ``ours`` unconfined; the allow-list plus ``ours`` inside."""
+    inherited = os.environ if sandbox is None else {
+        name: os.environ[name] for name in INHERITED if name in os.environ
+    }  # fmt: skip
+    return {**inherited, **ours}
+
+
+def wrap(sandbox: Sandbox, argv: list[str], cwd: Path, env: Mapping[str, str]) -> list[str]:
+    """The bubblewrap command line for ``argv``, with the writable paths handed to the app.
+
+    Raises:
+        HarnessError: the sandbox cannot run here, the paths cannot be prepared, or the
+            program is not found (inside, that would look like the app crashing).
+    """
+    if reason := sandbox_unavailable():
+        raise HarnessError(f"cannot sandbox the app: {reason}")
+    program = argv[0] if "/" not in argv[0] else str(cwd / argv[0])  # cwd: the app's, not ours
+    if shutil.which(program, path=env.get("PATH", os.defpath)) is None:
+        raise HarnessError(f"cannot start {argv[0]!r} in {cwd}: not found")
+    try:
+        prepare(sandbox)
+    except OSError as exc:
+        raise HarnessError(f"cannot prepare the app's sandbox: {exc}") from exc
+    return command_line(sandbox, argv, cwd)
+
+
+def app_exit(code: int | None) -> int | None:
+    """The app's own exit code from bubblewrap's: ``128 + n`` becomes ``-n`` (signal n)."""
+    return -(code - 128) if code is not None and code > 128 else code
