@@ -70,6 +70,13 @@ def test_a_malformed_config_exits_2_naming_the_field(
         ([{"id": "server_runs", "status": "PASS", "score": 1.0, "colour": "red"}],
          "[0].colour: unknown field"),
         ({"id": "server_runs"}, "must be a list"),
+        ([{"id": "server_runs", "status": "PASS", "score": "1"}],
+         "[0].score: must be a number, got str"),
+        ([{"id": "server_runs", "status": "PASS", "score": True}],
+         "[0].score: must be a number, got bool"),
+        ([{"id": "server_runs", "status": "PASS", "score": 1.0},
+          {"id": "serves_page", "status": "FAIL", "score": 1.0}],
+         "[1].score: contradicts status FAIL: a FAIL scores below 1, got 1"),
     ],
 )  # fmt: skip
 def test_a_malformed_rows_file_exits_2_naming_the_field(

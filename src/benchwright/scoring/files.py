@@ -103,11 +103,29 @@ class _Row(StrictInput):
 _ROWS = TypeAdapter(list[_Row])
 
 
+def _contradiction(status: Status, score: float) -> str | None:
+    """Why a row's score contradicts its status, if it does.
+
+    The rule every check already follows (`CheckResult.passing`, vspro's ``result``,
+    the selftest): PASS is full marks, FAIL keeps any partial credit below 1, and a
+    row that judged nothing (NOT_ATTEMPTED, SKIPPED, INFRA, UNAVAILABLE) scores 0,
+    which the policy then counts as 0 or leaves out (docs/scoring.md).
+    """
+    if status is Status.PASS and score != 1.0:
+        return f"a PASS scores 1 (partial credit is a FAIL with its score), got {score:g}"
+    if status is Status.FAIL and score >= 1.0:
+        return f"a FAIL scores below 1, got {score:g}"
+    if status not in (Status.PASS, Status.FAIL) and score != 0.0:
+        return f"a {status.value} row judged nothing and scores 0, got {score:g}"
+    return None
+
+
 def load_rows(path: Path, scorer: Scorer | None = None) -> list[CheckResult]:
     """Check results from a JSON list of ``{id, status, score, detail}``.
 
     Duplicate ids are errors; with ``scorer``, so are ids it does not know (a typo
-    would otherwise leave the real check missing, hence FAIL, without a word).
+    would otherwise leave the real check missing, hence FAIL, without a word). A
+    score must be a JSON number (not ``"1"`` or ``true``) that agrees with its status.
     """
     source = display_path(path)
     raw = read_document(path)
@@ -125,6 +143,10 @@ def load_rows(path: Path, scorer: Scorer | None = None) -> list[CheckResult]:
         seen.add(row.id)
         if known is not None and row.id not in known:
             problems.append((f"[{i}].id", f"'{row.id}' is not a check of {cfg_name}"))
+        if contradiction := _contradiction(row.status, row.score):
+            problems.append(
+                (f"[{i}].score", f"contradicts status {row.status.value}: {contradiction}")
+            )
     if problems:
         raise SpecError(source, problems)
     return [
