@@ -70,6 +70,15 @@ EXPECTED: dict[str, list[str]] = {
     "string_boolean.yaml": ["checks[0].critical: must be true or false, got str"],
     "string_number_weight.yaml": ["checks[0].weight: must be a number, got str"],
     "nul_in_check_path.json": ["oracles[0].path: must not contain a NUL byte"],
+    "task_id_path_traversal.yaml": ["id: must not contain '/' or '\\'"],
+    "workspace_file_and_directory.yaml": [
+        "workspace[\"lib/util.py\"]: conflicts with 'lib' (one path, a file and a directory)"
+    ],
+    "assertion_path_absolute.yaml": [
+        "checks[0].path: must be a relative path inside the workspace, got '/etc/passwd'"
+    ],
+    "unknown_phase.yaml": ["checks[0].phase: the task has no phase 'plan' (phases: p1_plan,"],
+    "manifest_nul_path.json": ["task_files[0]: must be a path string (no NUL bytes)"],
     "unknown_check_type.yaml": [
         "oracles[1].type: unknown check type 'assert_exists'; known: ",
         "assertion_exists",

@@ -33,8 +33,8 @@ def _resolve(path: Path, chain: tuple[Path, ...]) -> list[Path]:
         raise SpecError.single(source, "give either 'task_files' or 'task_subset', not both")
     if "task_subset" in raw:
         subset = raw["task_subset"]
-        if not isinstance(subset, str) or not subset:
-            raise SpecError.single(source, "must be a manifest path", "task_subset")
+        if not isinstance(subset, str) or not subset or "\0" in subset:
+            raise SpecError.single(source, "must be a manifest path (no NUL bytes)", "task_subset")
         return _resolve((path.parent / subset).resolve(), (*chain, path))
     entries = raw["task_files"]
     if not isinstance(entries, list) or not entries:
@@ -43,8 +43,8 @@ def _resolve(path: Path, chain: tuple[Path, ...]) -> list[Path]:
     files: list[Path] = []
     listed: dict[Path, int] = {}
     for n, entry in enumerate(entries):
-        if not isinstance(entry, str):
-            problems.append((f"task_files[{n}]", "must be a path string"))
+        if not isinstance(entry, str) or "\0" in entry:
+            problems.append((f"task_files[{n}]", "must be a path string (no NUL bytes)"))
             continue
         target = (path.parent / entry).resolve()
         if not target.is_file():
