@@ -17,6 +17,14 @@ BENCHWRIGHT = Path(sys.executable).with_name("benchwright")
 CliRunner = Callable[..., subprocess.CompletedProcess[str]]
 
 
+@pytest.fixture(autouse=True)
+def state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Run keys go to a fresh directory per test, never the real ``~/.local/state``."""
+    path = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("BENCHWRIGHT_STATE_DIR", str(path))
+    return path
+
+
 @pytest.fixture
 def registry() -> CheckRegistry:
     """A fresh registry of the built-in checks, without installed plugins."""

@@ -1,8 +1,9 @@
 """Run a suite: plan the trials, refuse bad input up front, run, persist, summarize.
 
 `plan_run` and `plan_resume` do every check that can fail before an agent
-starts (exit 2). `execute` writes each finished trial to disk at once, so Ctrl-C
-or a kill keeps them, and a resumed run skips them.
+starts (exit 2). `execute` writes each finished trial to disk at once, sealed
+with the run's key, so Ctrl-C or a kill keeps them, and a resumed run skips the
+ones that verify (`plan_resume` says why it re-runs each of the others).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from benchwright import __version__
 from benchwright.agents import Agent, build_agent
 from benchwright.dsl import load_suite
 from benchwright.errors import SpecError
-from benchwright.execution import store
+from benchwright.execution import integrity, store
+from benchwright.execution.isolation import IsolationRequest, choose_confinement
 from benchwright.execution.records import SCHEMA_VERSION, TrialResult
 from benchwright.execution.summary import summarize
 from benchwright.execution.trial import TrialOptions, run_trial
@@ -37,6 +39,12 @@ class RunPlan:
     run_dir: Path
     info: dict[str, Any] = field(default_factory=dict)
     """``run.json``."""
+    key: bytes = b""
+    """The run's MAC key (kept outside the run directory)."""
+    done: dict[tuple[str, int], TrialResult] = field(default_factory=dict)
+    """Trials of a resumed run whose results verified: `execute` skips them."""
+    notes: list[str] = field(default_factory=list)
+    """One line per trial a resume re-runs, and why (or one line for a missing key)."""
 
     @property
     def trials(self) -> list[tuple[str, int]]:
@@ -46,9 +54,12 @@ class RunPlan:
 def plan_run(
     suite_path: Path, agent_spec: str, *, tasks_glob: str = "*", iterations: int = 1,
     budget_s: float | None = None, env: dict[str, str] | None = None, seed: int = 0,
-    out: Path = Path("runs"),
+    out: Path = Path("runs"), isolation: IsolationRequest = IsolationRequest(),
 ) -> RunPlan:  # fmt: skip
-    """Load and check everything, then create the run directory and its ``run.json``."""
+    """Load and check everything, then create the run directory and its ``run.json``.
+
+    Raises HarnessError (exit 3) when the run needs the sandbox and it cannot run here.
+    """
     if iterations < 1:
         raise SpecError.single("--iterations", f"must be >= 1, got {iterations}")
     if budget_s is not None and budget_s <= 0:
@@ -58,21 +69,29 @@ def plan_run(
     if not ids:
         raise SpecError.single("--tasks", f"{tasks_glob!r} matches no task of suite {suite.name}")
     agent = _agent(agent_spec, suite, ids)
+    confinement = choose_confinement(isolation, [suite.task(i) for i in ids], agent.spec)
     env = env or {}
     run_dir = store.new_run_dir(out, agent.spec)
+    key = integrity.create_key(run_dir.name)
     info = {
         "schema_version": SCHEMA_VERSION, "run_id": run_dir.name,
         "created_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "suite": {"name": suite.name, "path": suite.source}, "agent": agent.spec,
         "tasks_glob": tasks_glob, "tasks": ids, "iterations": iterations, "budget_s": budget_s,
         "env": sorted(env), "seed": seed, "versions": _versions(),
+        "isolation": confinement.isolation,
     }  # fmt: skip
     store.write_json(run_dir / "run.json", info)
-    options = TrialOptions(suite.budget_s, budget_s, env, seed)
-    return RunPlan(suite, agent, ids, iterations, options, run_dir, info)
+    options = TrialOptions(suite.budget_s, budget_s, env, seed, confinement=confinement,
+                           agent_network=isolation.agent_network)  # fmt: skip
+    return RunPlan(suite, agent, ids, iterations, options, run_dir, info, key)
 
 
-def plan_resume(run_dir: Path, env: dict[str, str] | None = None) -> RunPlan:
+def plan_resume(
+    run_dir: Path,
+    env: dict[str, str] | None = None,
+    isolation: IsolationRequest = IsolationRequest(),
+) -> RunPlan:
     """The plan of an earlier run, minus nothing: `execute` skips its finished trials."""
     info = store.read_run_json(run_dir)
     if info.get("schema_version") != SCHEMA_VERSION:
@@ -84,9 +103,27 @@ def plan_resume(run_dir: Path, env: dict[str, str] | None = None) -> RunPlan:
     if missing:
         raise SpecError.single(str(run_dir), f"task {missing[0]!r} is no longer in the suite")
     agent = _agent(info["agent"], suite, info["tasks"])
-    options = TrialOptions(suite.budget_s, info.get("budget_s"), env or {}, info.get("seed", 0))
-    store.clear_incomplete(run_dir)
-    return RunPlan(suite, agent, list(info["tasks"]), info["iterations"], options, run_dir, info)
+    confinement = choose_confinement(isolation, [suite.task(i) for i in info["tasks"]], agent.spec)
+    options = TrialOptions(
+        suite.budget_s, info.get("budget_s"), env or {}, info.get("seed", 0),
+        confinement=confinement, agent_network=isolation.agent_network,
+    )  # fmt: skip
+    plan = RunPlan(suite, agent, list(info["tasks"]), info["iterations"], options, run_dir, info)
+    _verify_finished(plan, str(info.get("run_id", run_dir.name)))
+    return plan
+
+
+def _verify_finished(plan: RunPlan, run_id: str) -> None:
+    """Keep the results that verify; note every other trial, and why it runs again."""
+    store.clear_temporary(plan.run_dir)
+    key = integrity.load_key(run_id)
+    plan.key = key or integrity.create_key(run_id)
+    plan.done, reruns = store.verified_results(plan.run_dir, plan.trials, plan.key)
+    if key is None:
+        where = integrity.key_path(run_id)
+        plan.notes = [f"resume: no run key at {where}: every trial re-runs ({len(reruns)})"]
+    else:
+        plan.notes = [f"resume: re-running {t} #{n}: {why}" for (t, n), why in reruns.items()]
 
 
 def _agent(spec: str, suite: Suite, ids: Sequence[str]) -> Agent:
@@ -115,14 +152,17 @@ class RunOutcome:
 
 
 Listener = Callable[[str, Any], None]
-"""``(event, payload)``: ``start`` (task id, iteration), ``phase`` name, ``result`` TrialResult."""
+"""``(event, payload)``: ``start`` (task id, iteration), ``phase`` name, ``result`` TrialResult,
+``note`` one line to tell the user (why a resume re-runs a trial)."""
 
 
 def execute(plan: RunPlan, on_event: Listener | None = None) -> RunOutcome:
     """Run every trial without a result; write each at once; write the summary at the end."""
     notify = on_event or (lambda event, payload: None)
+    for note in plan.notes:
+        notify("note", note)
     plan.options = replace(plan.options, on_phase=lambda name: notify("phase", name))
-    results = store.finished_results(plan.run_dir)
+    results = dict(plan.done)
     interrupted = False
     try:
         for task_id, iteration in plan.trials:
@@ -131,7 +171,7 @@ def execute(plan: RunPlan, on_event: Listener | None = None) -> RunOutcome:
             notify("start", (task_id, iteration))
             task = plan.suite.task(task_id)
             result = run_trial(task, plan.suite.tiers[task_id], plan.agent, iteration, plan.options)
-            store.write_trial(plan.run_dir, result)
+            store.write_trial(plan.run_dir, result, plan.key)
             results[(task_id, iteration)] = result
             notify("result", result)
     except KeyboardInterrupt:
