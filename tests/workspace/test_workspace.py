@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import stat
 from pathlib import Path
@@ -200,3 +201,27 @@ def test_read_tree_leaves_out_vcs_metadata_and_caches(tmp_path):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text("x")
     assert [path for path, _ in read_tree(tmp_path)] == ["src/a.py"]
+
+
+def test_refresh_passes_over_what_an_agent_left_that_is_not_a_regular_file(tmp_path):
+    """An agent's link to /dev/zero or to a host file, or a FIFO, holds no work to judge:
+    reading it would fill memory, leak the host, or block forever."""
+    with Workspace(FILES) as ws:
+        root = ws.directory()
+        (root / "zero").symlink_to("/dev/zero")
+        (root / "hostname").symlink_to("/etc/hostname")
+        (root / "dangling").symlink_to(root / "nowhere")
+        (root / "srcdir").symlink_to(root / "src", target_is_directory=True)
+        (root / "alias.py").symlink_to("src/app.py")
+        os.mkfifo(root / "pipe")
+        ws.refresh()
+        assert ws.files == {**FILES, "alias.py": FILES["src/app.py"]}
+
+
+def test_read_tree_refuses_what_is_not_a_regular_file_inside_the_tree(tmp_path):
+    (tmp_path / "ok.txt").write_text("ok")
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    with pytest.raises(OSError) as caught:
+        dict(read_tree(tmp_path))
+    assert caught.value.filename == str(tmp_path / "zero")
+    assert caught.value.strerror == "symbolic link leads outside to /dev/zero"
