@@ -215,3 +215,13 @@ def test_a_nul_byte_in_a_solution_path_is_refused(tmp_path, registry):
     assert _problems(_task_file(tmp_path, body), registry) == [
         ("solution.script", "must be a path string without NUL bytes")
     ]
+
+
+def test_a_phase_budget_of_true_is_not_one_second(registry):
+    with pytest.raises(SpecError) as caught:
+        make_task(
+            [{"type": "file_exists", "path": "README.md"}],
+            phases=[{"name": "p1", "prompt": "Do it.", "budget": True}],
+            registry=registry,
+        )
+    assert caught.value.problems == [("phases[0].budget", "must be a number > 0, got True")]

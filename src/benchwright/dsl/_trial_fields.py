@@ -215,11 +215,12 @@ def phases_of(
             problems.append((f"{where}.name", f"duplicate phase name {name!r}"))
         if not isinstance(prompt, str) or not prompt.strip():
             problems.append((f"{where}.prompt", "required: a non-empty string"))
-        if budget is not None and (not isinstance(budget, int | float) or budget <= 0):
+        seconds_given = isinstance(budget, int | float) and not isinstance(budget, bool)
+        if budget is not None and (not seconds_given or budget <= 0):
             problems.append((f"{where}.budget", f"must be a number > 0, got {budget!r}"))
         solution = solution_of(entry.get("solution"), base, f"{where}.solution", problems, current)
         current |= solution.files if solution else {}
         if isinstance(name, str) and isinstance(prompt, str):
-            seconds = float(budget) if isinstance(budget, int | float) else None
+            seconds = float(budget) if seconds_given else None
             phases.append(Phase(name, prompt, seconds, solution))
     return tuple(phases)
