@@ -439,9 +439,10 @@ def test_tampering_with_the_test_configuration_is_caught(tmp_path: Path) -> None
     }
     attempts = {
         "edit-01": (conftest, {"oracle"}),
-        "edit-02": (collect_only, {"config-untouched"}),
+        # The checker runs pytest with the fixture's config: --co in the agent's changes nothing.
+        "edit-02": (collect_only, {"config-untouched", "oracle"}),
         "fix-01": (conftest, {"other-inputs", "failing-test-passes"}),
-        "fix-02": (collect_only, {"tests-untouched"}),
+        "fix-02": (collect_only, {"tests-untouched", "other-inputs", "failing-test-passes"}),
     }
     for task_id, (step, _) in attempts.items():
         doc = {"metadata": {}, "steps": [{"type": "tool_call", **step}]}
