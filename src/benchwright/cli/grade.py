@@ -12,6 +12,13 @@ from benchwright.cli._app import JsonOpt, JunitOpt, app, reports_errors
 PhasesOpt = Annotated[
     str | None, typer.Option("--phases", help="Comma-separated phases to run (default: all).")
 ]
+AppNoSandboxOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-sandbox",
+        help="Run the app under test unconfined (the scorecard carries isolation: none).",
+    ),
+]
 
 
 @app.command("grade")
@@ -26,9 +33,12 @@ def grade_cmd(
     ] = False,
     seed: Annotated[int, typer.Option("--seed", help="Fixture seed of the vendor mock.")] = 0,
     phases: PhasesOpt = None,
+    no_sandbox: AppNoSandboxOpt = False,
 ) -> None:
-    """Grade TREE for SUITE and print the scorecard (exit 3 when the freeze gate refuses)."""
+    """Grade TREE for SUITE and print the scorecard (exit 3 when the freeze gate refuses or
+    the app cannot be sandboxed here without --no-sandbox)."""
     from benchwright.suites.grade_run import run_grade
 
-    for line in run_grade(suite, tree, json_out, junit_out, reference, seed, phases):
+    lines = run_grade(suite, tree, json_out, junit_out, reference, seed, phases, no_sandbox)
+    for line in lines:
         typer.echo(line)

@@ -3,7 +3,8 @@
 The verdict prints the arithmetic in the order it was done, with the same
 rounded figures the composer used, so a reader can redo it by hand: tier means,
 the composition line, each multiplier with the check that caused it,
-attribution lines, unmeasured rows, flags and the UNCALIBRATED banner.
+attribution lines, unmeasured rows, flags and the UNCALIBRATED banner. A card
+whose provenance says ``isolation: none`` says so on its second line.
 """
 
 from __future__ import annotations
@@ -65,9 +66,17 @@ def _criticals(card: Scorecard) -> list[str]:
     return lines
 
 
+UNCONFINED_WARNING = (
+    "WARNING: isolation: none — the agent's code (the app under test) ran unsandboxed "
+    "(--no-sandbox): it could reach the host, so this score is not evidence of its work alone"
+)
+
+
 def verdict_lines(card: Scorecard) -> list[str]:
     """The verdict as plain lines (what `print_verdict` prints)."""
     lines = [f"{card.scorer} {card.scorer_version} ({card.policy}): score {card.score:.4f}"]
+    if card.provenance.get("isolation") == "none":
+        lines.append(UNCONFINED_WARNING)
     if card.banner:
         lines.append(card.banner)
     slice_tier = card.excellence.tier if card.excellence else None

@@ -37,21 +37,28 @@ def run_grade(
     reference: bool,
     seed: int,
     phases: str | None,
+    no_sandbox: bool = False,
 ) -> Iterator[str]:
     """Yield the verdict lines; the scorecard is written whatever the score (exit 0).
+
+    The app under test runs sandboxed unless ``no_sandbox``; where bubblewrap cannot
+    run, grading is refused before anything boots.
 
     Raises:
         HarnessError: a phase raised (a harness fault: its rows are INFRA), after the
             scorecard was printed and written: exit 3, the number is not a verdict.
         RefusedError: the reference gate refused (exit 3).
+        HarnessError: no sandbox here and ``no_sandbox`` not given (exit 3).
     """
     from benchwright.reports.scorecard import verdict_lines
+    from benchwright.sandbox import require
     from benchwright.scoring import load_scorer
 
     grader = grader_for(suite)
     scorer = load_scorer(scorer_path(suite, grader.SCORER))
     selected = phases.split(",") if phases else None
     grader.select_phases(selected)  # refuse a bad --phases before booting anything
+    confinement = require(no_sandbox)
     name = Path(suite).name
     evidence = (json_out.parent, f"{json_out.stem}.") if json_out else (None, "")
     grading = grader.grade(
@@ -61,6 +68,7 @@ def run_grade(
         check_settings=grader.CheckSettings.from_scorer(scorer),
         evidence_dir=evidence[0],
         evidence_prefix=evidence[1],
+        confinement=confinement,
     )
     card = scorecard_for(grading, scorer, name)
     yield from verdict_lines(card)

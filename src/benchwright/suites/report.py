@@ -29,6 +29,7 @@ def scorecard_for(grading: Any, scorer: Scorer, suite: str) -> Scorecard:
         "tree": str(grading.root),
         "tree_sha256": grading.tree_sha256,
         "fixture_seed": str(grading.seed),
+        "isolation": grading.isolation,
         "phases": ", ".join(f"{p.name} {p.seconds:.1f}s" for p in grading.phases),
         "staged": f"{len(grading.staged)} browser checks UNAVAILABLE (browser check not "
         "implemented)",
@@ -42,6 +43,7 @@ def grading_dict(grading: Any) -> dict[str, Any]:
         "tree": str(grading.root),
         "tree_sha256": grading.tree_sha256,
         "fixture_seed": grading.seed,
+        "isolation": grading.isolation,
         "phases": [asdict(p) for p in grading.phases],
         "staged": {"reason": "browser check not implemented", "checks": list(grading.staged)},
         "evidence": dict(grading.evidence),

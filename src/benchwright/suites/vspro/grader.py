@@ -4,6 +4,11 @@ Hermetic: a fresh copy of the tree, a fresh database, a leased port and a fresh
 Meridian mock per grading; the app is stopped (its whole process group) however
 the grading ends. A phase that raises is a harness fault (INFRA rows); an app
 that never becomes healthy skips the app phases (FAIL rows naming the boot).
+
+The app runs sandboxed unless the caller's `Confinement` says otherwise: it can
+write only its tree copy (``<work>/tree``) and its database directory
+(``<work>/db``); the log, the vendor trace and the screenshots beside them in
+the work directory, and the graded tree itself, are invisible to it.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from benchwright.model import CheckResult
+from benchwright.sandbox import Confinement
 from benchwright.services.app import AppUnderTest, BootPolicy
 from benchwright.services.meridian import API_KEY, MeridianMock, Timing
 from benchwright.services.ports import lease_port
@@ -26,6 +32,8 @@ from benchwright.suites.vspro.phases import select_phases
 from benchwright.suites.vspro.tree import fresh_copy, locate_root, tree_sha256
 
 DB_NAME = "graded-sb6.db"
+DB_DIR = "db"
+"""The app's database directory under the work directory: the only one it may write there."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,8 @@ class Grading:
     evidence: dict[str, str] = field(default_factory=dict)
     """Evidence file kind -> path (app log, vendor trace), when kept."""
     staged: tuple[str, ...] = BROWSER_CHECKS
+    isolation: str = "bwrap"
+    """How the app was confined (``none``: the user passed ``--no-sandbox``)."""
 
 
 def grade(
@@ -65,6 +75,7 @@ def grade(
     check_settings: CheckSettings | None = None,
     evidence_dir: Path | None = None,
     evidence_prefix: str = "",
+    confinement: Confinement | None = None,
 ) -> Grading:
     """Run the selected phases against a fresh copy of ``tree`` and evaluate every check.
 
@@ -78,6 +89,7 @@ def grade(
         evidence_dir: where the app log and vendor trace are copied (as
             ``<prefix>app.log`` and ``<prefix>vendor-trace.jsonl``) before the work
             directory is deleted; None keeps nothing.
+        confinement: how the app is confined; sandboxed (loopback network) by default.
 
     Returns:
         `Grading`: one row per sb-6 check (browser checks UNAVAILABLE), the
@@ -87,6 +99,7 @@ def grade(
         SpecError: the tree is not a directory or a phase name is unknown.
         HarnessError: no port could be leased.
     """
+    confinement = confinement or Confinement()
     root = locate_root(tree)
     selected = select_phases(phases)
     digest = tree_sha256(root)
@@ -96,15 +109,26 @@ def grade(
         mock = MeridianMock(seed, timing=timing, trace_path=work / "vendor-trace.jsonl")
         fixture = mock.fixture
         obs = Observations(seed, fixture.expect, frozenset(r["id"] for r in fixture.rows))
-        obs, records = _run(selected, copy, work, mock, settings or GradeSettings(), obs)
+        obs, records = _run(
+            selected, copy, work, mock, settings or GradeSettings(), obs, confinement
+        )
         evidence = _keep_evidence(work, evidence_dir, evidence_prefix)
         moved = _keep_screenshots(work, obs, evidence_dir, evidence_prefix, evidence)
     rows = build_table().evaluate(obs, check_settings or CheckSettings()) + browser_rows()
     rows = [_relocated(r, moved) for r in rows]
-    return Grading(tuple(rows), obs, tuple(records), root, digest, seed, evidence)
+    return Grading(
+        tuple(rows),
+        obs,
+        tuple(records),
+        root,
+        digest,
+        seed,
+        evidence,
+        isolation=confinement.isolation,
+    )
 
 
-def _run(selected, copy, work, mock, settings, obs):
+def _run(selected, copy, work, mock, settings, obs, confinement):
     records: list[PhaseRecord] = []
     ctx = GradeContext(copy, work, None, mock, settings)  # type: ignore[arg-type]
     for phase in (p for p in selected if not p.needs_app):
@@ -118,11 +142,12 @@ def _run(selected, copy, work, mock, settings, obs):
             ctx.app = AppUnderTest(
                 COMMAND,
                 tree=copy,
-                db=work / DB_NAME,
+                db=work / DB_DIR / DB_NAME,
                 port=lease.port,
                 env={"MERIDIAN_BASE_URL": mock.base_url, "MERIDIAN_API_KEY": API_KEY},
                 policy=BootPolicy(budget_s=settings.boot_budget_s),
                 log_path=work / "app.log",
+                confinement=confinement,
             )
             try:
                 blocked = None

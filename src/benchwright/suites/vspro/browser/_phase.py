@@ -11,7 +11,9 @@ go in the same lane:
   load must read the pristine data first;
 - ``error`` and ``viz_fallback`` (both only read), then a second app instance (fresh db,
   own port): ``empty``, a sync against a half-capped vendor, and ``sync``. The cap matters
-  only to that instance's sync.
+  only to that instance's sync. It runs confined as the first (same tree, its own db in
+  the same database directory); the app is forked by the services' spawner thread, so
+  the lane's thread ending cannot kill it (bubblewrap's ``--die-with-parent``).
 """
 
 from __future__ import annotations
@@ -181,11 +183,12 @@ def _second_instance(lane: Lane, ctx: GradeContext, shots: Path, seen: _Seen) ->
         app = AppUnderTest(
             COMMAND,
             tree=ctx.tree,
-            db=ctx.work / EMPTY_DB,
+            db=ctx.app.db.parent / EMPTY_DB,
             port=lease.port,
             env={"MERIDIAN_BASE_URL": ctx.mock.base_url, "MERIDIAN_API_KEY": API_KEY},
             policy=BootPolicy(budget_s=EMPTY_BOOT_S),
             log_path=ctx.work / "empty-app.log",
+            confinement=ctx.app.confinement,
         )
         try:
             lane.ensure_alive("booting the empty instance")  # no boot for a lost run
