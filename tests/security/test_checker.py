@@ -63,7 +63,14 @@ def _tree(extra: dict[str, bytes | str], removed: tuple[str, ...] = ()) -> dict[
 
 
 def judge(extra: dict[str, bytes | str], removed: tuple[str, ...] = ()) -> dict[str, Status]:
-    """Every check's status on this tree; the agent's tree must come back unchanged."""
+    """Every check's status on this tree (`judged` keeps the details)."""
+    return {check_id: status for check_id, (status, _) in judged(extra, removed).items()}
+
+
+def judged(
+    extra: dict[str, bytes | str], removed: tuple[str, ...] = ()
+) -> dict[str, tuple[Status, str]]:
+    """Every check's status and detail; the agent's tree must come back unchanged."""
     files = _tree(extra, removed)
     workspace = Workspace(files)
     try:
@@ -75,7 +82,7 @@ def judge(extra: dict[str, bytes | str], removed: tuple[str, ...] = ()) -> dict[
             assert (root / path).read_bytes() == content, f"a check changed {path}"
     finally:
         workspace.cleanup()
-    return {r.check_id: r.status for r in results}
+    return {r.check_id: (r.status, r.detail) for r in results}
 
 
 def naive_exit(
@@ -153,6 +160,14 @@ ATTACKS: dict[str, dict[str, str]] = {
 }
 NOT_NAIVE = {"tests/conftest.py added"}
 """Attacks the naive run is not fooled by on this tree (they still must FAIL)."""
+CAUGHT_BY = {
+    "os._exit(0) at import": ("exit 0 but pytest wrote no JUnit report",) * 2,
+    "atexit": (
+        "exit 0 but the JUnit report shows 2 failed or errored: tests.test_calc::test_add",
+        "exit 0 but the JUnit report shows 1 failed or errored: tests.test_oracle::test_more",
+    ),
+}
+"""How the checker sees through an attack; by default, pytest runs and the tests fail."""
 NAIVE_ARGS = {"tests/tox.ini": (ORACLE,), "tests/setup.cfg": (ORACLE,)}
 """Config nearer the tests is found for a command that names them."""
 
@@ -163,7 +178,11 @@ def test_an_attack_in_the_workspace_fails_both_checks(name, tmp_path):
     if name not in NOT_NAIVE:
         fooled = naive_exit(tmp_path, files, args=NAIVE_ARGS.get(name, ()))
         assert fooled == 0, f"{name} does not fool a naive run"
-    assert judge(files) == FAILED
+    results = judged(files)
+    assert {check_id: status for check_id, (status, _) in results.items()} == FAILED
+    suite, oracle = CAUGHT_BY.get(name, ("exit 1: 2 failed", "exit 1: 1 failed"))
+    assert results["suite"][1].startswith(suite), results
+    assert results["oracle"][1].startswith(oracle), results
 
 
 def test_planted_bytecode_for_an_unchanged_module_is_not_read(tmp_path):
