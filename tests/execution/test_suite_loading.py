@@ -72,7 +72,8 @@ def test_guards_alone_are_not_an_oracle(tmp_path):
     [
         ({"class": "nope"}, "class: unknown class 'nope'; known: c"),
         ({"class": None}, "class: required in a suite"),
-        ({"id": "a/b"}, "id: must match [A-Za-z0-9][A-Za-z0-9._-]* in a suite"),
+        ({"id": "a b"}, "id: must match [A-Za-z0-9][A-Za-z0-9._-]* in a suite"),
+        ({"id": "a/b"}, "id: must not contain '/' or '\\' (a task id names its run directory)"),
         ({"stamp": {"../x": "y"}}, 'stamp["../x"]: path escapes the workspace root'),
         ({"stamp": {".benchwright/answer.txt": "y"}}, "which the harness owns"),
         ({"solution": "missing"}, "solution: no such directory or script"),
