@@ -1,4 +1,5 @@
-"""Rows files: a score is a JSON number that agrees with its status (docs/scoring.md)."""
+"""Rows and scorer files: numbers are finite JSON numbers, booleans real, and a row's
+score agrees with its status (docs/scoring.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from benchwright.errors import SpecError
 from benchwright.model import Status
-from benchwright.scoring import load_rows
+from benchwright.scoring import load_rows, load_scorer
 
 
 def _load(tmp_path: Path, status: str, score: object) -> list:
@@ -59,3 +60,22 @@ def test_a_score_that_contradicts_its_status_or_is_not_a_number_names_the_row(
 def test_scores_that_agree_with_their_status_load(tmp_path, status, score):
     row = _load(tmp_path, status, score)[1]
     assert (row.status, row.score) == (Status(status), score)
+
+
+@pytest.mark.parametrize(
+    ("edit", "field", "message"),
+    [
+        (lambda d: d["criticals"].update(dedupe_by_root="false"),
+         "criticals.dedupe_by_root", "must be true or false, got str"),
+        (lambda d: d["tiers"]["T"].update(weight=float("inf")),
+         "tiers.T.weight", "must be a finite number, got inf"),
+        (lambda d: d["tiers"]["T"].update(gamma=float("nan")),
+         "tiers.T.gamma", "must be a finite number, got nan"),
+        (lambda d: d.update(excellent_at="0.9"), "excellent_at", "must be a number, got str"),
+    ],
+)  # fmt: skip
+def test_scorer_configs_take_real_booleans_and_finite_numbers(write_config, edit, field, message):
+    path = write_config("sb7", edit)
+    with pytest.raises(SpecError) as caught:
+        load_scorer(path)
+    assert (field, message) in caught.value.problems, caught.value.problems
