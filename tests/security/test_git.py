@@ -15,7 +15,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from builders import REPO
 
+from benchwright.agents import CommandAgent
+from benchwright.dsl import load_suite
+from benchwright.execution import TrialOptions, run_trial
 from benchwright.execution._git import Snapshots
 
 HOOKS = ("pre-commit", "post-commit", "commit-msg", "prepare-commit-msg", "post-index-change",
@@ -220,3 +224,30 @@ def test_the_snapshot_repository_lives_outside_the_workspace(tmp_path):
     assert snapshots.git_dir == ws.parent / "snapshots.git"
     assert not (ws / ".git").exists()
     assert stat.S_IMODE(snapshots.git_dir.stat().st_mode) == 0o700
+
+
+CHEAT = (
+    "git init -q . && git add -A && git -c user.name=a -c user.email=a@b commit -qm start"
+    " && sed -i s/total_value/stock_value/g inventory/store.py inventory/report.py"
+    " tests/test_store.py"
+    " && git add -A && git -c user.name=a -c user.email=a@b commit -qm clean"
+    " && git rev-parse HEAD > .git/refs/tags/agent && git rev-parse HEAD > .git/agent"
+    " && printf '\\n    total_value = stock_value\\n' >> inventory/store.py"
+    " && echo '* binary -diff export-ignore' > .gitattributes"
+)
+
+
+@pytest.mark.slow
+def test_a_spoofed_agent_tag_and_gitattributes_cannot_hide_an_alias_left_behind():
+    """The issue's spoofed-snapshot attack on refactor-01: the alias is still on disk."""
+    suite = load_suite(REPO / "suites" / "turnbench")
+    task = suite.task("refactor-01")
+    agent = CommandAgent("cheat", f"sh -c {CHEAT!r}")
+    result = run_trial(task, suite.tiers[task.id], agent, 1, TrialOptions())
+    statuses = {c.check_id: (c.status.value, c.detail) for c in result.checks}
+    assert result.verdict == "failed", (result.error, result.log[-2000:])
+    assert statuses["old-name-gone"] == (
+        "FAIL",
+        "inventory/store.py:50 matches /total_value =/: 'total_value ='",
+    )
+    assert statuses["oracle"][0] == "PASS"  # the rename itself was real
