@@ -33,8 +33,16 @@ def must_pass(command: str, **params):
     return {"type": "test_must_pass", "command": command, **params}
 
 
-def survivors(marker: str) -> list[int]:
-    """Live (non-zombie) processes whose command line holds ``marker``."""
+def survivors(marker: str, within: float = 5.0) -> list[int]:
+    """Live (non-zombie) processes whose command line holds ``marker``, once ``within``
+    seconds have passed or none is left (the kernel ends a PID namespace asynchronously)."""
+    deadline = time.monotonic() + within
+    while (found := _with_marker(marker)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return found
+
+
+def _with_marker(marker: str) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
         try:
