@@ -7,6 +7,7 @@ import json
 import pytest
 
 from benchwright.execution import execute, exit_status, plan_run
+from benchwright.execution.isolation import IsolationRequest
 
 from .minisuites import GRADED, MINISUITE, make_suite
 
@@ -72,7 +73,10 @@ def test_a_task_passes_only_if_every_iteration_passes(tmp_path):
     make_suite(
         tmp_path / "s", [{"id": "t", "class": "edit", "workspace": {"a": "a"}, "checks": [check]}]
     )
-    plan = plan_run(tmp_path / "s", f"command:python {flaky}", iterations=2, out=tmp_path / "r")
+    # The agent keeps state between trials on the host, which only an unconfined run allows.
+    unconfined = IsolationRequest(no_sandbox=True)
+    plan = plan_run(tmp_path / "s", f"command:python {flaky}", iterations=2, out=tmp_path / "r",
+                    isolation=unconfined)  # fmt: skip
     outcome = execute(plan)
     assert outcome.summary["tasks"]["t"]["iterations"] == ["failed", "passed"]
     assert outcome.summary["tasks"]["t"]["verdict"] == "failed"
