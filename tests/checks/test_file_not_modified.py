@@ -283,3 +283,34 @@ def test_a_recorded_workspace_directory_anchors_absolute_paths(registry):
         traj = type(trajectory)(trajectory.steps, {"cwd": "/work/repo"})
         (only,) = run_task(task, traj, registry=registry).results
         assert only.status is status, only.detail
+
+
+def _live_trial(tmp_path, command_step: str, undo: bool):
+    """A live `command:` agent whose transcript records ``command_step``; the process
+    itself deletes the protected file and, when ``undo``, puts it back."""
+    from benchwright.agents import CommandAgent
+    from benchwright.agents.transcripts.live import Parsed
+    from benchwright.execution import TrialOptions, run_trial
+
+    def parser(stdout, workspace, scratch):
+        return Parsed((bash(command_step),), "", {})
+
+    script = "cp tests/test_calc.py /tmp/k && rm tests/test_calc.py" + (
+        " && cp /tmp/k tests/test_calc.py" if undo else ""
+    )
+    task = make_task([PROTECT_ONE], FILES)
+    agent = CommandAgent("live", f"sh -c '{script}'", parser)
+    return run_trial(task, "correctness", agent, 1, TrialOptions())
+
+
+def test_a_live_agent_is_judged_on_its_files_not_on_its_recorded_commands(tmp_path):
+    restored = _live_trial(tmp_path, "rm tests/test_calc.py", undo=True)
+    assert restored.verdict == "passed", restored.checks
+    deleted = _live_trial(tmp_path, "echo harmless", undo=False)
+    [check] = deleted.checks
+    assert check.status is Status.FAIL and "tests/test_calc.py was deleted" in check.detail
+
+
+def test_a_replayed_command_stays_evidence(grade):
+    result = grade(PROTECT_ONE, FILES, bash("rm tests/test_calc.py"))
+    assert result.status is Status.FAIL and "written by a shell command at step 0" in result.detail

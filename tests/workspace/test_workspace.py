@@ -225,3 +225,18 @@ def test_read_tree_refuses_what_is_not_a_regular_file_inside_the_tree(tmp_path):
         dict(read_tree(tmp_path))
     assert caught.value.filename == str(tmp_path / "zero")
     assert caught.value.strerror == "symbolic link leads outside to /dev/zero"
+
+
+def test_a_refresh_after_stamping_keeps_the_agents_view_of_stamped_paths(tmp_path):
+    ws = Workspace({"a.py": b"1", "tests/t.py": b"agent's"})
+    root = ws.directory()
+    try:
+        (root / "late.py").write_bytes(b"written after the first look")
+        (root / "tests" / "t.py").write_bytes(b"stamped oracle")
+        (root / "tests" / "oracle.py").write_bytes(b"stamped, new")
+        ws.refresh(preserve=("tests/t.py", "tests/oracle.py"))
+        assert ws.files["late.py"] == b"written after the first look"
+        assert ws.files["tests/t.py"] == b"agent's"
+        assert "tests/oracle.py" not in ws.files
+    finally:
+        ws.cleanup()

@@ -29,6 +29,13 @@ class CheckContext:
         """The agent's captured final answer, if any."""
         return self.trajectory.answer
 
+    @property
+    def live(self) -> bool:
+        """The harness ran a live agent here: its files on disk are the whole truth, and
+        recorded commands are not evidence (a replayed trajectory's are)."""
+        facts = self.trajectory.metadata.get("benchwright")
+        return isinstance(facts, dict) and facts.get("live") is True
+
     def directory(self) -> Path:
         """The agent's workspace as a real directory (materialized on first use)."""
         return self.workspace.directory()

@@ -89,7 +89,8 @@ def file_not_modified(p: FileNotModifiedParams, ctx: CheckContext) -> CheckResul
     initial = sorted({f for entry in p.protected for f in ws.glob(entry, initial=True)})
     candidates = sorted(set(initial).union(*(ws.glob(entry) for entry in p.protected)))
     changed = [f for f in candidates if ws.changed(f)]
-    shell = _written_by_commands(p.protected, initial, ctx.trajectory.shell_evidence)
+    evidence = () if ctx.live else ctx.trajectory.shell_evidence
+    shell = _written_by_commands(p.protected, initial, evidence)
     if not changed and not shell:
         return ctx.passed(
             f"{len(candidates)} protected file(s) unchanged", protected=list(p.protected)

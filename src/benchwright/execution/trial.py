@@ -107,6 +107,10 @@ class _Trial:
             self.error = error
             return
         stamp(directory, self.task.stamp, self.answer)
+        # Judge the tree as it is now, after stamping (the stamped paths keep the agent's
+        # own content): in a sandbox no agent process is left to change it since the last
+        # phase; unconfined, a straggler's late write is judged rather than missed.
+        self.workspace.refresh(preserve=self.task.stamp)
         self._lap("stamp_s")
         if self.task.checks:
             trajectory = Trajectory(tuple(steps), self.metadata(), self.answer, self.agent.spec)
@@ -155,7 +159,11 @@ class _Trial:
         merged: dict[str, Any] = {}
         for outcome in self.outcomes:
             merged.update(outcome.metadata)
-        facts = {"snapshots": dict(self.commits), "phase_changes": dict(self.phase_changes)}
+        facts = {
+            "snapshots": dict(self.commits),
+            "phase_changes": dict(self.phase_changes),
+            "live": not self.agent.spec.startswith("replay:"),
+        }
         return {**merged, "benchwright": facts}
 
     def result(self, tier: str, iteration: int) -> TrialResult:

@@ -15,7 +15,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from benchwright.errors import HarnessError
@@ -78,8 +78,11 @@ class Workspace:
             self._parent = parent
         return self._parent / WORKSPACE_DIRNAME
 
-    def refresh(self) -> None:
+    def refresh(self, preserve: Iterable[str] = ()) -> None:
         """Make the in-memory view what is now on disk, after a real agent worked there.
+
+        ``preserve`` names paths whose current view is kept whatever the disk holds now
+        (the stamped oracle paths, after stamping: the view keeps the agent's version).
 
         `.git/` (the harness's snapshots) and `.benchwright/` (its answer file) are
         left out, as are caches (`UNCOPIED_DIRS`): checks judge the agent's files.
@@ -89,10 +92,17 @@ class Workspace:
         if self._parent is None:
             raise HarnessError("refresh() needs a materialized workspace")
         root = self._parent / WORKSPACE_DIRNAME
+        kept = {path: self.files.get(path) for path in preserve}
         try:
-            self.files = dict(read_tree(root, skip=HARNESS_DIRS, lenient=True))
+            files = dict(read_tree(root, skip=HARNESS_DIRS, lenient=True))
         except OSError as exc:
             raise HarnessError(f"cannot read the workspace back: {exc}") from exc
+        for path, data in kept.items():
+            if data is None:
+                files.pop(path, None)
+            else:
+                files[path] = data
+        self.files = files
 
     def cleanup(self) -> None:
         """Remove the directory unless the user asked to keep it."""
