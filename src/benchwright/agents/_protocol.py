@@ -25,7 +25,7 @@ class AgentRequest:
     phase: Phase
     last_phase: bool
     workspace: Path
-    """The directory to work in (a git repository the harness snapshots)."""
+    """The directory to work in; the harness snapshots it from outside (never via ``.git``)."""
     budget_s: float
     """Wall-clock seconds for this phase; past them the agent is killed."""
     answer_file: Path

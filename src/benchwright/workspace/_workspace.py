@@ -84,10 +84,10 @@ class Workspace:
         ``preserve`` names paths whose current view is kept whatever the disk holds now
         (the stamped oracle paths, after stamping: the view keeps the agent's version).
 
-        `.git/` (the harness's snapshots) and `.benchwright/` (its answer file) are
-        left out, as are caches (`UNCOPIED_DIRS`): checks judge the agent's files.
-        Files written later (stamped oracles) stay on disk only, so static checks
-        never mistake them for the agent's work.
+        `.git/` (an agent's own repository metadata) and `.benchwright/` (the harness's
+        answer file) are left out, as are caches (`UNCOPIED_DIRS`): checks judge the
+        agent's files. Stamped oracles stay on disk only (``preserve``), so static
+        checks never mistake them for the agent's work.
         """
         if self._parent is None:
             raise HarnessError("refresh() needs a materialized workspace")
