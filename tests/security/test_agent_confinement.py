@@ -220,3 +220,29 @@ def test_an_agent_cannot_forge_another_trials_result(arena):
     assert _verdicts(arena["out"]) == {"edit-01": "failed", "edit-02": "failed"}, done.stdout
     logs = "".join(p.read_text() for p in arena["out"].glob("*/trials/*/*/agent.log"))
     assert "forged []" in logs
+
+
+SHADOWS = {
+    "pytest.py": "raise SystemExit(0)\n",
+    "conftest.py": (
+        "import pytest\n"
+        "@pytest.hookimpl(hookwrapper=True)\n"
+        "def pytest_runtest_makereport(item, call):\n"
+        "    outcome = yield\n"
+        "    outcome.get_result().outcome = 'passed'\n"
+    ),
+    "pytest.ini": "[pytest]\naddopts = --co\n",
+    "sitecustomize.py": "import os\nos._exit(0)\n",
+}
+
+SHADOW = """\
+import pathlib
+pathlib.Path({name!r}).write_text({content!r})
+"""
+
+
+@pytest.mark.parametrize("name", sorted(SHADOWS))
+def test_files_that_shadow_or_configure_the_test_runner_do_not_pass_a_task(arena, name):
+    done = _run(arena, SHADOW.format(name=name, content=SHADOWS[name]))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert _verdicts(arena["out"]) == {"edit-01": "failed", "edit-02": "failed"}
