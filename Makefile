@@ -63,6 +63,7 @@ lint: setup
 bench: setup
 	$(BIN)/python benchmarks/gate_throughput.py
 	$(BIN)/python benchmarks/trial_overhead.py
+	$(BIN)/python benchmarks/sandbox_overhead.py
 	$(BIN)/python benchmarks/meridian_walk.py
 
 bench-vspro: setup
