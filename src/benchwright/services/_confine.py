@@ -41,7 +41,7 @@ def app_sandbox(confinement: Confinement, tree: Path, db: Path, log_path: Path) 
     sandbox = confinement.sandbox((tree, db.parent), network=Network.LOOPBACK)
     if sandbox is not None:
         for path in sandbox.writable:
-            if log_path.is_relative_to(path):
+            if log_path.resolve().is_relative_to(path.resolve()):
                 raise HarnessError(
                     f"the app log {log_path} lies under {path}, which the sandboxed app may "
                     "write; give log_path= outside the tree and the database's directory"
@@ -51,10 +51,9 @@ def app_sandbox(confinement: Confinement, tree: Path, db: Path, log_path: Path) 
 
 def environment(sandbox: Sandbox | None, ours: Mapping[str, str]) -> dict[str, str]:
     """The grader's environment plus ``ours`` unconfined; the allow-list plus ``ours`` inside."""
-    inherited = os.environ if sandbox is None else {
-        name: os.environ[name] for name in INHERITED if name in os.environ
-    }  # fmt: skip
-    return {**inherited, **ours}
+    if sandbox is None:
+        return {**os.environ, **ours}
+    return {**{name: os.environ[name] for name in INHERITED if name in os.environ}, **ours}
 
 
 def wrap(sandbox: Sandbox, argv: list[str], cwd: Path, env: Mapping[str, str]) -> list[str]:
