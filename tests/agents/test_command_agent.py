@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from builders import make_task
+from processes import survivors
 
 from benchwright.agents import AgentRequest, CommandAgent, build_agent, parse_env_options
 from benchwright.errors import SpecError
@@ -64,29 +65,6 @@ def test_the_answer_is_the_answer_file_else_the_whole_stdout(tmp_path):
     assert outcome.exit_code == 0 and outcome.error is None
 
 
-def _survivors(marker: str) -> list[int]:
-    """Live (non-zombie) processes whose command line holds ``marker``, after the kernel
-    had up to 5 s to tear the agent's sandbox down (a killed PID namespace ends
-    asynchronously)."""
-    deadline = time.monotonic() + 5
-    while (found := _with_marker(marker)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return found
-
-
-def _with_marker(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker.encode() in cmdline and state != "Z":
-            found.append(int(entry.name))
-    return found
-
-
 def test_an_agent_past_its_budget_is_killed_with_every_process_it_started(tmp_path):
     marker = f"{os.getpid()}.{time.monotonic_ns() % 10**6}"
     template = f"sh -c 'sleep 6{marker} & setsid sleep 7{marker} & sleep 60'"
@@ -95,7 +73,7 @@ def test_an_agent_past_its_budget_is_killed_with_every_process_it_started(tmp_pa
     assert time.monotonic() - started < 5
     assert outcome.timed_out and outcome.exit_code is None
     assert outcome.error == "budget: phase main exceeded its 0.5s budget (process group killed)"
-    assert _survivors(marker) == [], "a process the agent started outlived its budget"
+    assert survivors(marker) == [], "a process the agent started outlived its budget"
 
 
 def test_daemons_left_after_a_clean_exit_end_with_the_phase(tmp_path):
@@ -103,7 +81,7 @@ def test_daemons_left_after_a_clean_exit_end_with_the_phase(tmp_path):
     template = f"sh -c 'sleep 6{marker} & setsid sleep 7{marker} & nohup sleep 8{marker} &'"
     outcome = CommandAgent("d", template).run(_request(tmp_path))
     assert outcome.exit_code == 0
-    assert _survivors(marker) == [], "a daemon the agent started survived the phase"
+    assert survivors(marker) == [], "a daemon the agent started survived the phase"
 
 
 @pytest.mark.parametrize(

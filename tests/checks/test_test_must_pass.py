@@ -10,10 +10,10 @@ import os
 import sys
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 from builders import make_task, make_trajectory, write
+from processes import survivors
 
 from benchwright.checks.test_must_pass._command import parse
 from benchwright.checks.test_must_pass._junit import Case, shortfall, stamped_tests
@@ -31,28 +31,6 @@ PYTEST = "python -m pytest -q test_calc.py"
 
 def must_pass(command: str, **params):
     return {"type": "test_must_pass", "command": command, **params}
-
-
-def survivors(marker: str, within: float = 5.0) -> list[int]:
-    """Live (non-zombie) processes whose command line holds ``marker``, once ``within``
-    seconds have passed or none is left (the kernel ends a PID namespace asynchronously)."""
-    deadline = time.monotonic() + within
-    while (found := _with_marker(marker)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return found
-
-
-def _with_marker(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker.encode() in cmdline and state != "Z":
-            found.append(int(entry.name))
-    return found
 
 
 # -- exit codes -------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import survivors, with_marker
 
 pytestmark = pytest.mark.slow
 
@@ -35,19 +36,6 @@ def _digest(root: Path) -> str:
         if path.is_file() and not path.is_symlink():
             sha.update(path.read_bytes())
     return sha.hexdigest()
-
-
-def _survivors(marker: str) -> list[str]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker.encode() in cmdline and state != "Z":
-            found.append(cmdline.replace(b"\0", b" ").decode(errors="replace"))
-    return found
 
 
 @pytest.fixture
@@ -149,7 +137,7 @@ def test_a_daemon_cannot_outlive_the_phase_to_overwrite_the_stamped_oracle(arena
     done = _run(arena, RACE.format(marker=marker))
     assert done.returncode == 1, done.stdout + done.stderr
     assert _verdicts(arena["out"]) == {"edit-01": "failed", "edit-02": "failed"}
-    assert _survivors(marker) == []
+    assert survivors(marker) == []
 
 
 LINGER = """\
@@ -167,15 +155,12 @@ def test_killing_benchwright_ends_every_agent_process_and_resume_finishes(arena,
     marker = f"{os.getpid()}{time.monotonic_ns() % 10**8}"
     proc = _run(arena, LINGER.format(marker=marker), wait=False)
     deadline = time.monotonic() + 30
-    while len(_survivors(marker)) < 2 and time.monotonic() < deadline:
+    while len(with_marker(marker)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert len(_survivors(marker)) == 2, "the agent never started"
+    assert len(with_marker(marker)) == 2, "the agent never started"
     proc.send_signal(sig)
     output = proc.communicate(timeout=30)[0].decode()
-    deadline = time.monotonic() + 5
-    while _survivors(marker) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _survivors(marker) == [], f"survivors after {sig.name}"
+    assert survivors(marker) == [], f"survivors after {sig.name}"
     if sig != signal.SIGKILL:  # SIGKILL gives no chance to clean up; the processes die anyway
         assert proc.returncode == 130, output
         assert list(arena["tmp"].iterdir()) == [], "temp dirs left behind"
