@@ -71,3 +71,11 @@ def test_gate_with_check_commands_is_refused_without_bwrap_and_marked_with_no_sa
     assert done.returncode == 0, done.stdout + done.stderr
     assert "WARNING: isolation: none" in done.stdout
     assert json.loads(report.read_text())["isolation"] == "none"
+
+
+def test_audit_is_refused_before_grading_when_bwrap_is_missing():
+    argv = [str(BENCHWRIGHT), "audit", str(ROOT / "suites" / "vspro"), "--quick"]
+    done = subprocess.run(argv, env=NO_BWRAP, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 3
+    assert done.stderr.strip().splitlines()[-1].startswith("error: sandbox: bwrap not found")
+    assert "grading" not in done.stderr

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from benchwright.cli._app import JsonOpt, app, reports_errors
+from benchwright.cli._app import JsonOpt, NoSandboxOpt, app, reports_errors
 
 QUICK_HELP = "Grade each control, and the golden, through the control's own phases only."
 
@@ -22,13 +22,20 @@ def audit_cmd(
     quick: Annotated[bool, typer.Option("--quick", help=QUICK_HELP)] = False,
     seed: Annotated[int, typer.Option("--seed", help="Fixture seed of the vendor mock.")] = 0,
     json_out: JsonOpt = None,
+    no_sandbox: NoSandboxOpt = False,
 ) -> None:
     """Grade the golden and every control; exit 1 when a control misses its expectations."""
+    from benchwright.reports.scorecard import UNCONFINED_WARNING
+    from benchwright.sandbox import require
     from benchwright.suites.audit import audit, audit_lines, write_audit
+
+    confinement = require(no_sandbox)
 
     say = lambda line: typer.echo(f"... {line}", err=True)  # noqa: E731
     result = audit(suite, only=only.split(",") if only else None, quick=quick, seed=seed,
-                   progress=say)  # fmt: skip
+                   progress=say, confinement=confinement)  # fmt: skip
+    if no_sandbox:
+        typer.echo(UNCONFINED_WARNING)
     for line in audit_lines(result):
         typer.echo(line)
     if json_out:

@@ -10,6 +10,7 @@ from typing import Any
 
 from benchwright.errors import HarnessError, SpecError
 from benchwright.model import Scorecard
+from benchwright.sandbox import Confinement
 from benchwright.suites.audit.controls import GOLDEN_DIR, Control, control_tree, load_controls
 from benchwright.suites.audit.judge import ControlVerdict, judge, order_problems
 
@@ -33,12 +34,12 @@ class AuditResult:
 class Auditor:
     """Grades trees of one suite as scorecards; golden gradings are cached per phase set."""
 
-    def __init__(self, suite: str, seed: int = 0) -> None:
+    def __init__(self, suite: str, seed: int = 0, confinement: Confinement | None = None) -> None:
         from benchwright.scoring import load_scorer
         from benchwright.suites import grader_for
         from benchwright.suites.grade_run import scorer_path
 
-        self.suite, self.seed = suite, seed
+        self.suite, self.seed, self.confinement = suite, seed, confinement
         self.suite_dir = Path(suite)
         self.golden_dir = self.suite_dir / GOLDEN_DIR
         if not self.golden_dir.is_dir():
@@ -74,7 +75,10 @@ class Auditor:
 
         started = time.monotonic()
         settings = self.grader.CheckSettings.from_scorer(self.scorer)
-        grading = self.grader.grade(tree, seed=self.seed, phases=phases, check_settings=settings)
+        grading = self.grader.grade(
+            tree, seed=self.seed, phases=phases, check_settings=settings,
+            confinement=self.confinement,
+        )  # fmt: skip
         broken = [f"{p.name} ({p.outcome})" for p in grading.phases if p.outcome[:6] == "failed"]
         if broken:  # INFRA rows would read as a control that missed: say it is the harness
             raise HarnessError(f"grading {tree} failed in phase(s) {'; '.join(broken)}")
@@ -102,6 +106,7 @@ def audit(
     quick: bool = False,
     seed: int = 0,
     progress: Callable[[str], Any] | None = None,
+    confinement: Confinement | None = None,
 ) -> AuditResult:
     """Grade the golden and every control (``quick``: each through its own phases only).
 
@@ -110,7 +115,7 @@ def audit(
             target check), or an edit that no longer applies to the golden reference (all
             checked before anything is graded).
     """
-    auditor = Auditor(suite, seed)
+    auditor = Auditor(suite, seed, confinement)
     controls = load_controls(auditor.suite_dir, only)
     for control in controls:  # every control must be valid before minutes are spent grading
         auditor.validate(control)
