@@ -44,6 +44,7 @@ def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path):
     solver.write_text(SOLVER)
     spec = f"command:python {solver}"
     whole = execute(plan_run(MINISUITE, spec, iterations=2, out=tmp_path / "whole"))
+    assert whole.summary["tasks"]["fix-double"]["verdict"] == "passed", "the solver must work"
     proc = subprocess.Popen(
         [str(BENCHWRIGHT), "run", str(MINISUITE), "--agent", spec, "--iterations", "2",
          "--out", str(tmp_path / "killed")],

@@ -113,3 +113,47 @@ def test_bad_run_options_are_refused_before_anything_runs(tmp_path, kwargs, fiel
         plan_run(MINISUITE, "nop", out=tmp_path / "runs", **kwargs)
     assert caught.value.source == field
     assert not (tmp_path / "runs").exists()
+
+
+@pytest.fixture
+def host_port():
+    """A real server on the host's loopback, for an agent to try to reach."""
+    import http.server
+    import threading
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize(
+    ("suite_network", "flag", "expected"),
+    [(None, None, "reached"), ("none", None, "cut off"), ("none", "host", "reached")],
+)
+def test_the_agent_network_is_the_suites_unless_the_command_line_says(
+    tmp_path, host_port, suite_network, flag, expected
+):
+    from benchwright.sandbox import Network
+
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import os, socket\n"
+        "try:\n"
+        f"    socket.create_connection(('127.0.0.1', {host_port}), timeout=3).close()\n"
+        "    said = 'reached'\n"
+        "except OSError:\n"
+        "    said = 'cut off'\n"
+        "open(os.environ['BENCHWRIGHT_ANSWER_FILE'], 'w').write(said)\n"
+    )
+    extra = {"agent_network": suite_network} if suite_network else {}
+    task = {"id": "t", "class": "edit", "workspace": {"a": "a"},
+            "checks": [{"type": "file_exists", "path": "a"}]}  # fmt: skip
+    make_suite(tmp_path / "s", [task], **extra)
+    isolation = IsolationRequest(agent_network=Network(flag) if flag else None)
+    plan = plan_run(tmp_path / "s", f"command:python {probe}", out=tmp_path / "r",
+                    isolation=isolation)  # fmt: skip
+    assert plan.info["agent_network"] == (flag or suite_network)
+    [result] = execute(plan).results.values()
+    assert result.answer == expected

@@ -8,6 +8,9 @@ verbatim and is never interpreted by a shell:
 * ``{workspace}`` the workspace directory; ``{scratch}`` a private directory
   outside the workspace (for the agent's own logs).
 
+A leading ``python``/``python3`` is the grader's interpreter, as in check commands
+(a version manager's shim on PATH would not run inside the sandbox).
+
 The process runs sandboxed (`benchwright.sandbox`): the workspace and the scratch
 directory are all it can write, and the phase's end ends every process it started.
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +73,8 @@ class CommandAgent:
             PLACEHOLDER.sub(lambda m: values[m.group(1)], word)
             for word in parse_template(self.template)
         ]
+        if argv[0] in ("python", "python3"):  # the grader's, which the sandbox shows
+            argv[0] = sys.executable
         request.answer_file.unlink(missing_ok=True)
         env = agent_env(request, self.passthrough)
         sandbox = request.sandbox(self.network, readable=_named_files(argv, env))

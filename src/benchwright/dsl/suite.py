@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
@@ -32,6 +32,7 @@ class _SuiteDocument(StrictInput):
     classes: dict[str, str] = Field(min_length=1)
     build_only_classes: list[str] = Field(default_factory=list)
     tasks: list[str] = Field(min_length=1)
+    agent_network: Literal["none", "loopback", "host"] | None = None
 
 
 def suite_file(path: Path) -> Path:
@@ -72,6 +73,7 @@ def load_suite(path: Path, registry: CheckRegistry | None = None) -> Suite:
         classes=dict(doc.classes),
         build_only_classes=tuple(doc.build_only_classes),
         budget_s=doc.budget,
+        agent_network=doc.agent_network,
         tiers={task.id: tier_of(task, doc.build_only_classes) for task in tasks},
         source=str(file),
     )

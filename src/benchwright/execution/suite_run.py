@@ -27,6 +27,7 @@ from benchwright.execution.records import SCHEMA_VERSION, TrialResult
 from benchwright.execution.summary import summarize
 from benchwright.execution.trial import TrialOptions, run_trial
 from benchwright.model import Suite
+from benchwright.sandbox import Network
 
 
 @dataclass
@@ -70,6 +71,7 @@ def plan_run(
         raise SpecError.single("--tasks", f"{tasks_glob!r} matches no task of suite {suite.name}")
     agent = _agent(agent_spec, suite, ids)
     confinement = choose_confinement(isolation, [suite.task(i) for i in ids], agent.spec)
+    network = _network(isolation, suite)
     env = env or {}
     run_dir = store.new_run_dir(out, agent.spec)
     key = integrity.create_key(run_dir.name)
@@ -79,11 +81,11 @@ def plan_run(
         "suite": {"name": suite.name, "path": suite.source}, "agent": agent.spec,
         "tasks_glob": tasks_glob, "tasks": ids, "iterations": iterations, "budget_s": budget_s,
         "env": sorted(env), "seed": seed, "versions": _versions(),
-        "isolation": confinement.isolation,
+        "isolation": confinement.isolation, "agent_network": network and network.value,
     }  # fmt: skip
     store.write_json(run_dir / "run.json", info)
     options = TrialOptions(suite.budget_s, budget_s, env, seed, confinement=confinement,
-                           agent_network=isolation.agent_network)  # fmt: skip
+                           agent_network=network)  # fmt: skip
     return RunPlan(suite, agent, ids, iterations, options, run_dir, info, key)
 
 
@@ -106,7 +108,7 @@ def plan_resume(
     confinement = choose_confinement(isolation, [suite.task(i) for i in info["tasks"]], agent.spec)
     options = TrialOptions(
         suite.budget_s, info.get("budget_s"), env or {}, info.get("seed", 0),
-        confinement=confinement, agent_network=isolation.agent_network,
+        confinement=confinement, agent_network=_network(isolation, suite),
     )  # fmt: skip
     plan = RunPlan(suite, agent, list(info["tasks"]), info["iterations"], options, run_dir, info)
     _verify_finished(plan, str(info.get("run_id", run_dir.name)))
@@ -124,6 +126,13 @@ def _verify_finished(plan: RunPlan, run_id: str) -> None:
         plan.notes = [f"resume: no run key at {where}: every trial re-runs ({len(reruns)})"]
     else:
         plan.notes = [f"resume: re-running {t} #{n}: {why}" for (t, n), why in reruns.items()]
+
+
+def _network(isolation: IsolationRequest, suite: Suite) -> Network | None:
+    """``--agent-network``, else the suite's ``agent_network``, else None (the agent's own)."""
+    if isolation.agent_network is not None:
+        return isolation.agent_network
+    return Network(suite.agent_network) if suite.agent_network else None
 
 
 def _agent(spec: str, suite: Suite, ids: Sequence[str]) -> Agent:

@@ -116,6 +116,9 @@ class Suite:
     """Task id → its tier, decided when the suite loaded."""
     source: str = ""
     """The suite file, absolute, so that a resumed run reloads the same suite."""
+    agent_network: str | None = None
+    """The agents' network policy for this suite (``none``, ``loopback``, ``host``); None
+    keeps each agent's default. ``--agent-network`` overrides it."""
 
     def task(self, task_id: str) -> Task:
         for task in self.tasks:
