@@ -11,6 +11,7 @@ the median of each timed step. Nothing is asserted: timing belongs here.
 
 from __future__ import annotations
 
+import secrets
 import statistics
 import sys
 import tempfile
@@ -55,12 +56,13 @@ def main(trials: int) -> None:
         root = Path(tmp)
         task = _task(root)
         options = TrialOptions()
+        mac_key = secrets.token_bytes(32)  # a run's MAC key; where it is kept is not timed here
         bare, persisted, steps = [], [], {}
         for n in range(1, trials + 1):
             started = time.perf_counter()
             result = run_trial(task, "correctness", OracleAgent(), n, options)
             bare.append(time.perf_counter() - started)
-            write_trial(root / "run", result)
+            write_trial(root / "run", result, mac_key)
             persisted.append(time.perf_counter() - started)
             assert result.verdict == "passed", result.error or result.checks
             for key, value in result.timings.items():
