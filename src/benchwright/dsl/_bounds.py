@@ -100,24 +100,39 @@ def value_problems(doc: Any) -> list[tuple[list[str | int], str]]:
     """Every (location, problem) for values past the bounds, in document order.
 
     The walk is iterative and stops descending at `MAX_DEPTH`, so that it is safe on
-    any document a parser returned (aliases were bounded before construction).
+    any document a parser returned (aliases were bounded before construction). A
+    location is built only for a problem: each stack entry links to its parent.
     """
     problems: list[tuple[list[str | int], str]] = []
-    stack: list[tuple[list[str | int], Any]] = [([], doc)]
+    stack: list[tuple[Any, int, _Link]] = [(doc, 0, None)]
     while stack:
-        loc, value = stack.pop()
-        if isinstance(value, dict | list) and len(loc) >= MAX_DEPTH:
-            problems.append((loc[:3], f"nesting deeper than {MAX_DEPTH} levels"))
+        value, depth, link = stack.pop()
+        if isinstance(value, dict | list) and depth >= MAX_DEPTH:
+            problems.append((_location(link)[:3], f"nesting deeper than {MAX_DEPTH} levels"))
         elif isinstance(value, dict):
             for key in value:
                 if isinstance(key, str) and "\0" in key:
-                    problems.append(([*loc, key.replace("\0", "\\0")], "key holds a NUL byte"))
-            stack.extend(([*loc, str(k)], v) for k, v in reversed(list(value.items())))
+                    where = [*_location(link), key.replace("\0", "\\0")]
+                    problems.append((where, "key holds a NUL byte"))
+            items = reversed(list(value.items()))
+            stack.extend((v, depth + 1, (link, str(k))) for k, v in items)
         elif isinstance(value, list):
-            stack.extend(([*loc, n], v) for n, v in reversed(list(enumerate(value))))
+            stack.extend((v, depth + 1, (link, n)) for n, v in reversed(list(enumerate(value))))
         elif (problem := _scalar_problem(value)) is not None:
-            problems.append((loc, problem))
+            problems.append((_location(link), problem))
     return problems
+
+
+_Link = tuple[Any, str | int] | None
+"""(parent link, key): a value's place in the document, built up only when needed."""
+
+
+def _location(link: _Link) -> list[str | int]:
+    keys: list[str | int] = []
+    while link is not None:
+        link, key = link
+        keys.append(key)
+    return keys[::-1]
 
 
 def _scalar_problem(value: Any) -> str | None:

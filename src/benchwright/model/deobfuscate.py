@@ -22,6 +22,13 @@ _SEPARATOR = re.compile(r"""(['"`])\s*,\s*(['"`])""")
 _CONCATENATION = re.compile(r"""(['"`])[ \t]*\+?[ \t]*(['"`])""")
 _QUOTES_AND_ESCAPES = str.maketrans("", "", "'\"`\\")
 _SPACES = re.compile(r"[ \t]+")
+_SPECIAL = re.compile(r"""['"`\\$]""")
+"""Characters every rewriting below starts from (quotes, backslashes, ``$'…'``)."""
+
+
+def rewritable(text: str) -> bool:
+    """Would `deobfuscated` read ``text`` otherwise than as its words, spaces folded?"""
+    return not text.isascii() or _SPECIAL.search(text) is not None
 
 
 def deobfuscated(text: str) -> str:
@@ -31,8 +38,11 @@ def deobfuscated(text: str) -> str:
         ``pi''p inst''all`` → ``pip install``; ``'url' + 'lib.request'`` →
         ``urllib.request``; ``$'\\x63url'`` → ``curl``; fullwidth letters → ASCII (NFKC).
     """
-    text = unicodedata.normalize("NFKC", text)
-    text = "".join(c for c in text if unicodedata.category(c) != "Cf")  # zero-width joiners
+    if not rewritable(text):  # nothing to glue, join or decode: the common case
+        return _SPACES.sub(" ", text)
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+        text = "".join(c for c in text if unicodedata.category(c) != "Cf")  # zero-width joiners
     text = _CONTINUATION.sub("", text)
     text = _ANSI_C.sub("", text)
     text = _ESCAPE.sub(_decoded, text)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from benchwright.model.deobfuscate import deobfuscated
+from benchwright.model.deobfuscate import deobfuscated, rewritable
 from benchwright.model.shell import shell_writes, workspace_paths
 
 WRITE_TOOLS = frozenset(
@@ -33,6 +33,9 @@ CONTENT_KEYS = ("content", "new_string")
 OLD_KEYS = ("old_string", "old_str")
 NEW_KEYS = ("new_string", "new_str")
 COMMAND_KEYS = ("command", "cmd")
+
+_FOLDABLE = re.compile(r"\t|  ")
+"""Runs of blanks `deobfuscated` folds into one space (which the raw JSON keeps)."""
 
 
 class StepError(ValueError):
@@ -327,7 +330,9 @@ class Trajectory:
         found: list[NetworkViolation] = []
         for index, text in enumerate(self._step_texts):
             joined = "\n".join(
-                blank(deobfuscated(blank(s.lower())).lower()) for s in self._step_strings[index]
+                blank(deobfuscated(blank(s.lower())).lower())
+                for s in self._step_strings[index]
+                if rewritable(s) or _FOLDABLE.search(s)  # else the raw reading says it all
             )
             readings = (blank(text), joined)
             tool = str(self.steps[index].get("tool") or self.steps[index].get("type") or "")
