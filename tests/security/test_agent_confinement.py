@@ -119,7 +119,7 @@ RACE = """\
 import os, subprocess, sys
 code = (
     "import pathlib, time\\n"
-    "time.sleep(1.5)\\n"
+    "time.sleep(0.2)\\n"
     "for p in pathlib.Path('.').glob('tests/test_oracle_*.py'):\\n"
     "    p.write_text('def test_ok():\\\\n    pass\\\\n')\\n"
     "time.sleep(60)\\n"
