@@ -166,3 +166,20 @@ def test_readable_paths_are_shown_read_only(box, tmp_path):
 def test_unconfined_runs_on_the_host(box):
     assert UNCONFINED.sandbox([box]) is None
     assert UNCONFINED.isolation == "none" and Confinement().isolation == "bwrap"
+
+
+def test_at_the_budget_the_command_gets_its_grace_past_bubblewrap(box):
+    code = (
+        "import signal, sys, time\n"
+        "def flush(*_):\n"
+        "    open('flushed', 'w').write('yes')\n"
+        "    sys.exit(0)\n"
+        "signal.signal(signal.SIGTERM, flush)\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(30)\n"
+    )
+    sandbox = Confinement().sandbox([box])
+    argv = [sys.executable, "-c", code]
+    done = run_command(argv, box, timeout_s=1.5, grace_s=2, sandbox=sandbox)
+    assert done.timed_out
+    assert (box / "flushed").read_text() == "yes", "SIGTERM never reached the command"

@@ -12,9 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from benchwright.model import Phase, ReplayError, Task
-from benchwright.sandbox import Confinement, Network, Sandbox
-
-CONFINED = Confinement()
+from benchwright.sandbox import CONFINED, Confinement, Network, Sandbox
 
 
 @dataclass(frozen=True, slots=True)

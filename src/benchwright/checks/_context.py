@@ -7,10 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from benchwright.model import CheckResult, Status, Task, Trajectory
-from benchwright.sandbox import Confinement
+from benchwright.sandbox import CONFINED, Confinement
 from benchwright.workspace import Workspace
-
-DEFAULT_CONFINEMENT = Confinement()
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +19,7 @@ class CheckContext:
     task: Task
     workspace: Workspace
     trajectory: Trajectory
-    confinement: Confinement = DEFAULT_CONFINEMENT
+    confinement: Confinement = CONFINED
     """How a check that runs the agent's code must confine it (`Confinement.sandbox`)."""
 
     @property

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from benchwright.checks import CheckContext, CheckRegistry, default_registry
 from benchwright.model import CheckResult, CheckSpec, Status, Task, Trajectory
-from benchwright.sandbox import Confinement
+from benchwright.sandbox import CONFINED, Confinement
 from benchwright.workspace import Workspace
 
 
@@ -32,7 +32,7 @@ def evaluate(
     """
     registry = registry or default_registry()
     available = frozenset(capabilities)
-    confinement = confinement or Confinement()
+    confinement = confinement or CONFINED
     contexts = [CheckContext(s.id, task, workspace, trajectory, confinement) for s in task.checks]
     return tuple(
         _run_one(spec, registry, ctx, available)

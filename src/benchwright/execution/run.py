@@ -9,7 +9,7 @@ from dataclasses import replace as with_fields
 from benchwright.checks import CheckRegistry
 from benchwright.execution.evaluate import evaluate
 from benchwright.model import GateResult, RunResult, Task, Trajectory
-from benchwright.sandbox import Confinement
+from benchwright.sandbox import CONFINED, Confinement
 from benchwright.workspace import Workspace, replay
 
 
@@ -75,5 +75,5 @@ def run_gate(
         complete=error is None,
         duration_s=time.perf_counter() - started,
         error=error,
-        isolation=(confinement or Confinement()).isolation,
+        isolation=(confinement or CONFINED).isolation,
     )

@@ -23,10 +23,8 @@ from benchwright.execution.records import PhaseRecord, TrialResult, phase_log
 from benchwright.execution.stamp import stamp
 from benchwright.execution.verdict import read_only_error, verdict_of
 from benchwright.model import CheckResult, Phase, Task, Trajectory
-from benchwright.sandbox import Confinement, Network
+from benchwright.sandbox import CONFINED, Confinement, Network
 from benchwright.workspace import Workspace
-
-CONFINED = Confinement()
 
 STEPS = ("isolate_s", "agent_s", "snapshot_s", "stamp_s", "checks_s")
 _OWN_PREFIXES = ("stamp", "agent", "budget", "read-only")
@@ -107,10 +105,11 @@ class _Trial:
             self.error = error
             return
         stamp(directory, self.task.stamp, self.answer)
-        # Judge the tree as it is now, after stamping (the stamped paths keep the agent's
-        # own content): in a sandbox no agent process is left to change it since the last
-        # phase; unconfined, a straggler's late write is judged rather than missed.
-        self.workspace.refresh(preserve=self.task.stamp)
+        if not self.options.confinement.enabled:
+            # Unconfined, a straggler may have written since the look above: judge the tree
+            # as it is after stamping (stamped paths keep the agent's version). Sandboxed,
+            # no agent process outlived its phase, so that look is already the final one.
+            self.workspace.refresh(preserve=self.task.stamp)
         self._lap("stamp_s")
         if self.task.checks:
             trajectory = Trajectory(tuple(steps), self.metadata(), self.answer, self.agent.spec)

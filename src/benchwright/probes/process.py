@@ -27,7 +27,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchwright.sandbox import Sandbox, command_line, limit_reason, prepare, unavailable_reason
+from benchwright.sandbox import (
+    WRAPPER_LEVELS,
+    Sandbox,
+    command_line,
+    limit_reason,
+    prepare,
+    unavailable_reason,
+)
+from benchwright.services._process_group import Family
 
 OUTPUT_LIMIT = 2_000_000
 """Characters of each stream kept in memory; the files on disk keep everything."""
@@ -106,7 +114,7 @@ def run_command(
                     shown, None, "", "", 0.0, False, error=f"cannot start {name!r}: {why}"
                 )
             try:
-                timed_out = _wait(proc, timeout_s, grace_s)
+                timed_out = _wait(proc, timeout_s, grace_s, sandbox is not None)
             except BaseException:  # Ctrl-C, SIGTERM: the command must not outlive us
                 _signal_group(proc.pid, signal.SIGKILL)
                 proc.wait()
@@ -132,7 +140,7 @@ def run_command(
         )
 
 
-def _wait(proc: subprocess.Popen[bytes], timeout_s: float, grace_s: float) -> bool:
+def _wait(proc: subprocess.Popen[bytes], timeout_s: float, grace_s: float, sandboxed: bool) -> bool:
     """Wait for the leader; past the budget end its group (SIGTERM, grace, SIGKILL).
 
     Returns True when the budget ran out.
@@ -142,7 +150,10 @@ def _wait(proc: subprocess.Popen[bytes], timeout_s: float, grace_s: float) -> bo
         return False
     except subprocess.TimeoutExpired:
         if grace_s > 0:
-            _signal_group(proc.pid, signal.SIGTERM)
+            if sandboxed:  # past bubblewrap, which would die of it and SIGKILL the rest
+                Family(proc.pid, WRAPPER_LEVELS).signal(signal.SIGTERM)
+            else:
+                _signal_group(proc.pid, signal.SIGTERM)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=grace_s)
         _signal_group(proc.pid, signal.SIGKILL)

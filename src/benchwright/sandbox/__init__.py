@@ -14,8 +14,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from benchwright.sandbox._bwrap import SANDBOX_UID, command_line, interpreter_dirs, prepare
-from benchwright.sandbox._confinement import UNCONFINED, Confinement, require
+from benchwright.sandbox._bwrap import (
+    SANDBOX_UID,
+    WRAPPER_LEVELS,
+    command_line,
+    interpreter_dirs,
+    prepare,
+)
+from benchwright.sandbox._confinement import CONFINED, UNCONFINED, Confinement, require
 from benchwright.sandbox._limits import limit_reason
 from benchwright.sandbox._policy import Limits, Network, Sandbox
 from benchwright.sandbox._probe import unavailable_reason
@@ -23,8 +29,10 @@ from benchwright.sandbox._probe import unavailable_reason
 Isolation = Literal["bwrap", "none"]
 
 __all__ = [
+    "CONFINED",
     "SANDBOX_UID",
     "UNCONFINED",
+    "WRAPPER_LEVELS",
     "Confinement",
     "Isolation",
     "Limits",

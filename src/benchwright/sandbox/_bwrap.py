@@ -26,6 +26,10 @@ from benchwright.sandbox._policy import Network, Sandbox
 SANDBOX_UID = 65534
 """``nobody``: the uid agent-controlled code runs as when benchwright runs as root."""
 SANDBOX_HOME = "/tmp/home"
+WRAPPER_LEVELS = 2
+"""Levels of a sandboxed process tree, from the spawned leader down, that are bubblewrap's
+own (its monitor, the namespace's init). Both die of SIGTERM and take the namespace with
+them, so a graceful signal must skip them and reach the command's processes directly."""
 _MOUNTS = frozenset({"/", "/tmp", "/var", "/var/tmp", SANDBOX_HOME})
 """Directories the sandbox makes itself (their modes are set where they are made)."""
 SYSTEM_DIRS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")

@@ -50,6 +50,8 @@ class Confinement:
         )
 
 
+CONFINED = Confinement()
+"""The default everywhere a caller does not choose: sandboxed, default limits."""
 UNCONFINED = Confinement(enabled=False)
 
 

@@ -28,8 +28,6 @@ from benchwright.sandbox import unavailable_reason as sandbox_unavailable
 INHERITED = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
 """What a sandboxed app inherits from the grader's environment (``HOME``/``TMPDIR`` are
 the sandbox's own); anything else reaches it only when the caller passes it."""
-WRAPPERS = 2
-"""Levels of the process tree, from the leader down, that are bubblewrap's (monitor, init)."""
 
 
 def app_sandbox(confinement: Confinement, tree: Path, db: Path, log_path: Path) -> Sandbox | None:

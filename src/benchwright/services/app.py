@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from benchwright.errors import HarnessError
-from benchwright.sandbox import UNCONFINED, Confinement
+from benchwright.sandbox import UNCONFINED, WRAPPER_LEVELS, Confinement
 from benchwright.services import _confine, _launch
 from benchwright.services._boot import BootObservation, BootPolicy, boot_ladder
 from benchwright.services._launch import fill, spawn
@@ -147,7 +147,7 @@ class AppUnderTest:
         argv, wrappers, shown = self.argv, 0, shlex.join(self.argv)
         if self.sandbox is not None:
             argv = _confine.wrap(self.sandbox, self.argv, self.tree, self.env)
-            wrappers, shown = _confine.WRAPPERS, f"{shown} (sandboxed: bwrap)"
+            wrappers, shown = WRAPPER_LEVELS, f"{shown} (sandboxed: bwrap)"
         self._proc, offset = spawn(
             argv, cwd=self.tree, env=self.env, log_path=self.log_path, shown=shown
         )

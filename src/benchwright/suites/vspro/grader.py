@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from benchwright.model import CheckResult
-from benchwright.sandbox import Confinement
+from benchwright.sandbox import CONFINED, Confinement
 from benchwright.services.app import AppUnderTest, BootPolicy
 from benchwright.services.meridian import API_KEY, MeridianMock, Timing
 from benchwright.services.ports import lease_port
@@ -99,7 +99,7 @@ def grade(
         SpecError: the tree is not a directory or a phase name is unknown.
         HarnessError: no port could be leased.
     """
-    confinement = confinement or Confinement()
+    confinement = confinement or CONFINED
     root = locate_root(tree)
     selected = select_phases(phases)
     digest = tree_sha256(root)
