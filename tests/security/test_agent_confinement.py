@@ -231,3 +231,33 @@ def test_files_that_shadow_or_configure_the_test_runner_do_not_pass_a_task(arena
     done = _run(arena, SHADOW.format(name=name, content=SHADOWS[name]))
     assert done.returncode == 1, done.stdout + done.stderr
     assert _verdicts(arena["out"]) == {"edit-01": "failed", "edit-02": "failed"}
+
+
+SCRATCH_LINKS = """\
+import os, pathlib
+scratch = pathlib.Path(os.environ["BENCHWRIGHT_ANSWER_FILE"]).parent
+if os.environ["BENCHWRIGHT_PHASE"] == "p1_plan":
+    # Links the harness would follow as root: its next prompt file, and the answer file.
+    (scratch / "prompt-p2_implementation.txt").symlink_to({victim!r})
+    os.replace(scratch / "prompt-p1_plan.txt", scratch / "gone.txt")
+else:
+    os.symlink({secret!r}, os.environ["BENCHWRIGHT_ANSWER_FILE"])
+"""
+
+
+def test_links_an_agent_leaves_in_its_scratch_dir_are_never_followed(tmp_path):
+    from benchwright.agents import build_agent
+    from benchwright.dsl import load_suite
+    from benchwright.execution import TrialOptions, run_trial
+
+    victim, secret = tmp_path / "victim.txt", tmp_path / "secret.txt"
+    victim.write_text("untouched")
+    secret.write_text("grader secret")
+    agent_file = tmp_path / "agent.py"
+    agent_file.write_text(SCRATCH_LINKS.format(victim=str(victim), secret=str(secret)))
+    suite = load_suite(ROOT / "tests" / "data" / "minisuite")
+    agent = build_agent(f"command:{sys.executable} {agent_file}", [suite.task("phased-plan")])
+    result = run_trial(suite.task("phased-plan"), "correctness", agent, 1, TrialOptions())
+    assert [p.exit_code for p in result.phases] == [0, 0], result.log
+    assert victim.read_text() == "untouched", "the harness wrote through the agent's link"
+    assert "grader secret" not in result.answer

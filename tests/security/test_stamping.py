@@ -206,7 +206,7 @@ def test_a_workspace_that_is_itself_a_symlink_is_refused(tmp_path):
     target = tmp_path / "elsewhere"
     target.mkdir()
     (tmp_path / "workspace").symlink_to(target)
-    with pytest.raises(HarnessError, match="stamp: cannot open the workspace"):
+    with pytest.raises(HarnessError, match=r"stamp: cannot open .*workspace"):
         stamp(tmp_path / "workspace", {ORACLE: SECRET}, ANSWER)
     assert list(target.iterdir()) == []
 

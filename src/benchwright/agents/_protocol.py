@@ -13,6 +13,10 @@ from typing import Any, Protocol
 
 from benchwright.model import Phase, ReplayError, Task
 from benchwright.sandbox import CONFINED, Confinement, Network, Sandbox
+from benchwright.workspace import read_regular
+
+ANSWER_LIMIT = 2_000_000
+"""Bytes of an answer file read back; an agent cannot make the harness read a huge file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +45,12 @@ class AgentRequest:
     logs: Path | None = None
     """A directory for the agent's stdout/stderr files that the agent itself cannot reach;
     None: a ``logs-<phase>`` directory beside ``scratch``."""
+
+    def read_answer(self) -> str | None:
+        """What the agent left in ``answer_file``: a regular file only, never read through
+        a link it planted (``answer.txt -> /etc/shadow``), at most `ANSWER_LIMIT` bytes."""
+        data = read_regular(self.answer_file, ANSWER_LIMIT)
+        return None if data is None else data.decode("utf-8", errors="replace")
 
     def log_dir(self) -> Path:
         """This phase's directory for ``stdout.txt``/``stderr.txt``, created if needed."""

@@ -64,8 +64,8 @@ class OracleAgent:
                     )
                 exit_code = done.exit_code or exit_code
                 out, err = out + done.stdout, err + done.stderr
-                if request.answer_file.is_file():
-                    answer = request.answer_file.read_text(encoding="utf-8", errors="replace")
+                if (written := request.read_answer()) is not None:
+                    answer = written
             answer = solution.answer if solution.answer is not None else answer
         return AgentOutcome(exit_code, time.perf_counter() - started, out, err, answer=answer)
 

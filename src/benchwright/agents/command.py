@@ -34,6 +34,7 @@ from benchwright.agents._process import run_process
 from benchwright.agents._protocol import AgentOutcome, AgentRequest
 from benchwright.agents.transcripts.live import Parsed
 from benchwright.sandbox import Network
+from benchwright.workspace import write_fresh
 
 PLACEHOLDER = re.compile(r"\{(prompt|prompt_file|workspace|scratch)\}")
 Parser = Callable[[str, Path, Path], Parsed]
@@ -62,7 +63,8 @@ class CommandAgent:
 
     def run(self, request: AgentRequest) -> AgentOutcome:
         prompt_file = request.scratch / f"prompt-{request.phase.name}.txt"
-        prompt_file.write_text(request.phase.prompt, encoding="utf-8")
+        # The scratch dir is the agent's too: a link it left there must not be written through.
+        write_fresh(request.scratch, {prompt_file.name: request.phase.prompt.encode()}, "agent")
         values = {
             "prompt": request.phase.prompt,
             "prompt_file": str(prompt_file),
@@ -87,7 +89,7 @@ class CommandAgent:
             if self.parser
             else Parsed()
         )
-        answer = _answer_file(request.answer_file)
+        answer = request.read_answer()
         if answer is None:
             answer = parsed.answer if self.parser else done.stdout
         error = None
@@ -121,10 +123,3 @@ def _named_files(argv: list[str], env: dict[str, str]) -> tuple[Path, ...]:
     named = [Path(found).absolute()] if found else []
     named += [Path(word) for word in argv[1:] if word.startswith("/") and Path(word).is_file()]
     return tuple({p: None for path in named for p in (path, path.resolve())})
-
-
-def _answer_file(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return None

@@ -14,6 +14,8 @@ from pathlib import Path
 from benchwright.agents.command import CommandAgent, Parser
 from benchwright.agents.transcripts import aider, claude_code, codex_exec, goose
 from benchwright.agents.transcripts.live import Parsed, parse_json_stream, safe_steps
+from benchwright.probes.process import OUTPUT_LIMIT
+from benchwright.workspace import read_regular
 
 
 def _claude(stdout: str, workspace: Path, scratch: Path) -> Parsed:
@@ -29,8 +31,8 @@ def _goose(stdout: str, workspace: Path, scratch: Path) -> Parsed:
 
 
 def _aider(stdout: str, workspace: Path, scratch: Path) -> Parsed:
-    history = scratch / "aider.chat.md"
-    text = history.read_text(encoding="utf-8", errors="replace") if history.is_file() else stdout
+    history = read_regular(scratch / "aider.chat.md", OUTPUT_LIMIT)  # never through a link
+    text = stdout if history is None else history.decode("utf-8", errors="replace")
     converted = aider.convert_text(text)
     return Parsed(safe_steps(converted.steps), converted.answer, converted.metadata)
 

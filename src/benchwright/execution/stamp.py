@@ -4,102 +4,21 @@ Stamped files go to disk only: the in-memory view static checks read stays the
 agent's own files (see `Workspace.refresh`), and the ``agent`` snapshot was
 taken before, so negative pattern checks never see them.
 
-The agent has had the run of the workspace, so every path is hostile: a
-symlink (to a file or a directory outside), a symlinked or non-directory
-parent, a hard link to an outside file, a FIFO (an ``open`` would block), a
-device, a directory. Each stamp is therefore a *fresh* file: whatever sits at
-the path is removed, and the new file is created with ``O_CREAT | O_EXCL |
-O_NOFOLLOW`` relative to parent directories opened one by one with
-``O_DIRECTORY | O_NOFOLLOW``. Nothing is followed out of the workspace, nothing
-outside is written through, nothing blocks, and no handle the agent opened
-before refers to the stamp.
+The agent has had the run of the workspace, so every stamp is a fresh file that
+nothing the agent left at its path can redirect, block or hold a handle to
+(`benchwright.workspace.write_fresh`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import errno
-import os
-import shutil
-import stat
 from collections.abc import Mapping
 from pathlib import Path
 
-from benchwright.errors import HarnessError
+from benchwright.workspace import write_fresh
 
 ANSWER_PATH = ".benchwright/answer.txt"
-_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-_ATTEMPTS = 3
-"""A live process could re-create the path between removal and creation; then try again."""
 
 
 def stamp(directory: Path, files: Mapping[str, bytes], answer: str) -> None:
     """Write ``files`` (replacing whatever the agent left at each path) and the answer file."""
-    try:
-        root = os.open(directory, _DIR)
-    except OSError as exc:
-        raise HarnessError(f"stamp: cannot open the workspace: {exc.strerror}") from exc
-    try:
-        for rel, data in {**files, ANSWER_PATH: answer.encode("utf-8")}.items():
-            _stamp_one(root, rel, data)
-    finally:
-        os.close(root)
-
-
-def _stamp_one(root: int, rel: str, data: bytes) -> None:
-    *parents, name = rel.split("/")
-    if any(part in ("", ".", "..") for part in (*parents, name)):
-        raise HarnessError(f"stamp: {rel!r} is not a plain relative path")
-    fd = os.dup(root)
-    try:
-        for part in parents:
-            child = _open_dir(fd, part, rel)
-            os.close(fd)
-            fd = child
-        _write_fresh(fd, name, data, rel)
-    except OSError as exc:
-        raise HarnessError(f"stamp: cannot write {rel}: {exc.strerror}") from exc
-    finally:
-        os.close(fd)
-
-
-def _open_dir(parent: int, name: str, rel: str) -> int:
-    """The directory ``name`` under ``parent``; whatever else is there is replaced by one."""
-    for _ in range(_ATTEMPTS):
-        try:
-            return os.open(name, _DIR, dir_fd=parent)
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            if exc.errno not in (errno.ENOTDIR, errno.ELOOP):
-                raise
-            _remove(parent, name)  # a file, FIFO, device or symlink where a directory belongs
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(name, 0o755, dir_fd=parent)
-    raise HarnessError(f"stamp: {rel}: {name} keeps being replaced")
-
-
-def _write_fresh(parent: int, name: str, data: bytes, rel: str) -> None:
-    for _ in range(_ATTEMPTS):
-        _remove(parent, name)
-        try:
-            fd = os.open(name, _NEW, 0o644, dir_fd=parent)
-        except FileExistsError:
-            continue
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-        return
-    raise HarnessError(f"stamp: {rel} keeps being re-created")
-
-
-def _remove(parent: int, name: str) -> None:
-    """Remove the entry itself — a link, never its target — or a whole directory tree."""
-    try:
-        info = os.stat(name, dir_fd=parent, follow_symlinks=False)
-    except FileNotFoundError:
-        return
-    if stat.S_ISDIR(info.st_mode):
-        shutil.rmtree(name, dir_fd=parent)
-    else:
-        os.unlink(name, dir_fd=parent)
+    write_fresh(directory, {**files, ANSWER_PATH: answer.encode("utf-8")})

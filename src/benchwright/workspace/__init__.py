@@ -1,5 +1,6 @@
 """Isolated workspaces: materialize a task's files, replay an agent's edits, clean up."""
 
+from benchwright.workspace._fresh import read_regular, write_fresh
 from benchwright.workspace._workspace import (
     HARNESS_DIRS,
     UNCOPIED_DIRS,
@@ -9,4 +10,13 @@ from benchwright.workspace._workspace import (
 )
 from benchwright.workspace.replay import replay
 
-__all__ = ["HARNESS_DIRS", "UNCOPIED_DIRS", "Workspace", "match_glob", "read_tree", "replay"]
+__all__ = [
+    "HARNESS_DIRS",
+    "UNCOPIED_DIRS",
+    "Workspace",
+    "match_glob",
+    "read_regular",
+    "read_tree",
+    "replay",
+    "write_fresh",
+]
