@@ -394,3 +394,15 @@ def test_a_clean_command_reports_no_straggler(grade):
 def test_a_non_positive_timeout_is_refused_at_load_time(registry):
     with pytest.raises(SpecError, match=r"oracles\[0\]\.timeout"):
         make_task([must_pass("true", timeout=0)], registry=registry)
+
+
+def test_a_report_reached_through_a_link_is_no_report(tmp_path):
+    from benchwright.checks.test_must_pass._junit import ReportError, read_report
+
+    real = tmp_path / "elsewhere.xml"
+    real.write_text('<testsuite><testcase classname="t" name="test_ok"/></testsuite>')
+    assert [c.outcome for c in read_report(real)] == ["passed"]
+    planted = tmp_path / "junit.xml"
+    planted.symlink_to(real)
+    with pytest.raises(ReportError, match="pytest wrote no JUnit report"):
+        read_report(planted)

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeGuard
 
+from benchwright.workspace import read_regular
+
 REPORT_LIMIT = 50 * 1024 * 1024
 """Bytes of report read at most: a bigger one is not pytest's."""
 _VALUE_OPTIONS = frozenset(
@@ -45,12 +47,13 @@ class Case:
 
 def read_report(path: Path) -> list[Case]:
     """Every ``<testcase>`` of the report, with its outcome."""
-    if not path.is_file():
+    data = read_regular(path, REPORT_LIMIT + 1)  # the command could leave a link there
+    if data is None:
         raise ReportError("pytest wrote no JUnit report (the run ended before pytest did)")
-    if path.stat().st_size > REPORT_LIMIT:
+    if len(data) > REPORT_LIMIT:
         raise ReportError(f"the JUnit report is over {REPORT_LIMIT // 1024 // 1024} MiB")
     try:
-        root = ET.parse(path).getroot()
+        root = ET.fromstring(data)
     except ET.ParseError as exc:
         raise ReportError(f"the JUnit report does not parse ({exc})") from exc
     return [_case(element) for element in root.iter("testcase")]
