@@ -31,6 +31,9 @@ DEFAULT_LADDERS: Mapping[str, tuple[Rung, ...]] = {
     "p_sync_wall": _ms((90000, 1.0), (135000, 0.75), (180000, 0.5), (270000, 0.25)),
     "p_page_interactive": _ms((2000, 1.0), (3000, 0.75), (4500, 0.5), (8000, 0.25)),
     "j_first_use": _ms((2000, 1.0), (3000, 0.75), (4500, 0.5), (8000, 0.25)),
+    "p_first_frame": _ms((3000, 1.0), (5000, 0.75), (8000, 0.5), (15000, 0.25)),
+    "t_tooltip": _ms((150, 1.0), (400, 0.6), (1200, 0.3)),
+    "e_optimistic_paint": _ms((100, 1.0), (250, 0.6), (800, 0.3)),
 }
 """Methodology §09 rungs (ms); a scorer's thresholds file overrides them."""
 

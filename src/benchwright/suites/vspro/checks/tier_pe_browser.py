@@ -6,15 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from benchwright.model import CheckResult
-from benchwright.scoring import Rung, ladder_score
+from benchwright.scoring import ladder_score
 from benchwright.suites.vspro.checks import _viz_evidence as ev
 from benchwright.suites.vspro.checks._browser import shots, view
 from benchwright.suites.vspro.checks._common import CheckSettings, g, result, unavailable
 from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.observations import Observations
 
-PAINT_RUNGS = ((100, 1.0), (250, 0.6), (800, 0.3))
-FIRST_FRAME_RUNGS = (Rung(3000, 1.0), Rung(5000, 0.75), Rung(8000, 0.5), Rung(15000, 0.25))
 DRAG_RUNG_SCORES = (1.0, 0.75, 0.5, 0.25)
 
 
@@ -66,7 +64,9 @@ def e_optimistic_paint(obs: Observations, s: CheckSettings) -> CheckResult:
         return result("e_optimistic_paint", 0.0, f"0: not painted while held ({why})", **ev)
     lat = 0.0
     if note.paint_ms is not None and not note.preexisting:
-        lat = next((sc for at, sc in PAINT_RUNGS if note.paint_ms <= at), 0.0)
+        lat = next((r.score for r in s.ladders["e_optimistic_paint"] if note.paint_ms <= r.at_most),
+                   0.0)  # fmt: skip
+    ev["latency_score"] = lat
     score = 0.5 + 0.15 * note.saving_seen + 0.15 * lat + 0.2 * note.saved
     paint = "pre-existing draft" if note.preexisting else f"paint {note.paint_ms} ms"
     detail = (f"{g(score)}: painted while held (0.5); saving state "
@@ -87,8 +87,7 @@ def p_first_frame(obs: Observations, s: CheckSettings) -> CheckResult:
         return result("p_first_frame", 0.0, "0: no WebGL context on #viz3d ever drew")
     if v.first_draw_ms is None:
         return result("p_first_frame", 0.0, "0: the #viz3d context never issued a draw call")
-    rungs = s.ladders.get("p_first_frame", FIRST_FRAME_RUNGS)
-    rung = ladder_score(round(v.first_draw_ms, 1), rungs, s.k_p)
+    rung = ladder_score(round(v.first_draw_ms, 1), s.ladders["p_first_frame"], s.k_p)
     return result("p_first_frame", rung.score, rung.detail.replace("; top <=", "; top rung <="),
                   first_draw_ms=v.first_draw_ms)  # fmt: skip
 
@@ -118,7 +117,8 @@ def e_frames_under_drag(obs: Observations, s: CheckSettings) -> CheckResult:
     rung = next((f">={at}" for at in rungs if counted >= at), f"<{rungs[-1]}")
     return result("e_frames_under_drag", score, f"{g(score)}: {counted} frames over the "
                   f"{c.drag_ms:.0f} ms drag (vsdbg {frames}, draw calls {draws}; rung {rung}; "
-                  f"top rung >={rungs[0]}; idle frames {c.idle_frames})")  # fmt: skip
+                  f"top rung >={rungs[0]}; idle frames {c.idle_frames})",
+                  frames=counted)  # fmt: skip
 
 
 def _delta(a: Any, b: Any) -> int | None:

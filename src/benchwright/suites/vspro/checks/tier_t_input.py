@@ -16,7 +16,6 @@ from benchwright.suites.vspro.checks._common import CheckSettings, g, result
 from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.observations import Observations
 
-TOOLTIP_RUNGS = ((150.0, 1.0), (400.0, 0.6), (1200.0, 0.3))
 YAW_TOLERANCE = 1.5
 MOVED_FRACTION = 0.005
 """Mid-drag frame differs from the baseline on at least this share of pixels: it moved."""
@@ -126,7 +125,7 @@ def _depth(p: Any, bars: Sequence[C.Bar], w: float, h: float) -> tuple[C.Bar, C.
 
 
 @vspro_check("t_tooltip", needs=("browser",))
-def t_tooltip(obs: Observations, _s: CheckSettings) -> CheckResult:
+def t_tooltip(obs: Observations, s: CheckSettings) -> CheckResult:
     """Hover the largest bar top: text starts '<count> <status>' .5 + visible within 150 ms
     (page-side stamps; 400 ms 0.6, 1200 ms 0.3 of it) .3 + hides off-canvas .2; never: 0."""
     v = ev.view(obs, "t_tooltip", "viz", ("context", "tooltip"))
@@ -141,10 +140,13 @@ def t_tooltip(obs: Observations, _s: CheckSettings) -> CheckResult:
                   v.canvas.css_height)  # fmt: skip
     lead = f"{found.bar.count} {found.bar.status}" if found else "(no bar)"
     text_ok = bool(found) and re.match(rf"{re.escape(lead)}\b", (tt.text or "").strip(), re.I)
-    rung = next((sc for at, sc in TOOLTIP_RUNGS
-                 if tt.latency_ms is not None and tt.latency_ms <= at), 0.0)  # fmt: skip
+    rungs = s.ladders["t_tooltip"]
+    rung = next((r.score for r in rungs
+                 if tt.latency_ms is not None and tt.latency_ms <= r.at_most), 0.0)  # fmt: skip
     score = 0.5 * bool(text_ok) + 0.3 * rung + 0.2 * tt.hidden_after_leave
     latency = "unmeasured" if tt.latency_ms is None else f"{tt.latency_ms:.0f} ms"
     return result("t_tooltip", score, f"{g(score)}: text {tt.text!r} (want it to start "
-                  f"{lead!r}); shown after {latency} (rung x{g(rung)}, top <=150 ms); "
-                  f"{'hides' if tt.hidden_after_leave else 'stays'} off-canvas")  # fmt: skip
+                  f"{lead!r}); shown after {latency} (rung x{g(rung)}, "
+                  f"top <={rungs[0].at_most:g} ms); "
+                  f"{'hides' if tt.hidden_after_leave else 'stays'} off-canvas",
+                  latency_ms=tt.latency_ms, latency_score=rung)  # fmt: skip
