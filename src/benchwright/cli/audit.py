@@ -24,10 +24,12 @@ def audit_cmd(
     json_out: JsonOpt = None,
     no_sandbox: NoSandboxOpt = False,
 ) -> None:
-    """Grade the golden and every control; exit 1 when a control misses its expectations."""
+    """Grade the golden and every control; the last line is the verdict: exit 0 when every
+    control met its expectations and the severity order held, 1 when not (2 invalid input,
+    3 harness failure or no sandbox here)."""
     from benchwright.reports.scorecard import UNCONFINED_WARNING
     from benchwright.sandbox import require
-    from benchwright.suites.audit import audit, audit_lines, write_audit
+    from benchwright.suites.audit import audit, audit_lines, exit_code, write_audit
 
     confinement = require(no_sandbox)
 
@@ -36,9 +38,9 @@ def audit_cmd(
                    progress=say, confinement=confinement)  # fmt: skip
     if no_sandbox:
         typer.echo(UNCONFINED_WARNING)
-    for line in audit_lines(result):
-        typer.echo(line)
     if json_out:
         write_audit(result, Path(json_out))
-        typer.echo(f"wrote {json_out}")
-    raise typer.Exit(0 if result.passed else 1)
+        typer.echo(f"wrote {json_out}", err=True)
+    for line in audit_lines(result):
+        typer.echo(line)
+    raise typer.Exit(exit_code(result))

@@ -37,7 +37,9 @@ EXPECTED = {
     "no-empty-state": [("j_empty_state", 0.3, "content but no empty-state text")],
     "blank-on-api-error": [("j_error_state", 0.0, "no visible error state with the API blocked"),
                            ("ui_error_actionable", 0.0, "no visible error state")],
-    "decorative-canvas": [("t_scene_binding", 0.25, "capped at 0.25: only 2 top colour(s)")],
+    "decorative-canvas": [("t_scene_binding", 0.25, "capped at 0.25: only 2 top colour(s)"),
+                          ("t_camera", 0.218, "wheel 4/17 tops"),
+                          ("t_context_real", 0.75, "grid 1/24")],
     "lying-vsdbg": [("t_vsdbg_truth", 0.6, "scene 0/55 bars exact (55 claimed, 55 expected)")],
     "horizontal-scroll-375": [("v_responsive_375", 0.0, "0: horizontal scroll at 375 px")],
 }  # fmt: skip

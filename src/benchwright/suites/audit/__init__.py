@@ -11,10 +11,14 @@ directory (an agent that built nothing).
 The expectations, checked for each control against the golden graded the same way:
 
 - every target check scores below the golden's (and at most ``target_at_most``);
-- the control's score is below the golden's (and at most ``score_at_most``);
+- the control's isolated score (see `isolate`: the golden's rows with the control's
+  targets in their place) is below the golden's; its full score at most ``score_at_most``;
 - a ``critical`` control shows a critical factor < 1 naming one of its targets;
-- in a full audit, a control of a graver ``severity`` scores below every control of a
-  lighter one (see `SEVERITIES`).
+- in a full audit, a control of a graver ``severity`` has a lower isolated score than
+  every control of a lighter one (see `SEVERITIES`), so latency noise in rows a defect
+  never touches cannot decide the order.
+
+The report's last line states the verdict and `exit_code` agrees with it.
 """
 
 from benchwright.suites.audit.controls import (
@@ -24,8 +28,15 @@ from benchwright.suites.audit.controls import (
     load_control,
     load_controls,
 )
+from benchwright.suites.audit.isolate import isolated_score
 from benchwright.suites.audit.judge import ControlVerdict, TargetFigure, judge, order_problems
-from benchwright.suites.audit.report import audit_dict, audit_lines, write_audit
+from benchwright.suites.audit.report import (
+    audit_dict,
+    audit_lines,
+    exit_code,
+    verdict_line,
+    write_audit,
+)
 from benchwright.suites.audit.run import Auditor, AuditResult, audit
 
 __all__ = [
@@ -39,9 +50,12 @@ __all__ = [
     "audit_dict",
     "audit_lines",
     "control_tree",
+    "exit_code",
+    "isolated_score",
     "judge",
     "load_control",
     "load_controls",
     "order_problems",
+    "verdict_line",
     "write_audit",
 ]

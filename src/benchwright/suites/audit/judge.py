@@ -6,7 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from benchwright.model import Scorecard, Status
+from benchwright.scoring import Scorer
 from benchwright.suites.audit.controls import Control
+from benchwright.suites.audit.isolate import isolated_score
 
 MEASURED = (Status.PASS, Status.FAIL)
 
@@ -27,19 +29,28 @@ class ControlVerdict:
 
     control: Control
     score: float
+    """The control's full score, every row as graded."""
+    isolated: float
+    """The golden's rows with the control's targets in their place (see `isolate`): what
+    the defect alone costs. Expectation 2 and the severity order are judged on it."""
     golden_score: float
     targets: tuple[TargetFigure, ...]
     factors: tuple[str, ...]
     """Critical factors below the golden's, as ``check xF``."""
     problems: tuple[str, ...]
     seconds: float = 0.0
+    regraded: tuple[str, ...] = ()
+    """Targets that first came back UNAVAILABLE on a contended host (the control was
+    graded once more; these figures are from the second grading)."""
 
     @property
     def passed(self) -> bool:
         return not self.problems
 
 
-def judge(control: Control, golden: Scorecard, card: Scorecard, seconds: float = 0.0):
+def judge(
+    control: Control, golden: Scorecard, card: Scorecard, scorer: Scorer, seconds: float = 0.0
+) -> ControlVerdict:
     """Check a control's scorecard against its expectations and the golden's scorecard."""
     problems, figures = [], []
     for check in control.targets:
@@ -52,8 +63,10 @@ def judge(control: Control, golden: Scorecard, card: Scorecard, seconds: float =
         ceiling = control.target_at_most.get(check)
         if ceiling is not None and row.score > ceiling:
             problems.append(f"{check} {row.score:.4f} is above its ceiling {ceiling:g}")
-    if card.score >= golden.score:
-        problems.append(f"score {card.score:.4f} is not below the golden's {golden.score:.4f}")
+    isolated = isolated_score(control, golden, card, scorer)
+    if isolated >= golden.score:
+        problems.append(f"isolated score {isolated:.4f} is not below the golden's "
+                        f"{golden.score:.4f}")  # fmt: skip
     if control.score_at_most is not None and card.score > control.score_at_most:
         problems.append(f"score {card.score:.4f} is above its ceiling {control.score_at_most:g}")
     applied = [f for f in card.factors if f.applied]
@@ -66,20 +79,22 @@ def judge(control: Control, golden: Scorecard, card: Scorecard, seconds: float =
         f"{f.check_id} x{f.factor:.4f}" for f in applied if f.factor < base.get(f.check_id, 1)
     )
     return ControlVerdict(
-        control, card.score, golden.score, tuple(figures), factors, tuple(problems), seconds
-    )
+        control, card.score, isolated, golden.score, tuple(figures), factors, tuple(problems),
+        seconds,
+    )  # fmt: skip
 
 
 def order_problems(verdicts: Sequence[ControlVerdict]) -> tuple[str, ...]:
-    """Every pair ranked against its declared severity: a graver control that does not
-    score strictly below a lighter one. Only full gradings are comparable this way."""
+    """Every pair ranked against its declared severity, on isolated scores: a graver
+    control whose defect alone does not cost strictly more than a lighter one's. Only
+    full gradings are comparable this way."""
     problems = []
     for grave in verdicts:
         for light in verdicts:
-            if grave.control.rank < light.control.rank and grave.score >= light.score:
+            if grave.control.rank < light.control.rank and grave.isolated >= light.isolated:
                 problems.append(
-                    f"{grave.control.name} ({grave.control.severity}) scored {grave.score:.4f},"
-                    f" not below {light.control.name} ({light.control.severity}) "
-                    f"{light.score:.4f}"
+                    f"{grave.control.name} ({grave.control.severity}) isolated "
+                    f"{grave.isolated:.4f}, not below {light.control.name} "
+                    f"({light.control.severity}) {light.isolated:.4f}"
                 )
     return tuple(problems)

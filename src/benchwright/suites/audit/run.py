@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from benchwright.errors import HarnessError, SpecError
-from benchwright.model import Scorecard
+from benchwright.model import Scorecard, Status
 from benchwright.sandbox import Confinement
 from benchwright.suites.audit.controls import GOLDEN_DIR, Control, control_tree, load_controls
 from benchwright.suites.audit.judge import ControlVerdict, judge, order_problems
+
+CONTENDED = "host contended"
+"""How a timing row's detail starts when the host was too busy to measure it (UNAVAILABLE):
+a fact about the machine, not the control, so the control is graded once more."""
 
 
 @dataclass(frozen=True)
@@ -91,12 +95,27 @@ class Auditor:
         return self._golden[phases]
 
     def check(self, control: Control, *, quick: bool) -> ControlVerdict:
-        """Grade one control (quick: through its own phases only) and judge it."""
+        """Grade one control (quick: through its own phases only) and judge it; graded
+        once more (once only) when a target came back UNAVAILABLE on a contended host."""
         phases = control.phases if quick else None
         golden, _ = self.golden(phases)
         with control_tree(control, self.golden_dir) as tree:
             card, seconds = self.card(tree, phases)
-        return judge(control, golden, card, seconds)
+            contended = contended_targets(control, card)
+            if contended:
+                card, again = self.card(tree, phases)
+                seconds += again
+        verdict = judge(control, golden, card, self.scorer, seconds)
+        return replace(verdict, regraded=contended)
+
+
+def contended_targets(control: Control, card: Scorecard) -> tuple[str, ...]:
+    """The control's targets the host kept from being measured (UNAVAILABLE, host contended)."""
+    return tuple(
+        check for check in control.targets
+        if card.row(check).status is Status.UNAVAILABLE
+        and card.row(check).detail.startswith(CONTENDED)
+    )  # fmt: skip
 
 
 def audit(
