@@ -1,6 +1,7 @@
 """Errors the CLI maps to exit codes.
 
-Exit codes: 0 all passed, 1 some check failed, 2 invalid input, 3 harness failure.
+Exit codes (`EXIT_CODES`, the README's table): 0 passed, 1 failed, 2 invalid input,
+3 harness failure or refused, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -12,7 +13,26 @@ EXIT_FAILED = 1
 EXIT_INVALID = 2
 EXIT_HARNESS = 3
 EXIT_REFUSED = 3
-"""Same code as a harness failure: no trustworthy verdict was produced."""
+"""Same code as a harness failure (the methodology's freeze-gate exit): no trustworthy
+verdict was produced, and a CI job must not read it as a failed check."""
+EXIT_INTERRUPTED = 130
+"""128 + SIGINT, as a shell reports Ctrl-C; SIGTERM and SIGHUP are handled the same way."""
+
+EXIT_CODES: tuple[tuple[int, str, str], ...] = (
+    (EXIT_PASSED, "passed", "nothing failed (`grade`: the grading completed and printed its "
+     "scorecard, whatever the score)"),
+    (EXIT_FAILED, "failed", "some check or task failed, or an audit expectation (a control, "
+     "the severity order)"),
+    (EXIT_INVALID, "invalid input", "nothing ran; the message names the file and the field"),
+    (EXIT_HARNESS, "harness failure", "the harness itself failed (a phase raised, no sandbox "
+     "here, an internal error, an interrupted `gate`)"),
+    (EXIT_REFUSED, "refused", "no number it can stand behind: the freeze gate (`--reference`, "
+     "`scorer freeze`) refuses, a thresholds file breaks its pin"),
+    (EXIT_INTERRUPTED, "interrupted", "`run` stopped by Ctrl-C, SIGTERM or SIGHUP: finished "
+     "trials are kept, `run --resume` continues"),
+)  # fmt: skip
+"""(code, name, meaning) for every exit code, in the order README.md's table lists them;
+``tests/test_cli_exit_codes.py`` holds the README to it."""
 
 
 class BenchwrightError(Exception):

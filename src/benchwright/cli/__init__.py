@@ -1,8 +1,8 @@
 """The ``benchwright`` command line: parse, call one package function, print, exit.
 
 One module per command group; each attaches its commands to the shared Typer
-`app` when imported. Exit codes: 0 all passed, 1 some check failed, 2 invalid
-input, 3 harness failure.
+`app` when imported. Exit codes (`benchwright.errors.EXIT_CODES`): 0 passed, 1 failed,
+2 invalid input, 3 harness failure or refused, 130 interrupted.
 """
 
 from __future__ import annotations

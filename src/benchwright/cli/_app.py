@@ -1,6 +1,7 @@
 """The Typer application and the pieces every command module shares.
 
-Exit codes: 0 all passed, 1 some check failed, 2 invalid input, 3 harness failure.
+Exit codes (`benchwright.errors.EXIT_CODES`): 0 passed, 1 failed, 2 invalid input, 3 harness
+failure or refused, 130 interrupted.
 Command modules import only Typer at module level, so that ``--help`` stays fast.
 """
 

@@ -35,8 +35,10 @@ def grade_cmd(
     phases: PhasesOpt = None,
     no_sandbox: AppNoSandboxOpt = False,
 ) -> None:
-    """Grade TREE for SUITE and print the scorecard (exit 3 when the freeze gate refuses or
-    the app cannot be sandboxed here without --no-sandbox)."""
+    """Grade TREE for SUITE and print the scorecard: exit 0 when the grading completed,
+    whatever the score; 2 invalid input; 3 harness failure (a phase raised, the app cannot
+    be sandboxed here without --no-sandbox) or refused (the --reference freeze gate, a
+    thresholds file that breaks its pin)."""
     from benchwright.suites.grade_run import run_grade
 
     lines = run_grade(suite, tree, json_out, junit_out, reference, seed, phases, no_sandbox)

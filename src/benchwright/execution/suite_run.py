@@ -20,7 +20,13 @@ from typing import Any
 from benchwright import __version__
 from benchwright.agents import Agent, build_agent
 from benchwright.dsl import load_suite
-from benchwright.errors import SpecError
+from benchwright.errors import (
+    EXIT_FAILED,
+    EXIT_HARNESS,
+    EXIT_INTERRUPTED,
+    EXIT_PASSED,
+    SpecError,
+)
 from benchwright.execution import integrity, store
 from benchwright.execution.isolation import IsolationRequest, choose_confinement
 from benchwright.execution.records import SCHEMA_VERSION, TrialResult
@@ -197,11 +203,14 @@ def execute(plan: RunPlan, on_event: Listener | None = None) -> RunOutcome:
 def exit_status(outcome: RunOutcome) -> tuple[int, str | None]:
     """The exit code of docs/suites.md and, for 3 and 130, the one-line reason."""
     if outcome.interrupted:
-        return 130, "interrupted: finished trials are on disk; continue with --resume RUN_DIR"
+        return (
+            EXIT_INTERRUPTED,
+            "interrupted: finished trials are on disk; continue with --resume RUN_DIR",
+        )
     results = list(outcome.results.values())
     if results and all(r.verdict == "errored" for r in results):
         first = next(r.error for r in results if r.error)
-        return 3, f"every trial errored ({len(results)}); first: {first}"
+        return EXIT_HARNESS, f"every trial errored ({len(results)}); first: {first}"
     tasks = outcome.summary["tasks"].values()
     graded_ok = all(t["verdict"] in ("passed", "completed") for t in tasks)
-    return (0 if graded_ok and outcome.summary["complete"] else 1), None
+    return (EXIT_PASSED if graded_ok and outcome.summary["complete"] else EXIT_FAILED), None
