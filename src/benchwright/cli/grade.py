@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from benchwright.cli._app import JsonOpt, JunitOpt, app, reports_errors
+from benchwright.cli._app import JsonOpt, JunitOpt, app, invalid, reports_errors
 
 PhasesOpt = Annotated[
     str | None, typer.Option("--phases", help="Comma-separated phases to run (default: all).")
@@ -19,6 +19,38 @@ AppNoSandboxOpt = Annotated[
         help="Run the app under test unconfined (the scorecard carries isolation: none).",
     ),
 ]
+
+ThresholdsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--thresholds",
+        help="A thresholds file (e.g. from 'benchwright calibrate') to use instead of the "
+        "scorer config's; needs --thresholds-sha256.",
+    ),
+]
+ThresholdsShaOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--thresholds-sha256",
+        help="The sha256 the --thresholds file must have (exit 3 when it differs).",
+    ),
+]
+
+
+def thresholds_pin(path: Path | None, sha256: str | None) -> Any:
+    """The `ThresholdsPin` of ``--thresholds``/``--thresholds-sha256``: both or neither."""
+    import re
+
+    from benchwright.scoring.thresholds import ThresholdsPin
+
+    if path is None and sha256 is None:
+        return None
+    if path is None or sha256 is None:
+        invalid("--thresholds and --thresholds-sha256 go together: a file is used only with "
+                "the hash it must have")  # fmt: skip
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", sha256):
+        invalid(f"--thresholds-sha256 {sha256!r}: want 64 hex digits (a sha256)")
+    return ThresholdsPin(path, sha256.lower())
 
 
 @app.command("grade")
@@ -34,6 +66,8 @@ def grade_cmd(
     seed: Annotated[int, typer.Option("--seed", help="Fixture seed of the vendor mock.")] = 0,
     phases: PhasesOpt = None,
     no_sandbox: AppNoSandboxOpt = False,
+    thresholds: ThresholdsOpt = None,
+    thresholds_sha256: ThresholdsShaOpt = None,
 ) -> None:
     """Grade TREE for SUITE and print the scorecard: exit 0 when the grading completed,
     whatever the score; 2 invalid input; 3 harness failure (a phase raised, the app cannot
@@ -41,6 +75,9 @@ def grade_cmd(
     thresholds file that breaks its pin)."""
     from benchwright.suites.grade_run import run_grade
 
-    lines = run_grade(suite, tree, json_out, junit_out, reference, seed, phases, no_sandbox)
+    pin = thresholds_pin(thresholds, thresholds_sha256)
+    lines = run_grade(
+        suite, tree, json_out, junit_out, reference, seed, phases, no_sandbox, thresholds=pin
+    )
     for line in lines:
         typer.echo(line)

@@ -29,6 +29,7 @@ def _provenance(scorer: Scorer) -> dict[str, str]:
     if scorer.thresholds:
         found["thresholds_sha256"] = scorer.thresholds.sha256
         found["thresholds_pin"] = scorer.thresholds.pin
+        found["thresholds_file"] = scorer.thresholds.source
     if scorer.rung:
         found["rung"] = scorer.rung
     return found

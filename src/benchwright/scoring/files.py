@@ -19,7 +19,12 @@ from benchwright.scoring.config import ScorerConfig
 from benchwright.scoring.invariants import config_problems, wanted_checks
 from benchwright.scoring.scorer import Scorer
 from benchwright.scoring.task_ladder import LadderFile, ladder_problems, rung_checks
-from benchwright.scoring.thresholds import PinnedThresholds, ThresholdsFile, pin_thresholds
+from benchwright.scoring.thresholds import (
+    PinnedThresholds,
+    ThresholdsFile,
+    ThresholdsPin,
+    pin_thresholds,
+)
 
 
 def _validated(model: type[BaseModel], raw: Any, source: str) -> Any:
@@ -30,13 +35,19 @@ def _validated(model: type[BaseModel], raw: Any, source: str) -> Any:
         raise SpecError(source, problems) from None
 
 
-def _thresholds(cfg: ScorerConfig, base: Path) -> PinnedThresholds | None:
-    if cfg.thresholds is None:
+def _thresholds(
+    cfg: ScorerConfig, base: Path, override: ThresholdsPin | None
+) -> PinnedThresholds | None:
+    if override is not None:
+        path, pin = override.path, override.sha256
+    elif cfg.thresholds is not None:
+        path, pin = base / cfg.thresholds.file, cfg.thresholds.sha256
+    else:
         return None
-    path = base / cfg.thresholds.file
     source = display_path(path)
     values = _validated(ThresholdsFile, read_document(path), source)
-    return pin_thresholds(values, path.read_bytes(), cfg.thresholds.sha256, source)
+    binding = override is not None
+    return pin_thresholds(values, path.read_bytes(), pin, source, binding=binding)
 
 
 def _rung(cfg: ScorerConfig, base: Path, rung: str | None, source: str) -> tuple[str, ...] | None:
@@ -67,17 +78,24 @@ def load_config(path: Path) -> ScorerConfig:
     return cfg
 
 
-def load_scorer(path: Path, rung: str | None = None) -> Scorer:
+def load_scorer(
+    path: Path, rung: str | None = None, thresholds: ThresholdsPin | None = None
+) -> Scorer:
     """Config + pinned thresholds (+ one ladder rung) as a ready `Scorer`.
+
+    Args:
+        thresholds: a file and its pin that replace the config's ``thresholds`` block
+            for this load (a calibration pinned per invocation); its pin always binds.
 
     Raises:
         SpecError: the config, thresholds or ladder is invalid, or the rung unknown.
-        RefusedError: a calibrated thresholds file does not match its pin.
+        RefusedError: a thresholds file does not match its pin (a calibrated one, or
+            any file given in ``thresholds``).
     """
     cfg = load_config(path)
     source = display_path(path)
     checks = _rung(cfg, path.parent, rung, source)
-    return Scorer(cfg, source, _thresholds(cfg, path.parent), rung, checks)
+    return Scorer(cfg, source, _thresholds(cfg, path.parent, thresholds), rung, checks)
 
 
 def load_ladder(path: Path, cfg: ScorerConfig) -> LadderFile:

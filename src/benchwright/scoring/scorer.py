@@ -101,3 +101,14 @@ class Scorer:
         if name not in ladders:
             raise KeyError(f"no ladder '{name}' (known: {', '.join(sorted(ladders)) or 'none'})")
         return tuple(Rung(r.at_most, r.score) for r in ladders[name])
+
+    def floors(self, name: str) -> tuple[int, ...]:
+        """Count floors (higher is better, top first) from the thresholds file.
+
+        Raises:
+            KeyError: no such floors; the message lists the known ones.
+        """
+        floors = self.thresholds.values.floors if self.thresholds else {}
+        if name not in floors:
+            raise KeyError(f"no floors '{name}' (known: {', '.join(sorted(floors)) or 'none'})")
+        return tuple(floors[name])

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import benchwright
 from benchwright.errors import HarnessError, RefusedError, SpecError
+from benchwright.scoring.thresholds import ThresholdsPin
 from benchwright.suites import grader_for
 from benchwright.suites.report import (
     phase_lines,
@@ -38,16 +39,18 @@ def run_grade(
     seed: int,
     phases: str | None,
     no_sandbox: bool = False,
+    thresholds: ThresholdsPin | None = None,
 ) -> Iterator[str]:
     """Yield the verdict lines; the scorecard is written whatever the score (exit 0).
 
     The app under test runs sandboxed unless ``no_sandbox``; where bubblewrap cannot
-    run, grading is refused before anything boots.
+    run, grading is refused before anything boots. ``thresholds`` replaces the scorer
+    config's pinned thresholds for this grading (``--thresholds``/``--thresholds-sha256``).
 
     Raises:
         HarnessError: a phase raised (a harness fault: its rows are INFRA), after the
             scorecard was printed and written: exit 3, the number is not a verdict.
-        RefusedError: the reference gate refused (exit 3).
+        RefusedError: the reference gate refused, or a thresholds file broke its pin (exit 3).
         HarnessError: no sandbox here and ``no_sandbox`` not given (exit 3).
     """
     from benchwright.reports.scorecard import verdict_lines
@@ -55,7 +58,7 @@ def run_grade(
     from benchwright.scoring import load_scorer
 
     grader = grader_for(suite)
-    scorer = load_scorer(scorer_path(suite, grader.SCORER))
+    scorer = load_scorer(scorer_path(suite, grader.SCORER), thresholds=thresholds)
     selected = phases.split(",") if phases else None
     grader.select_phases(selected)  # refuse a bad --phases before booting anything
     confinement = require(no_sandbox)
@@ -74,6 +77,8 @@ def run_grade(
     yield from verdict_lines(card)
     yield from phase_lines(grading)
     yield f"scorer {card.scorer_version} ({scorer.source}), scorecard schema {card.schema_version}"
+    if scorer.thresholds:
+        yield f"thresholds {scorer.thresholds.source} sha256 {scorer.thresholds.sha256}"
     if json_out:
         write_json(card, grading, json_out)
         yield f"wrote {json_out} (evidence: {', '.join(grading.evidence.values()) or 'none'})"

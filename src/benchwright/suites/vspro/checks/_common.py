@@ -36,6 +36,8 @@ DEFAULT_LADDERS: Mapping[str, tuple[Rung, ...]] = {
     "e_optimistic_paint": _ms((100, 1.0), (250, 0.6), (800, 0.3)),
 }
 """Methodology §09 rungs (ms); a scorer's thresholds file overrides them."""
+DEFAULT_DRAG_RUNGS = (24, 18, 12, 6)
+"""Methodology §09 drag floors (the frozen seed file says 48/36/24/12)."""
 
 
 @dataclass(frozen=True)
@@ -44,8 +46,8 @@ class CheckSettings:
 
     ladders: Mapping[str, tuple[Rung, ...]] = field(default_factory=lambda: dict(DEFAULT_LADDERS))
     k_p: float = 1.0
-    drag_rungs: tuple[int, ...] = (24, 18, 12, 6)
-    """Methodology default (the frozen seed file says 48/36/24/12); for the browser stage."""
+    drag_rungs: tuple[int, ...] = DEFAULT_DRAG_RUNGS
+    """e_frames_under_drag frame floors, top first (a thresholds file's ``floors`` override)."""
 
     @classmethod
     def from_scorer(cls, scorer: Any) -> CheckSettings:
@@ -53,7 +55,10 @@ class CheckSettings:
         for name in ladders:
             with contextlib.suppress(KeyError):
                 ladders[name] = scorer.rungs(name)
-        return cls(ladders=ladders, k_p=scorer.k_p)
+        drag = DEFAULT_DRAG_RUNGS
+        with contextlib.suppress(KeyError):
+            drag = scorer.floors("e_frames_under_drag")
+        return cls(ladders=ladders, k_p=scorer.k_p, drag_rungs=drag)
 
 
 def result(check_id: str, score: float, detail: str, **evidence: Any) -> CheckResult:
