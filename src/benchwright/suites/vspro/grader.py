@@ -26,6 +26,7 @@ from benchwright.services.app import AppUnderTest, BootPolicy
 from benchwright.services.meridian import API_KEY, MeridianMock, Timing
 from benchwright.services.ports import lease_port
 from benchwright.suites.vspro.checks import BROWSER_CHECKS, CheckSettings, browser_rows, build_table
+from benchwright.suites.vspro.checks._timing import judge_timing
 from benchwright.suites.vspro.context import COMMAND, GradeContext, GradeSettings
 from benchwright.suites.vspro.observations import Observations
 from benchwright.suites.vspro.phases import select_phases
@@ -114,7 +115,8 @@ def grade(
         )
         evidence = _keep_evidence(work, evidence_dir, evidence_prefix)
         moved = _keep_screenshots(work, obs, evidence_dir, evidence_prefix, evidence)
-    rows = build_table().evaluate(obs, check_settings or CheckSettings()) + browser_rows()
+    rows = build_table().evaluate(obs, check_settings or CheckSettings())
+    rows = judge_timing(rows, obs) + browser_rows()
     rows = [_relocated(r, moved) for r in rows]
     return Grading(
         tuple(rows),

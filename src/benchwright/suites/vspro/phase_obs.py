@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from benchwright.probes.host import HostState
 from benchwright.probes.http import (
     HttpObservation,
     JsonRead,
@@ -94,6 +95,9 @@ class ConflictObs:
 class LoadObs:
     load: LoadObservation
     expect_rows: int
+    host: HostState | None = None
+    """The host across the readers' window (not repeated: the stall it arms is a trap the
+    vendor's ledger records once)."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +112,9 @@ class PerfObs:
     summary: LatencyObservation
     page: HttpObservation
     sync: JsonRead
+    host: Mapping[str, HostState] = field(default_factory=dict)
+    """``payments``, ``buckets``, ``summary``, ``sync`` -> the host across that measurement
+    (the least contended of its attempts)."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,13 @@ go in the same lane:
   only to that instance's sync. It runs confined as the first (same tree, its own db in
   the same database directory); the app is forked by the services' spawner thread, so
   the lane's thread ending cannot kill it (bubblewrap's ``--die-with-parent``).
+
+Every scenario runs inside a host window (`benchwright.probes.host`). A read-only timing
+scenario (``load``, ``viz``) whose window was contended by processes outside the grader
+is taken again after the lanes, alone (at most ``REPEATS`` times, screenshots set aside):
+its least contended view goes to ``retimed``, which only the timing rows read. ``note``
+is not repeated: it writes a note and arms the vendor's conflict mode, which later rows
+judge; its timing rows turn UNAVAILABLE when its window stayed contended.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from benchwright.probes.browser import BrowserSession, BrowserUnavailable, Lane
+from benchwright.probes.host import REPEATS, HostState, least_contended, window
 from benchwright.services.app import AppUnderTest, BootPolicy
 from benchwright.services.meridian import API_KEY
 from benchwright.services.ports import lease_port
@@ -41,6 +49,8 @@ EMPTY_DB = "empty-probe.db"
 EMPTY_BOOT_S = 15.0
 SHOTS = "browser"
 """Screenshots go to ``<work>/browser/<scenario>/``; the grader keeps them as evidence."""
+RETIME_SHOTS = "browser-retimed"
+"""A repeat's screenshots: beside, never over, the evidence of the first run."""
 VIZ_MODULE = "benchwright.suites.vspro.browser.viz"
 LANES_BOUND_S = 600.0
 """Bound on all the lanes together. It is above the slowest lane's worst case (a 15 s boot
@@ -59,13 +69,18 @@ class _Seen:
     scenarios: dict[str, Any] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    host: dict[str, HostState] = field(default_factory=dict)
+    retimed: dict[str, Any] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def run(self, name: str, observe: Observe, lane: Lane, ctx: GradeContext, shots: Path) -> None:
         """One scenario. A dead browser propagates; anything else is recorded against it."""
         started = time.monotonic()
         try:
-            view = observe(lane, ctx, shots / name)
+            with window() as host:
+                view = observe(lane, ctx, shots / name)
+            with self.lock:
+                self.host[name] = host.state  # type: ignore[assignment]
         except BrowserUnavailable:
             raise
         except Exception as exc:  # the probe's fault for this scenario: its checks UNAVAILABLE
@@ -96,6 +111,7 @@ def browser(ctx: GradeContext, obs: Observations) -> BrowserObservation:
     try:
         with BrowserSession(artifacts=shots) as session:
             _run_lanes(session, _plan(), ctx, shots, seen)
+        _retime(_repeatable(), ctx, ctx.work / RETIME_SHOTS, seen)
         unavailable = None
     except BrowserUnavailable as exc:
         unavailable = exc.reason
@@ -109,6 +125,8 @@ def browser(ctx: GradeContext, obs: Observations) -> BrowserObservation:
             published=publishable(taken),
             wall_s=round(time.monotonic() - started, 3),
             scenario_seconds=dict(sorted(seen.seconds.items())),
+            scenario_host=dict(sorted(seen.host.items())),
+            retimed=dict(sorted(seen.retimed.items())),
         )
 
 
@@ -125,6 +143,45 @@ def _plan() -> list[tuple[Step, ...]]:
     viz = importlib.import_module(VIZ_MODULE)
     fallback = _scenario("viz_fallback", viz.observe_viz_fallback)
     return [(_scenario("viz", viz.observe_viz),), data, (error, fallback, _second_instance)]
+
+
+def _repeatable() -> dict[str, Observe]:
+    """The read-only scenarios whose timing a contended host may have spoiled."""
+    from benchwright.suites.vspro.browser._load import observe_load
+
+    found: dict[str, Observe] = {"load": observe_load}
+    if importlib.util.find_spec(VIZ_MODULE) is not None:
+        found["viz"] = importlib.import_module(VIZ_MODULE).observe_viz
+    return found
+
+
+def _retime(repeatable: dict[str, Observe], ctx: GradeContext, shots: Path, seen: _Seen) -> None:
+    """Take each contended read-only scenario again, alone, at most ``REPEATS`` times or
+    until a run is uncontended; keep the least contended view in ``seen.retimed`` (the
+    first run's stays in ``seen.scenarios`` for every row that is not about time). Each
+    repeat gets a fresh browser (a scenario name runs once per session). A repeat that
+    raises ends the repeats: the first view stands, with its contended state."""
+    for name, observe in repeatable.items():
+        first = seen.host.get(name)
+        if name not in seen.scenarios or first is None or not first.contended:
+            continue
+        attempts: list[tuple[Any, HostState]] = [(None, first)]
+        for attempt in range(1, REPEATS + 1):
+            folder = shots / f"{name}-{attempt}"
+            try:
+                with BrowserSession(artifacts=folder) as session, window() as host:
+                    view = observe(session, ctx, folder / name)
+            except BrowserUnavailable:
+                raise
+            except Exception:  # the first view stands; its state says contended
+                break
+            attempts.append((view, host.state))  # type: ignore[arg-type]
+            if not host.state.contended:  # type: ignore[union-attr]
+                break
+        view, state = least_contended(attempts)
+        seen.host[name] = replace(state, attempts=len(attempts))
+        if view is not None:
+            seen.retimed[name] = view
 
 
 def _scenario(name: str, observe: Observe) -> Step:

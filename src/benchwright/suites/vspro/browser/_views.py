@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from benchwright.probes.browser import ScenarioObservation
+from benchwright.probes.host import HostState
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,13 @@ class BrowserObservation:
     scenario_seconds: Mapping[str, float] = field(default_factory=dict)
     """Scenario -> its wall seconds (lanes run side by side, so these add up to more than
     ``wall_s``); also for a scenario that raised or lost the browser."""
+    scenario_host: Mapping[str, HostState] = field(default_factory=dict)
+    """Scenario -> the host across it (for a retimed one: the least contended attempt)."""
+    retimed: Mapping[str, Any] = field(default_factory=dict)
+    """Scenario -> the view of a repeat taken because the first ran on a contended host:
+    timing rows read their figures from it; every other row reads ``scenarios``."""
 
     def __post_init__(self) -> None:
-        for name in ("scenarios", "scenario_errors", "scenario_seconds"):
+        for name in ("scenarios", "scenario_errors", "scenario_seconds", "scenario_host",
+                     "retimed"):  # fmt: skip
             object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))

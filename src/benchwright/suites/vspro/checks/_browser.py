@@ -9,9 +9,13 @@ from benchwright.suites.vspro.checks._common import unavailable
 from benchwright.suites.vspro.observations import Observations
 
 
-def view(obs: Observations, check_id: str, name: str) -> tuple[Any, CheckResult | None]:
+def view(
+    obs: Observations, check_id: str, name: str, timed: bool = False
+) -> tuple[Any, CheckResult | None]:
     """(the scenario's view, None), or (None, an UNAVAILABLE row): no browser, the
-    scenario raised, or it never ran. A probe that could not measure is never an app zero."""
+    scenario raised, or it never ran. A probe that could not measure is never an app zero.
+    ``timed``: the view a timing row reads -- the repeat taken because the first run was
+    contended, when there is one."""
     found = obs["browser"]
     if found.unavailable is not None:
         return None, unavailable(check_id, f"browser unavailable: {found.unavailable}")
@@ -20,6 +24,8 @@ def view(obs: Observations, check_id: str, name: str) -> tuple[Any, CheckResult 
         return None, unavailable(check_id, f"probe unavailable: the {name} scenario failed: {why}")
     if name not in found.scenarios:
         return None, unavailable(check_id, f"probe unavailable: the {name} scenario did not run")
+    if timed and name in found.retimed:
+        return found.retimed[name], None
     return found.scenarios[name], None
 
 

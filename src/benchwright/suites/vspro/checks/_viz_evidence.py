@@ -21,12 +21,15 @@ MAJORITY = 5
 """Of the 3x3 backing pixels around a sample, this many must match."""
 
 
-def view(obs: Observations, check_id: str, key: str, sections: Iterable[str]) -> Any:
-    """The scenario's observation, or the UNAVAILABLE row that explains why there is none."""
+def view(
+    obs: Observations, check_id: str, key: str, sections: Iterable[str], timed: bool = False
+) -> Any:
+    """The scenario's observation, or the UNAVAILABLE row that explains why there is none.
+    ``timed``: a timing row's view -- the uncontended repeat, when one was taken."""
     phase = obs["browser"]
     if getattr(phase, "unavailable", None):
         return unavailable(check_id, f"browser unavailable: {phase.unavailable}")
-    found = phase.scenarios.get(key)
+    found = (timed and phase.retimed.get(key)) or phase.scenarios.get(key)
     if found is None:
         why = phase.scenario_errors.get(key, "the scenario did not run")
         return unavailable(check_id, f"{key} probe unavailable: {why}")

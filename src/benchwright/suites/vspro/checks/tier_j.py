@@ -20,10 +20,13 @@ def j_first_use(obs: Observations, s: CheckSettings) -> CheckResult:
     load, refused = view(obs, "j_first_use", "load")
     if refused:
         return refused
-    ev = {"screenshots": shots(load), "first_row_ms": load.first_row_ms}
-    if load.rows == 0 or load.first_row_ms is None:
+    timed, _ = view(obs, "j_first_use", "load", timed=True)
+    first_ms = load.first_row_ms if timed is load else timed.first_row_ms
+    ev = {"screenshots": shots(load), "first_row_ms": first_ms}
+    if load.rows == 0 or first_ms is None:
         return result("j_first_use", 0.0, "0: gate closed: no visibly rendered data row", **ev)
-    rung = ladder_score(round(load.first_row_ms, 1), s.ladders["j_first_use"])
+    rung = ladder_score(round(first_ms, 1), s.ladders["j_first_use"])
+    ev["timing_score"] = rung.score
     first = f"first data {rung.detail.split(': ', 1)[1]}"
     recon = 1.0 if load.claimed_total == obs.expect.total else 0.0
     errors = errors_of(load)

@@ -17,7 +17,8 @@ def _latency(check_id: str, lat: LatencyObservation, s: CheckSettings) -> CheckR
         return result(check_id, 0.0, f"0: p95 unmeasurable: {len(lat.success_ms)}/"
                       f"{len(lat.samples)} requests to {lat.path} succeeded (need 10)")  # fmt: skip
     head, rest = _rung(lat.p95_ms, s.ladders[check_id], s.k_p, "ms")
-    return result(check_id, head, f"{g(head)}: p95 {rest}", p95_ms=lat.p95_ms, errors=lat.errors)
+    return result(check_id, head, f"{g(head)}: p95 {rest}", p95_ms=lat.p95_ms, errors=lat.errors,
+                  timing_score=head)  # fmt: skip
 
 
 @vspro_check("p_list_latency", needs=("idle_perf",))
@@ -47,7 +48,8 @@ def p_sync_wall(obs: Observations, s: CheckSettings) -> CheckResult:
         return result("p_sync_wall", 0.0, f"0: the timed sync failed ({why})")
     rungs = tuple(Rung(r.at_most / 1000, r.score) for r in s.ladders["p_sync_wall"])
     head, rest = _rung(call.response.elapsed_s, rungs, s.k_p, "s")
-    return result("p_sync_wall", head, f"{g(head)}: {rest}", seconds=call.response.elapsed_s)
+    return result("p_sync_wall", head, f"{g(head)}: {rest}", seconds=call.response.elapsed_s,
+                  timing_score=head)  # fmt: skip
 
 
 @vspro_check("e_under_load_latency", needs=("under_load",))
@@ -72,7 +74,7 @@ def e_under_load_latency(obs: Observations, s: CheckSettings) -> CheckResult:
         return result("e_under_load_latency", 0.0, "0: p95 unmeasurable")
     head, rest = _rung(load.p95_ms, s.ladders["e_under_load_latency"], s.k_p, "ms")
     detail = f"{g(head)}: p95 {rest}; overlap {load.overlap_fraction:.0%}"
-    return result("e_under_load_latency", head, detail, p95_ms=load.p95_ms)
+    return result("e_under_load_latency", head, detail, p95_ms=load.p95_ms, timing_score=head)
 
 
 def _rung(value: float, rungs: tuple[Rung, ...], k_p: float, unit: str) -> tuple[float, str]:

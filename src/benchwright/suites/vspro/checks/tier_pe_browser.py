@@ -23,7 +23,7 @@ def p_page_interactive(obs: Observations, s: CheckSettings) -> CheckResult:
     found = obs["browser"]
     if found.unavailable is not None:
         return unavailable("p_page_interactive", f"browser unavailable: {found.unavailable}")
-    load = found.scenarios.get("load")
+    load = found.retimed.get("load") or found.scenarios.get("load")
     if load is None:
         why = found.scenario_errors.get("load", "the load scenario did not run")
         return result("p_page_interactive", 0.0, f"0: no first-row stamp ({why})")
@@ -38,6 +38,7 @@ def p_page_interactive(obs: Observations, s: CheckSettings) -> CheckResult:
         detail.replace("; top <=", "; top rung <="),
         first_row_ms=ms,
         screenshots=shots(load),
+        timing_score=rung.score,
     )
 
 
@@ -66,7 +67,8 @@ def e_optimistic_paint(obs: Observations, s: CheckSettings) -> CheckResult:
     if note.paint_ms is not None and not note.preexisting:
         lat = next((r.score for r in s.ladders["e_optimistic_paint"] if note.paint_ms <= r.at_most),
                    0.0)  # fmt: skip
-    ev["latency_score"] = lat
+    if note.paint_ms is not None and not note.preexisting:
+        ev["timing_score"] = lat
     score = 0.5 + 0.15 * note.saving_seen + 0.15 * lat + 0.2 * note.saved
     paint = "pre-existing draft" if note.preexisting else f"paint {note.paint_ms} ms"
     detail = (f"{g(score)}: painted while held (0.5); saving state "
@@ -80,7 +82,7 @@ def e_optimistic_paint(obs: Observations, s: CheckSettings) -> CheckResult:
 @vspro_check("p_first_frame", needs=("browser",))
 def p_first_frame(obs: Observations, s: CheckSettings) -> CheckResult:
     """First instrumented draw call on #viz3d (page clock): <=3000/5000/8000/15000 ms."""
-    v = ev.view(obs, "p_first_frame", "viz", ())
+    v = ev.view(obs, "p_first_frame", "viz", (), timed=True)
     if isinstance(v, CheckResult):
         return v
     if v.context is None:
@@ -89,14 +91,14 @@ def p_first_frame(obs: Observations, s: CheckSettings) -> CheckResult:
         return result("p_first_frame", 0.0, "0: the #viz3d context never issued a draw call")
     rung = ladder_score(round(v.first_draw_ms, 1), s.ladders["p_first_frame"], s.k_p)
     return result("p_first_frame", rung.score, rung.detail.replace("; top <=", "; top rung <="),
-                  first_draw_ms=v.first_draw_ms)  # fmt: skip
+                  first_draw_ms=v.first_draw_ms, timing_score=rung.score)  # fmt: skip
 
 
 @vspro_check("e_frames_under_drag", needs=("browser",))
 def e_frames_under_drag(obs: Observations, s: CheckSettings) -> CheckResult:
     """vsdbg frames over the 60-move drag, counted only up to the #viz3d draw calls in it:
     >= 24/18/12/6 (calibration-owned) -> 1/.75/.5/.25; no draws or no counter: 0."""
-    v = ev.view(obs, "e_frames_under_drag", "viz", ("context", "camera"))
+    v = ev.view(obs, "e_frames_under_drag", "viz", ("context", "camera"), timed=True)
     if isinstance(v, CheckResult):
         return v
     c = v.camera
@@ -118,7 +120,7 @@ def e_frames_under_drag(obs: Observations, s: CheckSettings) -> CheckResult:
     return result("e_frames_under_drag", score, f"{g(score)}: {counted} frames over the "
                   f"{c.drag_ms:.0f} ms drag (vsdbg {frames}, draw calls {draws}; rung {rung}; "
                   f"top rung >={rungs[0]}; idle frames {c.idle_frames})",
-                  frames=counted)  # fmt: skip
+                  frames=counted, timing_score=score)  # fmt: skip
 
 
 def _delta(a: Any, b: Any) -> int | None:

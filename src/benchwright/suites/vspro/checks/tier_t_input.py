@@ -128,7 +128,7 @@ def _depth(p: Any, bars: Sequence[C.Bar], w: float, h: float) -> tuple[C.Bar, C.
 def t_tooltip(obs: Observations, s: CheckSettings) -> CheckResult:
     """Hover the largest bar top: text starts '<count> <status>' .5 + visible within 150 ms
     (page-side stamps; 400 ms 0.6, 1200 ms 0.3 of it) .3 + hides off-canvas .2; never: 0."""
-    v = ev.view(obs, "t_tooltip", "viz", ("context", "tooltip"))
+    v = ev.view(obs, "t_tooltip", "viz", ("context", "tooltip"), timed=True)
     if isinstance(v, CheckResult):
         return v
     tt = v.tooltip
@@ -149,4 +149,4 @@ def t_tooltip(obs: Observations, s: CheckSettings) -> CheckResult:
                   f"{lead!r}); shown after {latency} (rung x{g(rung)}, "
                   f"top <={rungs[0].at_most:g} ms); "
                   f"{'hides' if tt.hidden_after_leave else 'stays'} off-canvas",
-                  latency_ms=tt.latency_ms, latency_score=rung)  # fmt: skip
+                  latency_ms=tt.latency_ms, timing_score=rung)  # fmt: skip

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+from benchwright.probes.host import measure, window
 from benchwright.probes.http import JsonRead, client, concurrent_reads, fetch, sample_latency
 from benchwright.suites.vspro.context import GradeContext
 from benchwright.suites.vspro.observations import (
@@ -23,18 +24,19 @@ def under_load(ctx: GradeContext, obs: Observations) -> LoadObs:
     ctx.mock.mark_phase("underload", reset=False)
     ctx.mock.arm_stall(True)
     try:
-        load = concurrent_reads(
-            ctx.base_url,
-            LIST_50,
-            ctx.sync,
-            readers=s.readers,
-            per_reader=s.reads_per_reader,
-            timeout_s=s.request_timeout_s,
-            background_wait_s=s.sync_timeout_s,
-        )
+        with window() as seen:
+            load = concurrent_reads(
+                ctx.base_url,
+                LIST_50,
+                ctx.sync,
+                readers=s.readers,
+                per_reader=s.reads_per_reader,
+                timeout_s=s.request_timeout_s,
+                background_wait_s=s.sync_timeout_s,
+            )
     finally:
         ctx.mock.arm_stall(False)
-    return LoadObs(load, expect_rows=50)
+    return LoadObs(load, expect_rows=50, host=seen.state)
 
 
 def traps(ctx: GradeContext, obs: Observations) -> TrapsObs:
@@ -43,15 +45,24 @@ def traps(ctx: GradeContext, obs: Observations) -> TrapsObs:
 
 
 def idle_perf(ctx: GradeContext, obs: Observations) -> PerfObs:
-    """20 sequential GETs each of payments (limit=50), buckets, summary; GET /; a timed sync."""
+    """20 sequential GETs each of payments (limit=50), buckets, summary; GET /; a timed
+    sync. Each timed measurement is taken again (bounded) while the host was contended."""
     ctx.mock.mark_phase("perf", reset=False)
     n, timeout = ctx.settings.latency_samples, ctx.settings.request_timeout_s
-    payments = sample_latency(ctx.base_url, LIST_50, n=n, timeout_s=timeout)
-    buckets = sample_latency(ctx.base_url, "/api/buckets", n=n, timeout_s=timeout)
-    summary = sample_latency(ctx.base_url, "/api/summary", n=n, timeout_s=timeout)
+    timed = {
+        name: measure(lambda path=path: sample_latency(ctx.base_url, path, n=n, timeout_s=timeout))
+        for name, path in (
+            ("payments", LIST_50), ("buckets", "/api/buckets"), ("summary", "/api/summary")
+        )
+    }  # fmt: skip
     with client(ctx.base_url, timeout) as http:
         page = fetch(http, "/")
-    return PerfObs(payments, buckets, summary, page, ctx.sync())
+    sync = measure(ctx.sync)
+    host = {name: t.host for name, t in timed.items()} | {"sync": sync.host}
+    return PerfObs(
+        timed["payments"].value, timed["buckets"].value, timed["summary"].value, page,
+        sync.value, host,
+    )  # fmt: skip
 
 
 def concurrency(ctx: GradeContext, obs: Observations) -> ConcurrencyObs:

@@ -1,0 +1,58 @@
+"""A timing row measured on a contended host: what it may still prove.
+
+Contention can only slow an app down, so a timing figure taken while other processes
+competed for the CPU is a *bound*: the app is at least that fast. A row whose timing part
+earned the top rung anyway stands (a faster host would not score it lower). A row whose
+timing part fell short proves nothing about the app -- the host may have cost it the
+rung -- so it becomes UNAVAILABLE with the host's state as the reason, never a lower
+score (DESIGN principle 9). A row whose loss came from elsewhere (a wrong total, an empty
+frame loop, no timing part at all) stands as measured: contention did not decide it.
+
+Checks mark their timing part with the evidence key ``timing_score`` (the rung the timed
+figure earned, in [0, 1]); a row without it was not decided by a timing figure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Protocol
+
+from benchwright.model import CheckResult, Status
+
+TIMING_SCORE = "timing_score"
+TOP = 1.0 - 1e-9
+
+
+class HostWindowState(Protocol):
+    """The host across a measurement (`benchwright.probes.host.HostState`)."""
+
+    @property
+    def contended(self) -> bool: ...
+
+    @property
+    def summary(self) -> str: ...
+
+    def as_evidence(self) -> dict[str, Any]: ...
+
+
+def judge_timed(row: CheckResult, host: HostWindowState | None) -> CheckResult:
+    """``row`` with the host's state in its evidence, UNAVAILABLE when a contended host
+    may have cost its timing part the top rung."""
+    if host is None or row.status not in (Status.PASS, Status.FAIL):
+        return row
+    evidence = {**row.evidence, "host": host.as_evidence()}
+    timing = row.evidence.get(TIMING_SCORE)
+    if not host.contended or not isinstance(timing, int | float):
+        return replace(row, evidence=evidence)
+    if timing >= TOP:
+        detail = f"{row.detail} [top rung earned on a contended host: {host.summary}]"
+        return replace(row, detail=detail, evidence=evidence)
+    return CheckResult(
+        row.check_id,
+        Status.UNAVAILABLE,
+        0.0,
+        f"host contended: {host.summary}; the timing part measured {timing:g} of the top "
+        f"rung, which proves nothing about the app (as measured: {row.detail})",
+        evidence | {"contended_score": row.score},
+        row.duration_s,
+    )

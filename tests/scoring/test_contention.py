@@ -1,0 +1,60 @@
+"""A timing row on a contended host: a top rung stands, a shortfall proves nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchwright.model import CheckResult, Status
+from benchwright.probes.host import HostState
+from benchwright.scoring.contention import judge_timed
+
+QUIET = HostState(3.0, 2, 0.02, 0.0, 0.1, 0.4)
+BUSY = HostState(3.0, 2, 0.63, 0.0, 0.9, 5.2, attempts=3)
+
+
+def row(score: float, timing: float | None, detail: str = "as measured") -> CheckResult:
+    evidence = {} if timing is None else {"timing_score": timing}
+    status = Status.PASS if score >= 1 else Status.FAIL
+    return CheckResult("p_page_interactive", status, score, detail, evidence)
+
+
+def test_a_shortfall_on_a_contended_host_is_unavailable_with_the_reason() -> None:
+    judged = judge_timed(row(0.75, 0.75, "0.75: first visible row 2159.9 ms"), BUSY)
+    assert judged.status is Status.UNAVAILABLE and judged.score == 0.0
+    assert judged.detail.startswith("host contended: other processes took 63% of 2 CPUs")
+    assert "least contended of 3 attempts" in judged.detail
+    assert "as measured: 0.75: first visible row 2159.9 ms" in judged.detail
+    assert judged.evidence["contended_score"] == 0.75
+    assert judged.evidence["host"]["contended"] is True
+
+
+def test_the_same_shortfall_on_a_quiet_host_is_the_apps() -> None:
+    judged = judge_timed(row(0.75, 0.75), QUIET)
+    assert judged.status is Status.FAIL and judged.score == 0.75
+    assert judged.evidence["host"]["foreign_share"] == 0.02
+    assert judged.detail == "as measured"
+
+
+def test_a_top_rung_earned_on_a_contended_host_stands_and_says_so() -> None:
+    judged = judge_timed(row(1.0, 1.0, "1: first visible row 518 ms"), BUSY)
+    assert judged.status is Status.PASS and judged.score == 1.0
+    assert "[top rung earned on a contended host: other processes took 63%" in judged.detail
+
+
+@pytest.mark.parametrize("timing", [None, 1.0])
+def test_a_loss_that_timing_did_not_decide_stands_on_a_contended_host(
+    timing: float | None,
+) -> None:
+    """A wrong total (timing at the top) or a row with no timing part is the app's."""
+    judged = judge_timed(row(0.0, timing, "0: claimed total 12 vs 1553"), BUSY)
+    assert judged.status is Status.FAIL and judged.score == 0.0
+    assert "0: claimed total 12 vs 1553" in judged.detail
+
+
+def test_rows_that_judged_nothing_and_unobserved_hosts_pass_through() -> None:
+    refused = CheckResult("p_first_frame", Status.UNAVAILABLE, 0.0, "viz probe unavailable")
+    assert judge_timed(refused, BUSY) is refused
+    measured = row(0.5, 0.5)
+    assert judge_timed(measured, None) is measured
+    unknown = HostState(0.0, 2, None, None, None, None)
+    assert judge_timed(measured, unknown).status is Status.FAIL
