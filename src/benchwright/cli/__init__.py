@@ -13,7 +13,15 @@ from types import FrameType
 
 import typer
 
-from benchwright.cli import audit, grade, grading, scoring, suites, vendor  # noqa: F401 - they register commands
+from benchwright.cli import (  # noqa: F401 - they register commands
+    audit,
+    calibrate,
+    grade,
+    grading,
+    scoring,
+    suites,
+    vendor,
+)
 from benchwright.cli._app import app
 
 __all__ = ["app", "main"]

@@ -10,6 +10,7 @@ Usage::
 See docs/vspro.md for the phases, the checks and their rungs.
 """
 
+from benchwright.suites.vspro.calibration import MEASUREMENTS as CALIBRATION
 from benchwright.suites.vspro.checks import BROWSER_CHECKS, CheckSettings, build_table
 from benchwright.suites.vspro.context import GradeSettings
 from benchwright.suites.vspro.grader import Grading, PhaseRecord, grade
@@ -21,6 +22,7 @@ SCORER = "sb6.yaml"
 
 __all__ = [
     "BROWSER_CHECKS",
+    "CALIBRATION",
     "PHASE_NAMES",
     "SCORER",
     "CheckSettings",
