@@ -60,7 +60,7 @@ def test_freeze_refusals_name_every_reason() -> None:
     rows = with_rows(scorer, total_field=(Status.FAIL, 0.5), t_camera=(Status.UNAVAILABLE, 1.0))
     problems = freeze_check(rows, scorer).problems
     assert "total_field scores 0.5000 < 0.95" in problems
-    assert "t_camera is UNAVAILABLE: the reference must be measured" in problems
+    assert "t_camera is UNAVAILABLE (test override): the reference must be measured" in problems
 
 
 def test_freeze_runs_the_selftest_first(write_config: WriteConfig) -> None:

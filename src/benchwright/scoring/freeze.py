@@ -37,7 +37,10 @@ def _sweep(card: Scorecard, exempt: set[str]) -> list[str]:
     problems = []
     for row in card.rows:
         if row.status.is_harness_fault:
-            problems.append(f"{row.check_id} is {row.status.value}: the reference must be measured")
+            why = f" ({row.detail})" if row.detail else ""
+            problems.append(
+                f"{row.check_id} is {row.status.value}{why}: the reference must be measured"
+            )
         elif row.role != "diagnostic" and row.check_id not in exempt:
             counted = row.counted or 0.0
             if counted < FREEZE_FLOOR:
