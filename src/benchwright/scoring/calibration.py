@@ -116,14 +116,20 @@ def _worst(m: Measurement, runs: Sequence[Mapping[str, float]]) -> float:
     return min(values) if m.role is Role.FLOORS else max(values)
 
 
-def _spread(m: Measurement, runs: Sequence[Mapping[str, float]]) -> str | None:
-    """A note when the runs disagree by more than the headroom (the fit may be too tight)."""
+def _spread(m: Measurement, runs: Sequence[Mapping[str, float]], top: float) -> str | None:
+    """A note when one more run as much worse than the worst as the worst was than the best
+    would miss the top rung ``top`` (the runs disagree more than the fit can absorb)."""
     low, high = min(run[m.check] for run in runs), max(run[m.check] for run in runs)
-    if low <= 0 or high / low <= HEADROOM:
+    if low <= 0:
+        return None
+    spread = high / low
+    projected = low / spread if m.role is Role.FLOORS else high * spread
+    if (projected >= top) if m.role is Role.FLOORS else (projected <= top):
         return None
     return (
-        f"{m.check} varied {high / low:.1f}x over the runs ({low:g} to {high:g}), more than "
-        f"the {HEADROOM:g} headroom: calibrate on a quieter host or with more runs"
+        f"{m.check} varied {spread:.1f}x over the runs ({low:g} to {high:g}): one more run "
+        f"that much worse ({projected:.4g}) would miss the {top:g} top rung; calibrate on a "
+        "quieter host or with more runs"
     )
 
 
@@ -167,6 +173,13 @@ class _Fit:
                     "budget stands; a contended host may cost the reference this rung"
                 )
 
+    def top(self, m: Measurement) -> float:
+        """The top rung the reference must clear under the fitted numbers."""
+        if m.role is Role.FLOORS:
+            return self.floors[m.check][0]
+        top = self.ladders[m.check][0].at_most
+        return top / self.k_p if m.role is Role.TIGHTENED else top
+
     @property
     def k_p(self) -> float:
         tightest = math.floor(min(self.k_p_bounds, default=1.0) * 100) / 100
@@ -195,8 +208,7 @@ def fit(
     worst = {m.check: _worst(m, runs) for m in measurements}
     unfitted = (f"{', '.join(UNFITTED)} copied from the scorer's thresholds: the suite's "
                 "scorer defines no fit for them")  # fmt: skip
-    spreads = [note for m in measurements if (note := _spread(m, runs))]
-    state = _Fit({}, {}, [], [], [unfitted, *spreads])
+    state = _Fit({}, {}, [], [], [unfitted])
     for m in measurements:
         if m.role is Role.FLOORS:
             state.add_floors(m.check, worst[m.check])
@@ -204,6 +216,9 @@ def fit(
             state.add_ladder(m, worst[m.check], ladders[m.check])
     if state.refusals:
         raise RefusedError("this host is too slow to calibrate on", state.refusals)
+    for m in measurements:
+        note = _spread(m, runs, state.top(m))
+        state.notes += [note] if note else []
     evidence = CalibrationEvidence(
         method=METHOD,
         date=context.date,
