@@ -12,10 +12,11 @@ from playwright.sync_api import Error
 from benchwright.probes.browser import Instrumentation, ScenarioHost
 from benchwright.suites.vspro.browser import _dom
 from benchwright.suites.vspro.browser._views import FilterDrive, LoadView, ViewSnapshot
+from benchwright.suites.vspro.browser._waits import APPEAR_S, CLICK_S
 from benchwright.suites.vspro.context import GradeContext
 
 ROW = "tbody tr"
-FIRST_ROW_S = 10.0
+FIRST_ROW_S = APPEAR_S
 SETTLE_S = 3.0
 PAGE_SIZE = 50
 _ALL_RE = re.compile(r"^\s*(all|any|clear)", re.I)
@@ -124,7 +125,7 @@ def _option(page: Any, control: Any, value: str) -> Any:
 
 def _click(locator: Any) -> bool:
     try:
-        locator.click(timeout=2000)
+        locator.click(timeout=CLICK_S * 1000)
         return True
     except Error:  # an unclickable control is an observation (a dead browser raises later)
         return False

@@ -15,13 +15,14 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from benchwright.probes.browser import Instrumentation, ScenarioHost
 from benchwright.suites.vspro.browser import _dom
 from benchwright.suites.vspro.browser._views import NoteView
+from benchwright.suites.vspro.browser._waits import APPEAR_S, CLICK_S, EDITOR_S
 from benchwright.suites.vspro.context import GradeContext
 from benchwright.suites.vspro.observations import rows_of
 
 ROW = "tbody tr"
 HOLD_MS = 800
 CHECK_AT_MS = 250
-CONFLICT_WAIT_S = 8.0
+CONFLICT_WAIT_S = 15.0
 NOTE_PATH = re.compile(r"/api/payments/[^/?#]+/note(\?|$)")
 NOTE_ROW, CONFLICT_ROW = 2, 3
 """Rows 0 and 10/20/30/40 belong to the conflict dance and the webhook script."""
@@ -48,7 +49,7 @@ def observe_note(session: ScenarioHost, ctx: GradeContext, shots: Path) -> NoteV
     with session.scenario("note", Instrumentation(row_selector=ROW), artifacts=shots) as sc:
         sc.page.route(NOTE_PATH, hold)
         sc.goto(ctx.base_url + "/")
-        sc.wait_for_first_row(timeout_s=10)
+        sc.wait_for_first_row(timeout_s=APPEAR_S)
         sc.page.wait_for_timeout(300)
         td = _note_cell(sc.page, NOTE_ROW)
         value = f"bw note {int(time.time() * 1000) % 100000}"
@@ -103,15 +104,10 @@ def _edit(sc: Any, td: Any, value: str) -> dict[str, Any]:
     opened = False
     for action in (td.click, td.dblclick):
         try:
-            action(timeout=2000)
+            action(timeout=CLICK_S * 1000)
         except Error:
             continue
-        page.wait_for_timeout(150)
-        opened = page.evaluate(
-            "(td) => { const a = document.activeElement; return !!a && a !== document.body && "
-            "(a.matches('input, textarea') || a.isContentEditable); }",
-            handle,
-        )
+        opened = _editor_focused(page)
         if opened:
             break
     if not opened:
@@ -121,6 +117,21 @@ def _edit(sc: Any, td: Any, value: str) -> dict[str, Any]:
     page.evaluate(_dom.STAMP_NOTE, [handle, value])
     page.keyboard.press("Enter")
     return {"opened": True, "committed": True, "handle": handle}
+
+
+EDITOR_FOCUSED = (
+    "() => { const a = document.activeElement; return !!a && a !== document.body && "
+    "(a.matches('input, textarea') || a.isContentEditable); }"
+)
+
+
+def _editor_focused(page: Any) -> bool:
+    """Whether an editor took focus within ``EDITOR_S`` (polled: a quick app pays 0 s)."""
+    try:
+        page.wait_for_function(EDITOR_FOCUSED, timeout=EDITOR_S * 1000, polling=50)
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def _settled(sc: Any, handle: Any, value: str) -> dict[str, Any]:

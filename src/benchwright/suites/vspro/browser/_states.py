@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from contextlib import suppress
 from pathlib import Path
 
@@ -12,12 +13,14 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from benchwright.probes.browser import DATA_REQUESTS, Instrumentation, ScenarioHost
 from benchwright.suites.vspro.browser import _dom
 from benchwright.suites.vspro.browser._views import EmptyView, ErrorView
+from benchwright.suites.vspro.browser._waits import APPEAR_S, CLICK_S
 from benchwright.suites.vspro.context import GradeContext
 
 ROW = "tbody tr"
 IDLE_S = 8.0
-EMPTY_POLL_S = 8.0
+EMPTY_POLL_S = APPEAR_S
 _RETRY = re.compile(r"retry|try again|reload|refresh", re.I)
+HAS_ERROR = "() => (" + _dom.ERRORS + ")().length > 0"
 _ACTION = re.compile(r"try again|retry|check|running|refresh|reload", re.I)
 
 
@@ -28,15 +31,21 @@ def observe_error(session: ScenarioHost, ctx: GradeContext, shots: Path) -> Erro
         row_selector=ROW, aborts=(DATA_REQUESTS,), abort_error="connectionrefused"
     )
     with session.scenario("error", offline, artifacts=shots) as sc:
+        started = time.monotonic()
         sc.goto(ctx.base_url + "/")
         # a page that keeps polling never idles; the 1 s below still applies
         with suppress(PlaywrightTimeout, Error):
             sc.page.wait_for_load_state("networkidle", timeout=IDLE_S * 1000)
         sc.page.wait_for_timeout(1000)
+        with suppress(PlaywrightTimeout):  # a loaded host may paint the banner late
+            sc.page.wait_for_function(HAS_ERROR, timeout=APPEAR_S * 1000, polling=100)
         texts = sc.page.evaluate(_dom.ERRORS)
+        shown_s = round(time.monotonic() - started, 2) if texts else None
         body = sc.page.evaluate("() => document.body ? document.body.innerText.trim().length : 0")
         sc.screenshot("error")
+        retried = time.monotonic()
         recovered = _retry(sc) if texts else None
+        retry_s = None if recovered is None else round(time.monotonic() - retried, 2)
     actionable = next((t for t in texts if _ACTION.search(t)), None)
     return ErrorView(
         scenario=sc.observation,  # type: ignore[arg-type]
@@ -45,6 +54,8 @@ def observe_error(session: ScenarioHost, ctx: GradeContext, shots: Path) -> Erro
         actionable_text=actionable,
         body_text_length=int(body),
         retry_recovered=recovered,
+        shown_after_s=shown_s,
+        retry_s=retry_s,
     )
 
 
@@ -56,10 +67,10 @@ def _retry(sc) -> bool | None:
         return None
     sc.context.unroute_all(behavior="ignoreErrors")
     try:
-        target.click(timeout=2000)
+        target.click(timeout=CLICK_S * 1000)
     except Error:
         return False
-    return sc.wait_for_first_row(timeout_s=8) is not None
+    return sc.wait_for_first_row(timeout_s=APPEAR_S) is not None
 
 
 def observe_empty(session: ScenarioHost, ctx: GradeContext, shots: Path) -> EmptyView:

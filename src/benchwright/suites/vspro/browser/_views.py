@@ -127,6 +127,10 @@ class ErrorView:
     body_text_length: int
     retry_recovered: bool | None
     """None when no retry control was found to exercise."""
+    shown_after_s: float | None = None
+    """Seconds from navigation until an error text was visible (None: never)."""
+    retry_s: float | None = None
+    """Seconds the exercised retry took to recover or to be given up on (None: none)."""
 
 
 @dataclass(frozen=True)

@@ -108,7 +108,8 @@ def _error_ladder(check_id: str, obs: Observations) -> CheckResult:
     seen, refused = view(obs, check_id, "error")
     if refused:
         return refused
-    ev = {"screenshots": shots(seen), "retry_recovered": seen.retry_recovered}
+    ev = {"screenshots": shots(seen), "retry_recovered": seen.retry_recovered,
+          "shown_after_s": seen.shown_after_s, "retry_s": seen.retry_s}  # fmt: skip
     if not seen.error_visible:
         return result(check_id, 0.0, f"0: no visible error state with the API blocked "
                       f"({seen.body_text_length} chars of page text)", **ev)  # fmt: skip
@@ -117,10 +118,12 @@ def _error_ladder(check_id: str, obs: Observations) -> CheckResult:
                       f"{quote(seen.error_text or '')}", **ev)  # fmt: skip
     if seen.retry_recovered is False:
         return result(check_id, 0.6, f"0.6: actionable {quote(seen.actionable_text)}, but the "
-                      "exercised retry did not recover", **ev)  # fmt: skip
-    retry = {True: "retry recovered", None: "no retry control exercised"}[seen.retry_recovered]
+                      f"exercised retry did not recover (gave up after {seen.retry_s} s)",
+                      **ev)  # fmt: skip
+    retry = {True: f"retry recovered in {seen.retry_s} s",
+             None: "no retry control exercised"}[seen.retry_recovered]  # fmt: skip
     return result(check_id, 1.0, f"1: visible actionable error {quote(seen.actionable_text)} "
-                  f"({retry})", **ev)  # fmt: skip
+                  f"({retry}; shown after {seen.shown_after_s} s)", **ev)  # fmt: skip
 
 
 @vspro_check("j_error_state", needs=("browser",))
