@@ -125,10 +125,15 @@ def run_calibrate(
     config = scorer_path(suite, grader.SCORER)
     scorer = load_scorer(config)
     base = _base(scorer, grader.CALIBRATION)
+    target = out or default_out(config)
+    if scorer.thresholds and target.resolve() == Path(scorer.thresholds.source).resolve():
+        raise SpecError.single(f"--out {target}", "is the file the scorer config pins; write "
+                               "the calibration beside it and pin that instead")  # fmt: skip
     confinement = require(no_sandbox)
     tree = tree or Path(suite) / "reference"
     settings = grader.CheckSettings.from_scorer(scorer)
     figures: list[dict[str, float]] = []
+    trees: set[str] = set()
     for i in range(1, runs + 1):
         run = f"run {i}/{runs}"
         yield f"{run}: grading {tree} ..."
@@ -138,13 +143,16 @@ def run_calibrate(
         if broken:
             raise HarnessError(f"{run}: the harness failed during phase(s) {', '.join(broken)}")
         figures.append(proven_figures(grading, scorer, grader.CALIBRATION, run))
+        trees.add(grading.tree_sha256)
+        if len(trees) > 1:
+            raise RefusedError(f"{run}: the reference tree changed between runs "
+                               f"(sha256 {', '.join(sorted(trees))}); refusing to fit")  # fmt: skip
         shown = ", ".join(f"{k} {v:g}" for k, v in figures[-1].items())
         yield f"{run}: {time.monotonic() - start:.0f} s, freeze gate passed; {shown}"
     context = FitContext(describe_host(), datetime.now(UTC).date().isoformat(),
                          grading.tree_sha256)  # fmt: skip
     values = fit(figures, grader.CALIBRATION, base, settings.ladders, context)
     data = encode(values)
-    target = out or default_out(config)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
     sha = sha256_hex(data)

@@ -103,6 +103,15 @@ def test_calibrate_refuses_zero_runs_as_invalid_input() -> None:
     assert done.exit_code == 2 and "--runs: must be at least 1, got 0" in done.output
 
 
+def test_calibrate_never_overwrites_the_file_the_config_pins() -> None:
+    pinned = REPO / "scorers" / "sb6-thresholds.json"
+    before = pinned.read_bytes()
+    done = CliRunner().invoke(app, ["calibrate", SUITE, "--out", str(pinned)])
+    assert done.exit_code == 2, done.output
+    assert "is the file the scorer config pins" in done.output
+    assert pinned.read_bytes() == before
+
+
 def _reference_rows(**changes: CheckResult) -> list[CheckResult]:
     """A perfect reference grading whose calibration-owned rows carry their figures."""
     rows = []
