@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import benchwright
 from benchwright.errors import HarnessError, RefusedError, SpecError
+from benchwright.scoring.scorer import Scorer
 from benchwright.scoring.thresholds import ThresholdsPin
 from benchwright.suites import grader_for
 from benchwright.suites.report import (
@@ -50,10 +52,11 @@ def run_grade(
     Raises:
         HarnessError: a phase raised (a harness fault: its rows are INFRA), after the
             scorecard was printed and written: exit 3, the number is not a verdict.
-        RefusedError: the reference gate refused, or a thresholds file broke its pin (exit 3).
+        RefusedError: the reference gate refused on a grading and again on one more
+            grading of the reference (a refusal must survive a repeat), or a thresholds
+            file broke its pin (exit 3).
         HarnessError: no sandbox here and ``no_sandbox`` not given (exit 3).
     """
-    from benchwright.reports.scorecard import verdict_lines
     from benchwright.sandbox import require
     from benchwright.scoring import load_scorer
 
@@ -64,15 +67,47 @@ def run_grade(
     confinement = require(no_sandbox)
     name = Path(suite).name
     evidence = (json_out.parent, f"{json_out.stem}.") if json_out else (None, "")
-    grading = grader.grade(
-        tree,
-        seed=seed,
-        phases=selected,
-        check_settings=grader.CheckSettings.from_scorer(scorer),
-        evidence_dir=evidence[0],
-        evidence_prefix=evidence[1],
-        confinement=confinement,
-    )
+
+    def graded() -> Any:
+        return grader.grade(
+            tree,
+            seed=seed,
+            phases=selected,
+            check_settings=grader.CheckSettings.from_scorer(scorer),
+            evidence_dir=evidence[0],
+            evidence_prefix=evidence[1],
+            confinement=confinement,
+        )
+
+    grading = graded()
+    yield from _report(grading, scorer, name, json_out, junit_out)
+    if not reference:
+        return
+    decision, marker = reference_gate(grading, scorer)
+    if marker is None:
+        first = decision.problems
+        yield (f"reference gate: {len(first)} problem(s) on the first grading; grading the "
+               "reference once more (a refusal must survive a repeat):")  # fmt: skip
+        yield from (f"  {p}" for p in first)
+        grading = graded()
+        yield from _report(grading, scorer, name, json_out, junit_out)
+        decision, marker = reference_gate(grading, scorer)
+        if marker is None:
+            raise _refusal(first, decision.problems, grading.staged)
+        yield "reference gate: none of those problems came back on the repeat"
+    yield f"reference gate passed: wrote {marker}"
+
+
+def _report(
+    grading: Any, scorer: Scorer, name: str, json_out: Path | None, junit_out: Path | None
+) -> Iterator[str]:
+    """Print and write one grading's scorecard.
+
+    Raises:
+        HarnessError: a phase raised: its rows are INFRA, the number is not a verdict.
+    """
+    from benchwright.reports.scorecard import verdict_lines
+
     card = scorecard_for(grading, scorer, name)
     yield from verdict_lines(card)
     yield from phase_lines(grading)
@@ -89,16 +124,26 @@ def run_grade(
     if broken:
         raise HarnessError(f"the harness failed during phase(s) {'; '.join(broken)}: their "
                            "checks are INFRA; the scorecard above is not a verdict")  # fmt: skip
-    if reference:
-        decision, marker = reference_gate(grading, scorer)
-        if marker is None:
-            problems = list(decision.problems)
-            staged = [p for p in problems if p.split(" ", 1)[0] in grading.staged]
-            note = ""
-            if staged:
-                note = (
-                    f"; {len(staged)} of the {len(problems)} problems are staged browser "
-                    "checks (UNAVAILABLE: browser check not implemented)"
-                )
-            raise RefusedError(f"reference gate refused, no marker written{note}", problems)
-        yield f"reference gate passed: wrote {marker}"
+
+
+def _subject(problem: str) -> str:
+    """The check (or ``selftest:``, ``excellence``) a freeze problem is about."""
+    return problem.split(" ", 1)[0]
+
+
+def _refusal(first: Sequence[str], second: Sequence[str], staged: Sequence[str]) -> RefusedError:
+    """The refusal after two refused gradings: which problems held in both (by check) and
+    which came and went. A reference that fails twice is refused either way -- one clean
+    grading is the bar -- but the reader learns which reasons are stable."""
+    before = {_subject(p) for p in first}
+    held = [p for p in second if _subject(p) in before]
+    problems = [f"{p} (also on the first grading)" for p in held]
+    problems += [f"{p} (only on the repeat)" for p in second if _subject(p) not in before]
+    after = {_subject(p) for p in second}
+    problems += [f"{p} (only on the first grading)" for p in first if _subject(p) not in after]
+    note = f"{len(held)} of {len(second)} problem(s) held on a repeat"
+    staged_hits = [p for p in second if _subject(p) in staged]
+    if staged_hits:
+        note += (f"; {len(staged_hits)} are staged browser checks (UNAVAILABLE: browser "
+                 "check not implemented)")  # fmt: skip
+    return RefusedError(f"reference gate refused twice, no marker written ({note})", problems)

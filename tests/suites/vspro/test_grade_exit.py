@@ -3,6 +3,7 @@ UNAVAILABLE rows included), 3 when the harness broke during a phase (scorecard s
 written), 2 for invalid input (``test_grader_cli.py``)."""
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,45 @@ def test_a_harness_fault_during_a_phase_exits_3_after_writing_the_scorecard(tmp_
     assert "score" in done.output.splitlines()[0]  # the scorecard was printed first
     rows = {r["check_id"]: r for r in json.loads(out.read_text())["grading"]["results"]}
     assert rows["server_runs"]["status"] == "INFRA"
+
+
+@pytest.mark.skipif(not (GOLDEN / "vspro").is_dir(), reason="golden reference not present")
+def test_the_freeze_gate_refuses_only_after_a_repeat_and_says_what_held(tmp_path):
+    """A subset grading can never clear the gate: it is graded twice, then refused (exit 3)
+    with each problem marked as held on the repeat."""
+    tree = tmp_path / "golden"
+    shutil.copytree(GOLDEN, tree, ignore=shutil.ignore_patterns("*.db*", "sb6-reference-pass*"))
+    done = CliRunner().invoke(
+        app, ["grade", SUITE, "--tree", str(tree), "--phases", "boot", "--reference"]
+    )
+    assert done.exit_code == 3, done.output
+    assert "grading the reference once more (a refusal must survive a repeat)" in done.output
+    assert done.output.count("phases:") == 2  # two gradings, both printed
+    assert "reference gate refused twice, no marker written" in done.output
+    assert "(also on the first grading)" in done.output
+    assert not (tree / "sb6-reference-pass.json").exists()
+
+
+@pytest.mark.skipif(not (GOLDEN / "vspro").is_dir(), reason="golden reference not present")
+def test_a_refusal_that_does_not_come_back_on_the_repeat_is_no_refusal(tmp_path, monkeypatch):
+    """The gate's verdict on each grading is its own (tests/scoring); what is tested here is
+    that a first refusal is followed by a repeat, and only a repeated one refuses."""
+    from benchwright.scoring.freeze import FreezeDecision
+    from benchwright.suites import grade_run
+
+    verdicts = iter([("p_page_interactive is UNAVAILABLE: host contended",), ()])
+    marker = tmp_path / "marker.json"
+
+    def gate(grading, scorer):
+        problems = next(verdicts)
+        decision = FreezeDecision(None, None, problems)  # type: ignore[arg-type]
+        return decision, None if problems else marker
+
+    monkeypatch.setattr(grade_run, "reference_gate", gate)
+    done = CliRunner().invoke(
+        app, ["grade", SUITE, "--tree", str(GOLDEN), "--phases", "boot", "--reference"]
+    )
+    assert done.exit_code == 0, done.output
+    assert "  p_page_interactive is UNAVAILABLE: host contended" in done.output
+    assert "none of those problems came back on the repeat" in done.output
+    assert done.output.rstrip().endswith(f"reference gate passed: wrote {marker}")
