@@ -102,4 +102,24 @@ def phase_lines(grading: Any) -> list[str]:
             f"STAGED: {len(grading.staged)} browser checks report UNAVAILABLE (browser check "
             "not implemented): " + ", ".join(grading.staged)
         )
+    return lines + host_lines(grading.rows)
+
+
+def host_lines(rows: Any) -> list[str]:
+    """The host across each timing row's measurement: the share of the CPU other
+    processes took, and the attempts (docs/scoring.md, "Timing on a busy host")."""
+    timed = [r for r in rows if isinstance(r.evidence.get("host"), dict)]
+    if not timed:
+        return []
+    contended = sum(bool(r.evidence["host"].get("contended")) for r in timed)
+    lines = [f"host across {len(timed)} timing rows ({contended} contended; bound: other "
+             f"processes > {timed[0].evidence['host']['bound']:.0%} of the CPU):"]  # fmt: skip
+    for r in timed:
+        h = r.evidence["host"]
+        share = h.get("foreign_share")
+        seen = "not observed" if share is None else f"others {share:.0%} of {h['cpus']} CPUs"
+        flag = "  CONTENDED" if h.get("contended") else ""
+        tries = f", {h['attempts']} attempts" if h.get("attempts", 1) > 1 else ""
+        lines.append(f"  {r.check_id:<22} {r.status.value:<11} {seen} over "
+                     f"{h['wall_s']:.2f} s{tries}{flag}")  # fmt: skip
     return lines

@@ -56,3 +56,20 @@ def test_rows_of_phases_that_did_not_run_pass_through() -> None:
     judged = judge_timing(rows, obs)
     assert judged[1] is rows[1]
     assert judged[0].status is Status.PASS
+
+
+def test_the_report_lists_the_host_across_every_timing_row() -> None:
+    from benchwright.suites.report import host_lines
+
+    busy = swap(perfect(), "idle_perf", payments=latency("/x", 212.0), host={"payments": BUSY})
+    quiet = swap(perfect(), "idle_perf", host={"summary": QUIET})
+    rows = judge_timing([grade_one(busy, "p_list_latency")], busy)
+    rows += judge_timing([grade_one(quiet, "p_summary_latency")], quiet)
+    lines = host_lines(rows)
+    assert lines[0] == (
+        "host across 2 timing rows (1 contended; bound: other processes > 25% of the CPU):"
+    )
+    assert lines[1].split() == ["p_list_latency", "UNAVAILABLE", "others", "71%", "of", "2",
+                                "CPUs", "over", "0.40", "s,", "3", "attempts", "CONTENDED"]  # fmt: skip
+    assert lines[2].split()[:4] == ["p_summary_latency", "PASS", "others", "1%"]
+    assert host_lines([grade_one(perfect(), "b_error_envelope")]) == []
