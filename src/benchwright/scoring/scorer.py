@@ -5,8 +5,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from benchwright.scoring.config import ScorerConfig
 from benchwright.scoring.invariants import wanted_checks
@@ -97,10 +99,8 @@ class Scorer:
         Raises:
             KeyError: no such ladder; the message lists the known ones.
         """
-        ladders = self.thresholds.values.ladders if self.thresholds else {}
-        if name not in ladders:
-            raise KeyError(f"no ladder '{name}' (known: {', '.join(sorted(ladders)) or 'none'})")
-        return tuple(Rung(r.at_most, r.score) for r in ladders[name])
+        ladder = _named("ladder", self.thresholds.values.ladders if self.thresholds else {}, name)
+        return tuple(Rung(r.at_most, r.score) for r in ladder)
 
     def floors(self, name: str) -> tuple[int, ...]:
         """Count floors (higher is better, top first) from the thresholds file.
@@ -108,7 +108,12 @@ class Scorer:
         Raises:
             KeyError: no such floors; the message lists the known ones.
         """
-        floors = self.thresholds.values.floors if self.thresholds else {}
-        if name not in floors:
-            raise KeyError(f"no floors '{name}' (known: {', '.join(sorted(floors)) or 'none'})")
-        return tuple(floors[name])
+        return tuple(_named("floors", self.thresholds.values.floors if self.thresholds else {},
+                            name))  # fmt: skip
+
+
+def _named(kind: str, table: Mapping[str, Any], name: str) -> Any:
+    """``table[name]``, or a KeyError that lists the known names."""
+    if name not in table:
+        raise KeyError(f"no {kind} '{name}' (known: {', '.join(sorted(table)) or 'none'})")
+    return table[name]
