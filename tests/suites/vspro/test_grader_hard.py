@@ -152,7 +152,7 @@ def test_webhook_ledger_gate_is_registration():
     [
         (13, 1.0, True, 1.0),
         (12, 1.0, True, 1.0),
-        (12, 0.9, True, 0.0),
+        (12, 0.9, True, 0.9),
         (13, 1.0, False, 0.5),
         (15, 1.0, True, 0.75),
         (20, 1.0, True, 0.5),

@@ -8,24 +8,39 @@ from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.checks._trace import list_requests, window
 from benchwright.suites.vspro.observations import Observations, body
 
+FAILED_TRAP_CAP = 0.5
 
-def efficiency(requests: int, optimum: int, complete: float, traps_ok: bool) -> float:
-    """§09 request_efficiency rungs, before the failed-trap cap."""
+
+def rung(requests: int, optimum: int) -> float:
+    """§09's request rung: at or under the optimum 1, +1..2 0.75, +3..7 0.5, beyond
+    optimum/requests but never above 0.5 (§09's decay starts at 13/21 = 0.62, above the
+    rung before it). Non-increasing in ``requests``: a walk with more requests never earns
+    a higher rung (a short walk that skipped data pays through completeness)."""
     if requests <= 0:
         return 0.0
-    if requests < optimum:
-        return 1.0 if complete >= 1.0 and traps_ok else 0.0
-    if requests == optimum:
-        return complete if traps_ok else 0.5 * complete
     over = requests - optimum
-    base = 0.75 if over <= 2 else 0.5 if over <= 7 else optimum / requests
-    return base * complete
+    if over <= 0:
+        return 1.0
+    return 0.75 if over <= 2 else 0.5 if over <= 7 else min(0.5, optimum / requests)
+
+
+def efficiency(requests: int, optimum: int, complete: float, traps_ok: bool) -> float:
+    """The rung, capped at 0.5 when a trap failed, times completeness.
+
+    The cap applies to the rung, not to the product, so the score stays monotonic: with
+    the same completeness and traps, more requests never score higher. (§09 scored an
+    under-optimum walk 0 unless complete with every trap passed, which let a failed-trap
+    walk of 12 requests score below a worse one of 14 capped at 0.5: issue #13.) At
+    completeness 1 every rung equals §09's."""
+    cap = 1.0 if traps_ok else FAILED_TRAP_CAP
+    return min(rung(requests, optimum), cap) * complete
 
 
 @vspro_check("request_efficiency", needs=("sync1", "traps", "trace"))
 def request_efficiency(obs: Observations, _s) -> CheckResult:
-    """Sync #1's list requests vs the half-set optimum (13), times completeness; exact with
-    every trap passed 1.0, +1..2 0.75, +3..7 0.5, beyond optimum/requests; failed trap <= 0.5."""
+    """Sync #1's list requests vs the half-set optimum (13): rung (at or under 1,
+    +1..2 0.75, +3..7 0.5, beyond min(.5, optimum/requests); a failed trap caps it at .5)
+    x completeness."""
     lists = list_requests(window(obs["trace"].lines, "sync1", "syncfull"))
     optimum, visible = obs.expect.optimal_requests_halfset, obs.expect.total // 2
     found = body(obs["sync1"].call) or {}
@@ -34,7 +49,7 @@ def request_efficiency(obs: Observations, _s) -> CheckResult:
     t = obs["traps"].results
     traps_ok = min(t.retry_after, t.cursor_expiry, t.stall) >= 1.0
     score = efficiency(len(lists), optimum, complete, traps_ok)
-    score = score if traps_ok else min(score, 0.5)
     return result("request_efficiency", score, f"{g(score)}: {len(lists)} list requests "
-                  f"(optimum {optimum}), completeness {complete:.4g} of {visible}, traps "
+                  f"(optimum {optimum}): rung {g(rung(len(lists), optimum))}, completeness "
+                  f"{complete:.4g} of {visible}, traps "
                   f"{'all passed' if traps_ok else 'not all passed (cap 0.5)'}")  # fmt: skip
