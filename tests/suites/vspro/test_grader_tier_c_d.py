@@ -133,9 +133,41 @@ def test_api_content_type_counts_json_types():
 def test_client_timeouts_behaviour_then_residual():
     waited = swap(perfect(), "traps", results=traps(stall=0.5))
     row = grade_one(waited, "client_timeouts")
-    assert row.score == 0.4 and "residual" in row.detail
+    assert row.score == 0.4 and "residual: timeout= passed in 1 call(s)" in row.detail
     bare = swap(waited, "static", meridian_source="urlopen(request)")
     assert grade_one(bare, "client_timeouts").score == 0.0
+
+
+UNUSED_TIMEOUT = """
+class Client:
+    def __init__(self, timeout=10):
+        self.timeout = timeout
+
+    def get(self, url):
+        return urlopen(url)
+"""
+
+
+def test_client_timeouts_an_attribute_no_call_passes_is_no_credit():
+    obs = swap(swap(perfect(), "traps", results=traps(stall=0.5)), "static",
+               meridian_source=UNUSED_TIMEOUT)  # fmt: skip
+    row = grade_one(obs, "client_timeouts")
+    assert row.score == 0.0, row.detail
+    assert row.detail == ("0: stall ledger 0.5 (not cut within bound) and no call in "
+                          "meridian.py passes timeout=")  # fmt: skip
+    used = UNUSED_TIMEOUT.replace("urlopen(url)", "urlopen(url, timeout=self.timeout)")
+    row = grade_one(swap(obs, "static", meridian_source=used), "client_timeouts")
+    assert row.score == 0.4 and "(line 7)" in row.detail
+
+
+def test_client_timeouts_behaviour_decides_and_the_source_only_corroborates():
+    obs = swap(perfect(), "static", meridian_source=UNUSED_TIMEOUT)
+    row = grade_one(obs, "client_timeouts")
+    assert row.score == 1.0 and "cut by the client" in row.detail
+    assert "corroboration: no call in meridian.py passes timeout=" in row.detail
+    broken = swap(swap(obs, "traps", results=traps(stall=0.5)), "static",
+                  meridian_source="urlopen(url, timeout=5")  # fmt: skip
+    assert grade_one(broken, "client_timeouts").score == 0.0
 
 
 def test_store_indexed_binary():

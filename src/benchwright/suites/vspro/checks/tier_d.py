@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 
 from benchwright.model import CheckResult
@@ -11,7 +12,6 @@ from benchwright.suites.vspro.checks._trace import list_requests
 from benchwright.suites.vspro.observations import Observations
 
 KEYED = re.compile(r"PRIMARY\s+KEY|UNIQUE|CREATE\s+(?:UNIQUE\s+)?INDEX", re.I)
-TIMEOUT = re.compile(r"\btimeout\s*=")
 MAX_LIMIT = 100
 
 
@@ -28,18 +28,36 @@ def api_content_type(obs: Observations, _s) -> CheckResult:
 
 @vspro_check("client_timeouts", needs=("traps", "static"))
 def client_timeouts(obs: Observations, _s) -> CheckResult:
-    """The stall trap at 1.0 (timed out and retried inside the hold): 1.0; else a
-    ``timeout=`` in meridian.py: 0.4; else 0."""
+    """Behaviour first: the stall trap at 1.0 (the client cut the held request and asked
+    again inside the hold): 1.0. Else a call passing ``timeout=`` in meridian.py: 0.4
+    residual (an attribute like ``self.timeout = 10`` that no call passes is no evidence
+    of a bound); else 0. The source is corroboration, never the verdict."""
     stall = obs["traps"].results.stall
+    calls = timeout_calls(obs["static"].meridian_source or "")
+    seen = (f"timeout= passed in {len(calls)} call(s) in meridian.py (line "
+            f"{', '.join(map(str, calls[:5]))})" if calls else "no call in meridian.py "
+            "passes timeout=")  # fmt: skip
     if stall >= 1.0:
-        return result("client_timeouts", 1.0, "1: the stalled page was timed out and retried "
-                      "inside the hold")  # fmt: skip
-    source = obs["static"].meridian_source or ""
-    if TIMEOUT.search(source):
-        return result("client_timeouts", 0.4, f"0.4: stall ledger {stall:g} (not survived "
-                      "within bound); residual: timeout= in meridian.py")  # fmt: skip
-    return result("client_timeouts", 0.0, f"0: stall ledger {stall:g} and no timeout= in "
-                  "meridian.py")  # fmt: skip
+        cut = "1: the stalled page was cut by the client and retried inside the hold"
+        return result("client_timeouts", 1.0, f"{cut} (stall ledger 1); corroboration: {seen}")
+    if calls:
+        return result("client_timeouts", 0.4, f"0.4: stall ledger {stall:g} (not cut within "
+                      f"bound); residual: {seen}")  # fmt: skip
+    return result("client_timeouts", 0.0, f"0: stall ledger {stall:g} (not cut within bound) "
+                  f"and {seen}")  # fmt: skip
+
+
+def timeout_calls(source: str) -> list[int]:
+    """Lines of the calls that pass a ``timeout=`` keyword (``urlopen(req, timeout=t)``).
+
+    An assignment such as ``self.timeout = 10`` is not one: a bound that no call passes
+    bounds nothing. Source that does not parse has no such call."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    return sorted(node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call)
+                  and any(k.arg == "timeout" for k in node.keywords))  # fmt: skip
 
 
 @vspro_check("store_indexed", needs=("static",))
