@@ -24,6 +24,7 @@ from benchwright.suites.vspro.browser.viz import (
     CanvasFacts,
     Framebuffer,
     PickProbe,
+    ServedFilter,
     ToggleProbe,
     TooltipProbe,
     VizFallbackObservation,
@@ -395,6 +396,57 @@ def test_filter_without_a_table_refresh_total_fails() -> None:
     picks = tuple(replace(p, total=BY_STATUS["settled"] + 1) for p in _picks())
     row = run("t_picking", observations(golden(picks=picks)))
     assert row.score == pytest.approx(0.35)
+
+
+MIXED = ("settled", "pending", "settled", "refunded", "failed")
+"""A server that ignores ``status=``: every filter serves the unfiltered first page."""
+
+
+def _ignoring_server() -> dict:
+    return {s: ServedFilter(MIXED, 1553) for s in BY_STATUS}
+
+
+def _faithful(p):
+    return replace(p, row_statuses=MIXED, total=1553)
+
+
+def test_a_server_side_filter_bug_is_not_absorbed_by_picking() -> None:
+    """The table shows what the app's own API served: the pick drove the product; the
+    wrong filter is the API rows' defect (issue #13: t_picking took 0.018 of 0.031)."""
+    viz = golden(picks=tuple(map(_faithful, _picks())), depth_pick=_faithful(_depth_pick()),
+                 served=_ignoring_server())  # fmt: skip
+    row = run("t_picking", observations(viz))
+    assert row.score == 1.0, row.detail
+    assert "the app's own status filter is wrong for failed, pending, refunded, settled" in (
+        row.detail)  # fmt: skip
+
+
+def test_with_a_wrong_server_filter_a_stale_table_still_fails() -> None:
+    picks = list(map(_faithful, _picks()))
+    picks[0] = replace(picks[0], row_statuses=("settled",) * 5)
+    viz = golden(picks=tuple(picks), depth_pick=_faithful(_depth_pick()), served=_ignoring_server())
+    row = run("t_picking", observations(viz))
+    assert row.score == pytest.approx(0.65 * 4 / 5 + 0.35), row.detail
+    assert "rows {settled 5}, want what the app served {failed 1, pending 1, refunded 1, " \
+        "settled 2}" in row.detail  # fmt: skip
+
+
+def test_a_truthful_server_keeps_the_fixture_as_the_judge() -> None:
+    truthful_server = {s: ServedFilter((s,) * 5, n) for s, n in BY_STATUS.items()}
+    picks = tuple(map(_faithful, _picks()))
+    row = run("t_picking", observations(golden(picks=picks, served=truthful_server)))
+    assert row.score == pytest.approx(0.35) and "status filter is wrong" not in row.detail
+
+
+def test_a_miss_prints_only_the_comparisons_that_failed() -> None:
+    picks = list(_picks())
+    bar = C.hit(BARS, C.DEFAULT_CAMERA, picks[0].sx, picks[0].sy, W, H).bar
+    picks[0] = replace(picks[0], row_statuses=(bar.status, "pending" if bar.status != "pending"
+                                               else "settled"))  # fmt: skip
+    row = run("t_picking", observations(golden(picks=tuple(picks))))
+    miss = row.detail.split("first miss: ", 1)[1]
+    assert miss.startswith(f"{bar.key}: rows {{") and f"want all {bar.status!r}" in miss
+    assert "data-value" not in miss and "total" not in miss, miss
 
 
 # -- t_tooltip --------------------------------------------------------------------------------

@@ -111,6 +111,19 @@ class PickProbe:
 
 
 @dataclass(frozen=True)
+class ServedFilter:
+    """The app's own API for one status (``/api/payments?status=<s>&limit=50``), read
+    after the picks. A pick drives the product when the table shows what the server
+    serves; when the server's filter itself is wrong, that is the API rows' defect, and
+    the pick is judged against this answer instead of the fixture."""
+
+    statuses: tuple[str, ...]
+    """``status`` of each row served, lowercased (empty: no rows, or no answer)."""
+    total: int | None
+    """The answer's integer ``total``, or None."""
+
+
+@dataclass(frozen=True)
 class CameraProbe:
     """Wheel, double-click, drag and double-click again, in that order (canvas centre)."""
 
@@ -167,6 +180,8 @@ class VizObservation:
     """Section -> why the probe lost it (its bound ran out): UNAVAILABLE, not the app's."""
     blocked: str | None = None
     """Why the interaction sections were not run (canvas not fully in view): the app's."""
+    served: Mapping[str, ServedFilter] = field(default_factory=dict)
+    """Status -> the app's API answer for that status filter (only after picks were made)."""
 
     @property
     def context(self) -> WebGLContext | None:

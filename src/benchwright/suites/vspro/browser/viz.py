@@ -39,12 +39,14 @@ from benchwright.suites.vspro.browser._viz_types import (
     CanvasFacts,
     Framebuffer,
     PickProbe,
+    ServedFilter,
     ToggleProbe,
     TooltipProbe,
     VizFallbackObservation,
     VizObservation,
     VsdbgSnapshot,
 )
+from benchwright.suites.vspro.observations import body
 
 if TYPE_CHECKING:
     from benchwright.probes.browser import Scenario
@@ -54,6 +56,8 @@ ROWS = "tbody tr"
 WAIT_S = 10.0
 """Bound on each page-side read; a read that runs into it loses its section."""
 MAX_PICKS, MAX_SPOTS, MAX_VSDBG_PICKS = 5, 6, 4
+SERVED_LIMIT = 50
+"""The table's page size (facts C6): the served answer a picked table should show."""
 
 
 # -- the probes -------------------------------------------------------------------------------
@@ -138,6 +142,8 @@ def observe_viz(session: ScenarioHost, ctx: GradeContext, shots: Path) -> VizObs
         sc.context.add_init_script(script=JS.INIT)
         run = _Run(sc)
         _drive(run, sc, ctx.base_url, bars, parts)
+    if parts["picks"] or parts["depth_pick"]:
+        parts["served"] = _served(ctx, sorted({b.status for b in bars}))
     return VizObservation(scenario=sc.observation, lost=dict(run.lost), **parts)
 
 
@@ -247,6 +253,22 @@ def _click(run, sc, origin, point, aim: str) -> PickProbe:
     read = run.poll(JS.TABLE, aim, timeout_s=1.5) or run.js(JS.TABLE, None)
     return PickProbe(point[0], point[1], read.get("value"), tuple(read.get("statuses") or ()),
                      read.get("total"))  # fmt: skip
+
+
+def _served(ctx: GradeContext, statuses: Sequence[str]) -> dict[str, ServedFilter]:
+    """The app's own answer for each status filter (one GET each, outside the timed
+    sections), so t_picking can tell a stale table from a server-side filter bug."""
+    out = {}
+    for status in statuses:
+        found = body(ctx.call(f"/api/payments?status={status}&limit={SERVED_LIMIT}")) or {}
+        rows, total = found.get("data"), found.get("total")
+        if not isinstance(rows, list):
+            continue  # no answer to judge a table by: the fixture decides
+        out[status] = ServedFilter(
+            tuple(str(r.get("status", "")).lower() for r in rows if isinstance(r, dict)),
+            total if isinstance(total, int) and not isinstance(total, bool) else None,
+        )
+    return out
 
 
 def _camera(run: _Run, sc, origin, w: float, h: float) -> CameraProbe:
@@ -389,6 +411,7 @@ __all__ = [
     "CanvasFacts",
     "Framebuffer",
     "PickProbe",
+    "ServedFilter",
     "ToggleProbe",
     "TooltipProbe",
     "VizFallbackObservation",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from benchwright.model import CheckResult
 from benchwright.suites.vspro.browser import camera as C
@@ -67,7 +67,10 @@ def t_camera(obs: Observations, _s: CheckSettings) -> CheckResult:
 def t_picking(obs: Observations, _s: CheckSettings) -> CheckResult:
     """Up to 5 bar-top clicks: #status-filter data-value = the bar's status, the visible rows
     all that status, and the readout total = the fixture's per-status total (.65 x fraction);
-    the depth pair selects the occluding bar (.35; no cross-status occlusion: the fraction)."""
+    the depth pair selects the occluding bar (.35; no cross-status occlusion: the fraction).
+    When the app's own API serves a wrong answer for that status (a server-side filter bug,
+    which c_api_depth and v_filter own), the table is judged against what it served: the
+    pick drove the product, and this row does not absorb the API's defect."""
     v = ev.view(obs, "t_picking", "viz", ("context", "picking"))
     if isinstance(v, CheckResult):
         return v
@@ -79,35 +82,66 @@ def t_picking(obs: Observations, _s: CheckSettings) -> CheckResult:
               if (found := C.hit(bars, C.DEFAULT_CAMERA, p.sx, p.sy, w, h))]  # fmt: skip
     if not graded:
         return result("t_picking", 0.0, "0: no bar top to click on the canvas")
-    ok = [_pick_ok(p, bar.status, obs.expect.by_status) for p, bar in graded]
-    fraction = sum(ok) / len(ok)
+    want = {s: _want(s, obs.expect.by_status, v.served) for s in obs.expect.by_status}
+    misses = [(bar.key, why) for p, bar in graded if (why := _pick_misses(p, want[bar.status]))]
+    fraction = 1 - len(misses) / len(graded)
     pair = _depth(v.depth_pick, bars, w, h)
     if pair is None:
         depth, why = fraction, "no cross-status occlusion on screen: depth term = pick fraction"
     else:
         near, far = pair
-        depth = float(_pick_ok(v.depth_pick, near.status, obs.expect.by_status))
-        got = v.depth_pick.data_value
-        why = (
-            f"depth pair {near.key} over {far.key}: "
-            f"{'occluder selected' if depth else f'got {got!r}, want {near.status!r}'}"
-        )
+        wrong = _pick_misses(v.depth_pick, want[near.status])
+        depth = 0.0 if wrong else 1.0
+        why = (f"depth pair {near.key} over {far.key}: "
+               f"{'; '.join(wrong) if wrong else 'occluder selected'}")  # fmt: skip
     score = 0.65 * fraction + 0.35 * depth
-    misses = [(p, bar) for (p, bar), good in zip(graded, ok, strict=True) if not good]
-    first_bad = f"; first miss: {misses[0][1].key} -> {_pick_seen(misses[0][0])}" if misses else ""
-    return result("t_picking", score, f"{g(score)}: {sum(ok)}/{len(ok)} picks drove the "
-                  f"filter and table; {why}{first_bad}")  # fmt: skip
+    first_bad = f"; first miss: {misses[0][0]}: {'; '.join(misses[0][1])}" if misses else ""
+    served_bad = sorted(s for s, w in want.items() if w.served is not None)
+    server = (f"; the app's own status filter is wrong for {', '.join(served_bad)} (charged to "
+              "the API rows): its tables judged against what the app served"
+              if served_bad else "")  # fmt: skip
+    return result("t_picking", score, f"{g(score)}: {len(graded) - len(misses)}/{len(graded)} "
+                  f"picks drove the filter and table; {why}{first_bad}{server}")  # fmt: skip
 
 
-def _pick_ok(p: Any, status: str, by_status: dict) -> bool:
-    rows_ok = bool(p.row_statuses) and all(s == status for s in p.row_statuses)
-    total_ok = p.total is None or p.total == by_status.get(status)
-    return p.data_value == status and rows_ok and total_ok
+class _Want(NamedTuple):
+    """What a pick of ``status`` must show: the status in data-value, and rows and readout
+    as the fixture says -- or as the app served, when its own filter is wrong."""
+
+    status: str
+    served: tuple[str, ...] | None
+    """None: every row must show ``status``; else the statuses the app's API served."""
+    total: int | None
 
 
-def _pick_seen(p: Any) -> str:
-    rows = sorted(set(p.row_statuses))
-    return f"data-value {p.data_value!r}, rows {rows or 'none'}, total {p.total}"
+def _want(status: str, by_status: dict, served: Any) -> _Want:
+    truth = by_status.get(status)
+    got = served.get(status)
+    if got is None or (got.statuses and set(got.statuses) == {status} and got.total == truth):
+        return _Want(status, None, truth)
+    return _Want(status, got.statuses, got.total)
+
+
+def _pick_misses(p: Any, want: _Want) -> list[str]:
+    """The comparisons a pick failed, each with what it saw and wanted (none: a good pick);
+    a comparison that held is never printed beside one that failed."""
+    misses = []
+    if p.data_value != want.status:
+        misses.append(f"data-value {p.data_value!r}, want {want.status!r}")
+    rows = list(p.row_statuses)
+    if want.served is None:
+        if not rows or any(s != want.status for s in rows):
+            misses.append(f"rows {_counts(rows) if rows else 'none'}, want all {want.status!r}")
+    elif sorted(rows) != sorted(want.served[: len(rows)]) or len(rows) > len(want.served):
+        misses.append(f"rows {_counts(rows)}, want what the app served "
+                      f"{_counts(want.served[: len(rows)] or want.served)}")  # fmt: skip
+    if p.total is not None and p.total != want.total:
+        misses.append(f"readout total {p.total}, want {want.total}")
+    return misses
+
+
+def _counts(statuses: Sequence[str]) -> str:
+    return "{" + ", ".join(f"{s} {list(statuses).count(s)}" for s in sorted(set(statuses))) + "}"
 
 
 def _depth(p: Any, bars: Sequence[C.Bar], w: float, h: float) -> tuple[C.Bar, C.Bar] | None:
