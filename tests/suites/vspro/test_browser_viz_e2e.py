@@ -94,6 +94,11 @@ def test_the_golden_run_is_clean_fast_and_leaves_screenshots(golden: dict) -> No
     names = sorted(s.path.name for s in viz.scenario.screenshots)
     assert names == ["viz-after-drag.png", "viz-before-drag.png"]
     assert all(s.path.stat().st_size > 0 for s in viz.scenario.screenshots)
+    before, after = (
+        s.path.read_bytes()
+        for s in sorted(viz.scenario.screenshots, key=lambda s: s.path.name)[::-1]
+    )
+    assert before != after, "the after-drag shot must show the moved camera, not the reset"
     assert golden["timings"]["viz_s"] < 40, golden["timings"]
 
 

@@ -204,7 +204,6 @@ def _interact(run: _Run, sc: Scenario, bars: Sequence[C.Bar], canvas: CanvasFact
     with run.section("camera"):
         sc.screenshot("viz-before-drag", selector="#viz3d")
         parts["camera"] = _camera(run, sc, origin, w, h)
-        sc.screenshot("viz-after-drag", selector="#viz3d")
 
 
 def _hover(run, sc, origin, canvas, bars, tops) -> TooltipProbe | None:
@@ -301,6 +300,9 @@ def _camera(run: _Run, sc, origin, w: float, h: float) -> CameraProbe:
     run.wait(250)
     end = run.js(JS.VSDBG_NOW)
     after = run.js(JS.READ, True)
+    # the evidence of the drag, taken while the camera is still where the drag left it
+    # (after the reset below it would show the default view again, like the before-shot)
+    sc.screenshot("viz-after-drag", selector="#viz3d")
     mouse.dblclick(cx, cy)
     run.wait(350)
     reset = run.js(JS.READ, True)
