@@ -24,10 +24,23 @@ _POLL_S = 0.01
 class BackgroundServer:
     """An ASGI app served by uvicorn in a daemon thread; a context manager."""
 
-    def __init__(self, app: Any, *, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self, app: Any, *, host: str = "127.0.0.1", port: int = 0, stock_headers: bool = True
+    ) -> None:
+        """Prepare to serve ``app``; nothing is bound until `start`.
+
+        Args:
+            app: the ASGI app.
+            host: the address to bind.
+            port: the port to bind (0: the kernel picks a free one).
+            stock_headers: False stops uvicorn adding its own lower-case ``server`` and
+                ``date`` lines, for an app that writes its own in its own case (the
+                Meridian mock puts the public vendor's exact header lines on the wire).
+        """
         self._app = app
         self._host = host
         self._port = port
+        self._stock_headers = stock_headers
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self.port: int | None = None
@@ -50,7 +63,14 @@ class BackgroundServer:
             sock.close()
             raise HarnessError(f"cannot bind {self._host}:{self._port}: {exc}") from exc
         self.port = sock.getsockname()[1]
-        config = uvicorn.Config(self._app, log_level="warning", lifespan="off", access_log=False)
+        config = uvicorn.Config(
+            self._app,
+            log_level="warning",
+            lifespan="off",
+            access_log=False,
+            server_header=self._stock_headers,
+            date_header=self._stock_headers,
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(
             target=self._server.run, kwargs={"sockets": [sock]}, daemon=True

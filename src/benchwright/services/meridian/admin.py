@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
-from benchwright.services.meridian._http import error, json_object
+from benchwright.services.meridian._http import error, json_object, reply
 from benchwright.services.meridian.delivery import NoWebhookRegistered
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ async def admin(mock: MeridianMock, request: Request, line: dict) -> Response:
         return error(404, "not_found")
     body = await json_object(request)
     try:
-        return JSONResponse(await run_in_threadpool(ACTIONS[action], mock, body))
+        return reply(await run_in_threadpool(ACTIONS[action], mock, body))
     except NoWebhookRegistered:
         return error(409, "no_webhook_registered")
     except ValueError:

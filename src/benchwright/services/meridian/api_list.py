@@ -10,10 +10,10 @@ from email.utils import formatdate
 from typing import TYPE_CHECKING
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from benchwright.services.meridian import paging
-from benchwright.services.meridian._http import error
+from benchwright.services.meridian._http import VendorResponse, error, reply
 from benchwright.services.meridian.store import public
 from benchwright.services.meridian.traps import Trap
 
@@ -43,15 +43,15 @@ async def list_payments(mock: MeridianMock, request: Request, line: dict) -> Res
         line.update(offset=offset, halfset=store.cap is not None)
     if stall and await _held(mock, request, line, stall_secs):
         line.update(status=0, stall_client_dropped=True)
-        return Response(status_code=499)
+        return VendorResponse(499)  # never read: the client has gone
     with store.lock:
         tag = paging.etag(store.generation, page.offset, page.take)
         rows = store.visible_rows(page.offset, page.take)
     if request.headers.get("if-none-match") == tag:
-        return Response(status_code=304, headers={"ETag": tag})
+        return VendorResponse(304, headers={"ETag": tag})
     line.update(returned=len(rows), limit=limit, last=page.last)
     body = {"data": rows, "next_cursor": page.next_cursor, "total": page.visible}
-    return JSONResponse(body, headers={"ETag": tag})
+    return reply(body, headers={"ETag": tag})
 
 
 async def _held(mock: MeridianMock, request: Request, line: dict, secs: float) -> bool:
@@ -84,9 +84,7 @@ def _trapped(mock: MeridianMock, trap: Trap, line: dict) -> Response:
     else:  # the HTTP-date form, rounded up so an honest client never arrives early
         header = formatdate(math.ceil(time.time() + timing.retry_after_secs), usegmt=True)
     line.update(retry_after=header, form=trap.value, retry_after_secs=timing.retry_after_secs)
-    response = error(429, "rate_limited")
-    response.headers["Retry-After"] = header
-    return response
+    return reply({"error": "rate_limited"}, 429, headers={"Retry-After": header})
 
 
 async def get_payment(mock: MeridianMock, request: Request, line: dict) -> Response:
@@ -97,4 +95,4 @@ async def get_payment(mock: MeridianMock, request: Request, line: dict) -> Respo
         if row is None:
             return error(404, "not_found")
         line["version"] = row["version"]
-        return JSONResponse(public(row))
+        return reply(public(row))

@@ -6,9 +6,9 @@ import re
 from typing import TYPE_CHECKING
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
-from benchwright.services.meridian._http import error, json_object
+from benchwright.services.meridian._http import error, json_object, reply
 from benchwright.services.meridian.api_list import ID_RE
 from benchwright.services.meridian.config import BATCH_MAX_ITEMS
 from benchwright.services.meridian.store import public
@@ -48,7 +48,7 @@ async def create_payment(mock: MeridianMock, request: Request, line: dict) -> Re
     if kind == "duplicate":
         return error(409, "duplicate", payment_id=value)
     with mock.store.lock:
-        return JSONResponse(public(mock.store.created[value]), status_code=201)
+        return reply(public(mock.store.created[value]), 201)
 
 
 async def create_batch(mock: MeridianMock, request: Request, line: dict) -> Response:
@@ -70,7 +70,7 @@ async def create_batch(mock: MeridianMock, request: Request, line: dict) -> Resp
             results.append(result | ({"duplicate": True} if kind == "duplicate" else {}))
     failed = sum(r["status"] == "error" for r in results)
     line.update(batch_items=len(items), succeeded=len(items) - failed, failed=failed)
-    return JSONResponse({"results": results, "succeeded": len(items) - failed, "failed": failed})
+    return reply({"results": results, "succeeded": len(items) - failed, "failed": failed})
 
 
 async def patch_payment(mock: MeridianMock, request: Request, line: dict) -> Response:
@@ -100,4 +100,4 @@ async def patch_payment(mock: MeridianMock, request: Request, line: dict) -> Res
         row["version"] += 1
         store.generation += 1
         line.update(applied_fields=fields, new_version=row["version"])
-        return JSONResponse(public(row))
+        return reply(public(row))

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from benchwright.services.meridian import config
-from benchwright.services.meridian._http import error, first_query
+from benchwright.services.meridian._http import VendorResponse, error, first_query
 from benchwright.services.meridian.admin import admin
 from benchwright.services.meridian.api_list import get_payment, list_payments
 from benchwright.services.meridian.api_writes import create_batch, create_payment, patch_payment
@@ -37,7 +37,7 @@ async def docs(mock: MeridianMock, request: Request, line: dict) -> Response:
         client_timeout=f"{t.documented_client_timeout:g}",
         handshake_timeout=f"{t.handshake_timeout:g}",
     )
-    return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
+    return VendorResponse(200, text.encode(), content_type="text/markdown; charset=utf-8")
 
 
 async def not_found(mock: MeridianMock, request: Request, line: dict) -> Response:

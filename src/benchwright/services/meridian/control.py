@@ -46,7 +46,7 @@ class MeridianMock:
         from benchwright.services.meridian.app import build_app
 
         self.reset()
-        self._server = BackgroundServer(build_app(self), port=port)
+        self._server = BackgroundServer(build_app(self), port=port, stock_headers=False)
         return self._server.start()
 
     def reset(self) -> None:

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 from benchwright.errors import HarnessError
 from benchwright.services.meridian import script
+from benchwright.services.meridian._outbound import post_json
 from benchwright.services.meridian.config import FORGED_SECRET
-from benchwright.services.meridian.webhooks import deliver, event_body, sign
+from benchwright.services.meridian.webhooks import SIGNATURE_HEADER, event_body, sign
 
 if TYPE_CHECKING:
     from benchwright.services.meridian.control import MeridianMock
@@ -36,12 +37,14 @@ def run_script(mock: MeridianMock) -> dict:
         if event.kind == script.DUPLICATE:
             body, header = sent[event.event_id]
         else:
-            body = event_body(event.event_id, event.data)
+            body = event.raw or event_body(event.event_id, event.data)
             secret = FORGED_SECRET if event.kind == script.FORGED else reg.secret
             header = sign(secret, int(time.time()), body)
             sent[event.event_id] = (body, header)
-        status, problem, ms = deliver(reg.url, body, header, mock.timing.delivery_timeout)
+        answer = post_json(reg.url, body, mock.timing.delivery_timeout, {SIGNATURE_HEADER: header})
+        status, problem, ms = answer.status, answer.error, answer.ms
         result = {"event_id": event.event_id, "kind": event.kind, "status": status}
+        result |= {"payment_id": event.payment_id, "duty": event.duty}
         results.append(result | {"error": problem, "ms": ms})
         line = mock.trace.begin("POST(out)", reg.url, {}, {})
         line.update(status=status, webhook_delivery=event.event_id, kind=event.kind)

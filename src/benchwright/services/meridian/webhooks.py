@@ -15,14 +15,18 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import httpx
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
-from benchwright.services.meridian._http import error, json_object
+from benchwright.services.meridian._http import error, json_object, reply
+from benchwright.services.meridian._outbound import post_json
 
 if TYPE_CHECKING:
     from benchwright.services.meridian.control import MeridianMock
+
+
+SIGNATURE_HEADER = "Meridian-Signature"
 
 
 @dataclass(frozen=True)
@@ -69,31 +73,20 @@ async def register(mock: MeridianMock, request: Request, line: dict) -> Response
         return error(400, "verification_failed")
     with mock.store.lock:
         mock.store.webhook = reg
-    return JSONResponse({"id": reg.id, "secret": reg.secret})
+    return reply({"id": reg.id, "secret": reg.secret})
 
 
 async def _handshake(reg: Registration, timeout: float) -> str:
     """POST the unsigned challenge; "ok" when it is echoed back, else why not."""
-    body = {"type": "webhook.verify", "challenge": reg.challenge}
+    body = json.dumps({"type": "webhook.verify", "challenge": reg.challenge}).encode()
+    answer = await run_in_threadpool(post_json, reg.url, body, timeout)
+    if answer.error is not None:
+        return f"failed: {answer.error}"
     try:
-        async with httpx.AsyncClient(timeout=timeout) as client:
-            reply = await client.post(reg.url, json=body)
-        echoed = reply.json().get("challenge") if reply.status_code == 200 else None
-    except (httpx.HTTPError, ValueError, AttributeError) as exc:
-        return f"failed: {type(exc).__name__}"
-    return "ok" if echoed == reg.challenge else f"failed: status {reply.status_code}"
-
-
-def deliver(url: str, body: bytes, header: str, timeout: float) -> tuple[int, str | None, float]:
-    """One outbound POST: (status or 0, error or None, milliseconds)."""
-    started = time.monotonic()
-    headers = {"Content-Type": "application/json", "Meridian-Signature": header}
-    try:
-        status, problem = httpx.post(url, content=body, headers=headers, timeout=timeout), None
-        code = status.status_code
-    except httpx.HTTPError as exc:
-        code, problem = 0, f"{type(exc).__name__}: {exc}"
-    return code, problem, round((time.monotonic() - started) * 1000, 1)
+        echoed = json.loads(answer.body).get("challenge") if answer.status == 200 else None
+    except (ValueError, AttributeError):
+        echoed = None
+    return "ok" if echoed == reg.challenge else f"failed: status {answer.status}"
 
 
 def event_body(event_id: str, data: dict) -> bytes:
