@@ -49,12 +49,17 @@ def test_seed_0_requests_webhooks_and_mutations_match_the_publication():
     f = build_fixture(0)
     assert (f.expect.optimal_requests, f.expect.optimal_requests_halfset) == (20, 13)
     assert f.expect.optimal_requests_stall == 21
-    assert f.webhook_counters == {"received": 7, "applied": 4, "ignored": 2, "rejected": 1}
+    # the publication's 8 steps (7 deliveries: 4 applied, 2 ignored, 1 rejected) plus
+    # issue #13's five: a repeat with a newer version, an out-of-order pair, two raw bodies
+    assert f.webhook_counters == {"received": 12, "applied": 7, "ignored": 4, "rejected": 1}
     assert f.webhook_final_rows == {
         "pay_0010": {"version": 3, "note": "wh-a-2"},
         "pay_0020": {"version": 3, "note": "wh-b-2"},
         "pay_0030": {"version": 1, "note": ""},
         "pay_0040": {"version": 2, "note": "wh-d-1"},
+        "pay_0050": {"version": 3, "note": "wh-e-2"},
+        "pay_0060": {"version": 2, "note": "wh-f-1"},
+        "pay_0070": {"version": 2, "note": "wh-g-1 \u00fcber Z\u00fcrich, \u00e9t\u00e9"},
     }
     assert f.mutation_map == {f"pay_{n:04d}": "failed" for n in range(100, 1300, 100)}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -52,22 +53,66 @@ def test_no_registration_no_script(mock, client):
     assert client.post("/admin/deliver-script").json() == {"error": "no_webhook_registered"}
 
 
+KINDS = ["apply", "apply", "stale", "duplicate", "forged", "apply", "apply", "repeat-newer",
+         "apply", "late", "apply-raw", "apply-raw"]  # fmt: skip
+
+
 def test_the_script_signs_genuine_deliveries_and_forges_one(mock, client, receiver):
     state, url = receiver
     state.secret = _register(client, url).json()["secret"]
     report = mock.run_delivery_script()
     kinds = [r["kind"] for r in report["results"]]
-    assert report["delivered"] == 7
-    assert kinds == ["apply", "apply", "stale", "duplicate", "forged", "apply", "apply"]
-    assert [r["status"] for r in report["results"]] == [200, 200, 200, 200, 401, 200, 200]
+    assert report["delivered"] == 12
+    assert kinds == KINDS
+    assert [r["status"] for r in report["results"]] == [200] * 4 + [401] + [200] * 7
     genuine = [verify(state.secret, header, body) for body, header in state.raw]
-    assert genuine == [True, True, True, True, False, True, True]
+    assert genuine == [True] * 4 + [False] + [True] * 7
     assert state.raw[3] == state.raw[0]  # the duplicate resends identical bytes and header
     assert report["expected_counters"] == state.counters == mock.fixture.webhook_counters
+    assert state.counters == {"received": 12, "applied": 7, "ignored": 4, "rejected": 1}
     assert report["expected_rows"] == mock.fixture.webhook_final_rows
     assert state.rows == {k: v for k, v in report["expected_rows"].items() if k != "pay_0030"}
     out = [x for x in mock.trace.lines() if x["method"] == "POST(out)"]
     assert [x["kind"] for x in out] == kinds and out[4]["delivery_status"] == 401
+    assert "§8.3" in report["results"][4]["duty"] and "newer" in report["results"][7]["duty"]
+
+
+def test_a_repeated_event_id_carries_a_newer_version_and_a_pair_arrives_out_of_order(
+    mock, client, receiver
+):
+    state, url = receiver
+    state.secret = _register(client, url).json()["secret"]
+    results = mock.run_delivery_script()["results"]
+    events = [json.loads(body) for body, _ in state.raw]
+    original, repeat = events[6], events[7]
+    assert repeat["id"] == original["id"] == results[7]["event_id"] == "evt_0006"
+    assert repeat["data"]["version"] == original["data"]["version"] + 1
+    assert mock.fixture.webhook_final_rows["pay_0040"] == {"version": 2, "note": "wh-d-1"}
+    newer, older = events[8], events[9]
+    assert (newer["id"], older["id"]) == ("evt_0008", "evt_0007")  # created 7 then 8, sent 8, 7
+    assert newer["data"]["version"] > older["data"]["version"]
+    assert mock.fixture.webhook_final_rows["pay_0050"] == {"version": 3, "note": "wh-e-2"}
+
+
+def test_raw_bodies_differ_from_every_re_serialisation(mock, client, receiver):
+    state, url = receiver
+    state.secret = _register(client, url).json()["secret"]
+    mock.run_delivery_script()
+    for body, header in state.raw[10:]:
+        event = json.loads(body)
+        again = [
+            json.dumps(event).encode(),
+            json.dumps(event, ensure_ascii=False).encode(),
+            json.dumps(event, separators=(",", ":"), ensure_ascii=False).encode(),
+            json.dumps(event, sort_keys=True).encode(),
+        ]
+        assert body not in again
+        assert verify(state.secret, header, body)
+        assert not any(verify(state.secret, header, b) for b in again)
+    assert state.raw[10][0].startswith(b'{"type":"payment.updated"')
+    escaped = state.raw[11][0]
+    assert b"\\u00fc" in escaped and "Zürich".encode() in escaped and b"\n" in escaped
+    assert state.rows["pay_0070"]["note"] == "wh-g-1 über Zürich, été"
 
 
 def test_the_script_moves_the_vendor_rows_except_the_forged_one(mock, client, receiver):
@@ -87,7 +132,7 @@ def test_a_receiver_that_skips_verification_is_visible_in_the_results(mock, clie
     _register(client, url)
     state.secret = "whsec_not_the_secret"  # accepts only the forgery
     statuses = [r["status"] for r in mock.run_delivery_script()["results"]]
-    assert statuses == [401, 401, 401, 401, 200, 401, 401]
+    assert statuses == [401] * 4 + [200] + [401] * 7
 
 
 def test_the_last_registration_wins(mock, client, receiver):
@@ -97,4 +142,4 @@ def test_the_last_registration_wins(mock, client, receiver):
         _register(client, url)
         other.secret = _register(client, second.base_url + "/hook").json()["secret"]
         mock.run_delivery_script()
-    assert other.counters["received"] == 7 and state.counters["received"] == 0
+    assert other.counters["received"] == 12 and state.counters["received"] == 0
