@@ -20,6 +20,16 @@ AppNoSandboxOpt = Annotated[
     ),
 ]
 
+VendorUrlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--vendor-url",
+        help="The vendor base URL rendered into the entrant's prompt, where the app reaches "
+        "the mock (default: the suite's, http://127.0.0.1:9003 for vspro as for the public "
+        "sb-6 harness). Sandboxed, each grading has it to itself.",
+    ),
+]
+
 ThresholdsOpt = Annotated[
     Path | None,
     typer.Option(
@@ -68,16 +78,18 @@ def grade_cmd(
     no_sandbox: AppNoSandboxOpt = False,
     thresholds: ThresholdsOpt = None,
     thresholds_sha256: ThresholdsShaOpt = None,
+    vendor_url: VendorUrlOpt = None,
 ) -> None:
     """Grade TREE for SUITE and print the scorecard: exit 0 when the grading completed,
     whatever the score; 2 invalid input; 3 harness failure (a phase raised, the app cannot
-    be sandboxed here without --no-sandbox) or refused (the --reference freeze gate, a
-    thresholds file that breaks its pin)."""
+    be sandboxed here without --no-sandbox, --no-sandbox and the vendor's port is taken) or
+    refused (the --reference freeze gate, a thresholds file that breaks its pin)."""
     from benchwright.suites.grade_run import run_grade
 
     pin = thresholds_pin(thresholds, thresholds_sha256)
     lines = run_grade(
-        suite, tree, json_out, junit_out, reference, seed, phases, no_sandbox, thresholds=pin
-    )
+        suite, tree, json_out, junit_out, reference, seed, phases, no_sandbox, thresholds=pin,
+        vendor_url=vendor_url,
+    )  # fmt: skip
     for line in lines:
         typer.echo(line)

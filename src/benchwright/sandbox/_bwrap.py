@@ -59,7 +59,7 @@ def command_line(sandbox: Sandbox, argv: Sequence[str], cwd: Path) -> list[str]:
     root = os.geteuid() == 0
     words = [*_limits(sandbox), _tool("bwrap"), "--die-with-parent", "--new-session"]
     words += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
-    if sandbox.network is Network.NONE:
+    if sandbox.network in (Network.NONE, Network.BRIDGED):
         words.append("--unshare-net")
     if root:
         words += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]

@@ -16,6 +16,10 @@ class Network(StrEnum):
 
     NONE = "none"
     """A private network namespace with only its own, empty loopback: nothing is reachable."""
+    BRIDGED = "bridged"
+    """A private network namespace (its own loopback, shared with no other sandbox) that the
+    outside reaches only through Unix sockets in a directory bound into it: the app under
+    test, whose relays (services/_relay.py) carry its port out and the vendor's in."""
     LOOPBACK = "loopback"
     """The host's loopback, for an app the grader must reach and that reaches the trial's
     services (the vendor mock). The host network namespace is shared: see docs/security.md."""

@@ -1,8 +1,10 @@
 """The app under test inside the sandbox: what it may write, see and inherit.
 
-The app is agent-controlled code, so it runs under the run's `Confinement`, with
-the host's loopback (`Network.LOOPBACK`): the probes and the browser must reach
-it, and it must reach the trial's vendor mock. Its tree copy and its database's
+The app is agent-controlled code, so it runs under the run's `Confinement`, in a
+network namespace of its own (`Network.BRIDGED`): the probes, the browser and the
+vendor's webhooks reach it on its leased port on the host's loopback, and it reaches
+the vendor at the address it was told, both through the relays of a `Bridge`
+(services/_relay.py), whose socket directory is bound in. Its tree copy and its database's
 directory are the only host paths it can write; the log the harness reads, the
 vendor trace, the grader's other temp dirs, the suite and the reference tree do
 not exist in there. Its environment is an allow-list plus the caller's, so the
@@ -16,14 +18,22 @@ it), and both die of SIGTERM, taking the whole namespace with them.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
 from benchwright.errors import HarnessError
 from benchwright.sandbox import Confinement, Network, Sandbox, command_line, prepare
 from benchwright.sandbox import unavailable_reason as sandbox_unavailable
+from benchwright.services import _relay
+from benchwright.services._bridge import Bridge
+from benchwright.services._relay import NO_VENDOR
+
+RELAY_SCRIPT = Path(_relay.__file__).resolve()
+"""Run by the sandbox before the app, from the grader's interpreter (stdlib only)."""
 
 INHERITED = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
 """What a sandboxed app inherits from the grader's environment (``HOME``/``TMPDIR`` are
@@ -36,7 +46,7 @@ def app_sandbox(confinement: Confinement, tree: Path, db: Path, log_path: Path) 
     Raises:
         HarnessError: the log would lie where the app can write it.
     """
-    sandbox = confinement.sandbox((tree, db.parent), network=Network.LOOPBACK)
+    sandbox = confinement.sandbox((tree, db.parent), network=Network.BRIDGED)
     if sandbox is not None:
         for path in sandbox.writable:
             if log_path.resolve().is_relative_to(path.resolve()):
@@ -54,8 +64,11 @@ def environment(sandbox: Sandbox | None, ours: Mapping[str, str]) -> dict[str, s
     return {**{name: os.environ[name] for name in INHERITED if name in os.environ}, **ours}
 
 
-def wrap(sandbox: Sandbox, argv: list[str], cwd: Path, env: Mapping[str, str]) -> list[str]:
-    """The bubblewrap command line for ``argv``, with the writable paths handed to the app.
+def wrap(
+    sandbox: Sandbox, argv: list[str], cwd: Path, env: Mapping[str, str], bridge: Bridge
+) -> list[str]:
+    """The bubblewrap command line for ``argv``, with the writable paths handed to the app,
+    behind the sandbox's side of ``bridge``'s relays (which binds them, then execs ``argv``).
 
     Raises:
         HarnessError: the sandbox cannot run here, the paths cannot be prepared, or the
@@ -66,11 +79,18 @@ def wrap(sandbox: Sandbox, argv: list[str], cwd: Path, env: Mapping[str, str]) -
     program = argv[0] if "/" not in argv[0] else str(cwd / argv[0])  # cwd: the app's, not ours
     if shutil.which(program, path=env.get("PATH", os.defpath)) is None:
         raise HarnessError(f"cannot start {argv[0]!r} in {cwd}: not found")
+    sandbox = dataclasses.replace(
+        sandbox,
+        writable=(*sandbox.writable, bridge.directory),
+        readable=(*sandbox.readable, RELAY_SCRIPT),
+    )
     try:
         prepare(sandbox)
     except OSError as exc:
         raise HarnessError(f"cannot prepare the app's sandbox: {exc}") from exc
-    return command_line(sandbox, argv, cwd)
+    vendor = str(bridge.vendor.port) if bridge.vendor else NO_VENDOR
+    relay = [sys.executable, "-I", "-S", str(RELAY_SCRIPT), str(bridge.directory), vendor]
+    return command_line(sandbox, [*relay, str(bridge.app_port), "--", *argv], cwd)
 
 
 def app_exit(code: int | None) -> int | None:

@@ -6,10 +6,12 @@ are deleted first) and readiness is polled on a health path, never slept on; the
 result is a ``BootObservation`` carrying the seed's boot ladder. Teardown ends
 the whole process group and the leader's descendants, and proves none is left.
 
-Given a `Confinement` that is enabled, the app runs sandboxed (bubblewrap, the
-host's loopback): only its tree and its database's directory are writable, the
-rest of the host is invisible, and its PID namespace ends every process it
-started with it. services/_confine.py says what changes for the harness.
+Given a `Confinement` that is enabled, the app runs sandboxed (bubblewrap, a
+network namespace of its own): only its tree and its database's directory are
+writable, the rest of the host is invisible, and its PID namespace ends every
+process it started with it. Its port is relayed to the leased port on the host's
+loopback, and the vendor to the port it was told (``vendor=``), for as long as it
+runs; services/_confine.py says what changes for the harness.
 """
 
 from __future__ import annotations
@@ -26,12 +28,13 @@ from benchwright.errors import HarnessError
 from benchwright.sandbox import UNCONFINED, WRAPPER_LEVELS, Confinement
 from benchwright.services import _confine, _launch
 from benchwright.services._boot import BootObservation, BootPolicy, boot_ladder
+from benchwright.services._bridge import Bridge, VendorRoute
 from benchwright.services._launch import fill, spawn
 from benchwright.services._process_group import Family
 from benchwright.services._readiness import exit_code, wait_ready
 from benchwright.services.ports import port_is_free
 
-__all__ = ["AppUnderTest", "BootObservation", "BootPolicy", "boot_ladder"]
+__all__ = ["AppUnderTest", "BootObservation", "BootPolicy", "VendorRoute", "boot_ladder"]
 
 KILL_TIMEOUT_S = 5.0
 PORT_FREE_TIMEOUT_S = 3.0
@@ -56,6 +59,9 @@ class AppUnderTest:
         stop_grace_s: how long ``stop()`` lets the app shut down after SIGTERM.
         confinement: the run's; enabled, the app runs in a sandbox where the tree and the
             database's directory are the only writable paths. Unconfined by default.
+        vendor: sandboxed, the vendor's port on the app's own loopback and the mock's real
+            address (relayed); None relays nothing in. Unconfined, the app dials the host's
+            loopback itself, so the mock must really listen where the app was told.
 
     Raises:
         HarnessError: the template is bad, or the log lies where a sandboxed app can write.
@@ -75,13 +81,14 @@ class AppUnderTest:
         host: str = "127.0.0.1",
         stop_grace_s: float = 5.0,
         confinement: Confinement = UNCONFINED,
+        vendor: VendorRoute | None = None,
     ) -> None:
         self.tree, self.db, self.port, self.host = Path(tree), Path(db), port, host
         self.health_path, self.stop_grace_s = health_path, stop_grace_s
         self.policy = policy or BootPolicy()
         self.log_path = log_path or self.db.with_name(self.db.name + ".app.log")
         self.argv = fill(command, db=self.db, port=port, tree=self.tree)
-        self.confinement = confinement
+        self.confinement, self.vendor = confinement, vendor
         self.sandbox = _confine.app_sandbox(confinement, self.tree, self.db, self.log_path)
         ours = {
             "PYTHONPATH": str(self.tree),
@@ -93,6 +100,7 @@ class AppUnderTest:
         self.boot_observation: BootObservation | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._family: Family | None = None
+        self._bridge: Bridge | None = None
 
     @property
     def base_url(self) -> str:
@@ -125,9 +133,11 @@ class AppUnderTest:
     def kill(self) -> None:
         """SIGKILL the whole process group and every descendant; no graceful shutdown."""
         if self._proc is None or self._family is None:
+            self._close_bridge()
             return
         survivors = self._family.kill_and_wait(KILL_TIMEOUT_S)
         self._reap()
+        self._close_bridge()
         if survivors:
             raise HarnessError(f"app processes survived SIGKILL: pids {sorted(survivors)}")
 
@@ -146,7 +156,12 @@ class AppUnderTest:
         self._wait_port_free()
         argv, wrappers, shown = self.argv, 0, shlex.join(self.argv)
         if self.sandbox is not None:
-            argv = _confine.wrap(self.sandbox, self.argv, self.tree, self.env)
+            self._bridge = Bridge(self.host, self.port, self.vendor).open()
+            try:
+                argv = _confine.wrap(self.sandbox, self.argv, self.tree, self.env, self._bridge)
+            except BaseException:
+                self._close_bridge()
+                raise
             wrappers, shown = WRAPPER_LEVELS, f"{shown} (sandboxed: bwrap)"
         self._proc, offset = spawn(
             argv, cwd=self.tree, env=self.env, log_path=self.log_path, shown=shown
@@ -155,8 +170,9 @@ class AppUnderTest:
         facts = dataclasses.asdict(
             wait_ready(self._proc.pid, self.base_url + self.health_path, policy, time.monotonic())
         )
-        if self.sandbox is not None:
+        if self._bridge is not None:
             facts["exit_code"] = _confine.app_exit(facts["exit_code"])
+            facts["bound"] = self._bridge.reached  # the relay always accepts; did the app?
         self._family.alive()  # remember who the app started while the links are visible
         body = facts.pop("health_body")
         tail = _launch.tail(self.log_path, offset, policy.tail_bytes)
@@ -178,6 +194,11 @@ class AppUnderTest:
             if time.monotonic() >= deadline:
                 raise HarnessError(f"port {self.port} is in use before the app starts")
             time.sleep(0.05)
+
+    def _close_bridge(self) -> None:
+        if self._bridge is not None:
+            self._bridge.close()
+            self._bridge = None
 
     def _reap(self) -> None:
         """Reap the leader last: until then its pid (= group id) cannot be reused."""

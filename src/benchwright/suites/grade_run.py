@@ -42,12 +42,15 @@ def run_grade(
     phases: str | None,
     no_sandbox: bool = False,
     thresholds: ThresholdsPin | None = None,
+    vendor_url: str | None = None,
 ) -> Iterator[str]:
     """Yield the verdict lines; the scorecard is written whatever the score (exit 0).
 
     The app under test runs sandboxed unless ``no_sandbox``; where bubblewrap cannot
     run, grading is refused before anything boots. ``thresholds`` replaces the scorer
     config's pinned thresholds for this grading (``--thresholds``/``--thresholds-sha256``).
+    ``vendor_url`` is the vendor base URL rendered into the entrant's prompt (``--vendor-url``);
+    None keeps the suite's.
 
     Raises:
         HarnessError: a phase raised (a harness fault: its rows are INFRA), after the
@@ -68,6 +71,8 @@ def run_grade(
     name = Path(suite).name
     evidence = (json_out.parent, f"{json_out.stem}.") if json_out else (None, "")
 
+    where = {} if vendor_url is None else {"vendor_url": vendor_url}
+
     def graded() -> Any:
         return grader.grade(
             tree,
@@ -77,6 +82,7 @@ def run_grade(
             evidence_dir=evidence[0],
             evidence_prefix=evidence[1],
             confinement=confinement,
+            **where,
         )
 
     grading = graded()

@@ -6,13 +6,40 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+from benchwright.errors import SpecError
 from benchwright.probes.http import JsonRead, read_json
-from benchwright.services.app import AppUnderTest
-from benchwright.services.meridian import MeridianMock
+from benchwright.sandbox import Confinement
+from benchwright.services.app import AppUnderTest, BootPolicy, VendorRoute
+from benchwright.services.meridian import API_KEY, MeridianMock
 
 COMMAND = "{python} -m vspro --db {db} --port {port}"
 """The documented boot line; ``{python}`` is the grader's interpreter (stdlib-only apps)."""
+VENDOR_URL = "http://127.0.0.1:9003"
+"""The vendor's base URL rendered into the prompt (spec.md's ``{BASE_URL}``): the public
+sb-6 harness serves its vendor there during build and scoring, so an app may hard-code it."""
+_LOOPBACK_NAMES = ("127.0.0.1", "localhost")
+
+
+def vendor_port(url: str) -> int:
+    """The port of a rendered vendor URL: ``http://127.0.0.1:<port>`` (or ``localhost``).
+
+    Raises:
+        SpecError: (naming ``--vendor-url``) any other scheme, host, a missing port or a path.
+    """
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise SpecError.single("--vendor-url", f"{url!r}: {exc}") from exc
+    if parts.scheme != "http" or parts.hostname not in _LOOPBACK_NAMES or port is None:
+        raise SpecError.single("--vendor-url", f"{url!r}: want http://127.0.0.1:<port>, the "
+                               "loopback address rendered into the prompt")  # fmt: skip
+    if parts.path.strip("/") or parts.query or parts.fragment or port < 1024:
+        raise SpecError.single("--vendor-url", f"{url!r}: want a base URL on a port >= 1024 "
+                               "with no path, e.g. http://127.0.0.1:9003")  # fmt: skip
+    return port
 
 
 @dataclass(frozen=True)
@@ -41,10 +68,30 @@ class GradeContext:
     app: AppUnderTest
     mock: MeridianMock
     settings: GradeSettings
+    vendor_url: str = VENDOR_URL
+    """Where the app is told the vendor is (``MERIDIAN_BASE_URL``, and the address it can
+    dial: the mock there unconfined, a relay to it in the sandbox's own namespace)."""
 
     @property
     def base_url(self) -> str:
         return self.app.base_url
+
+    def new_app(
+        self, db: Path, port: int, log_path: Path, budget_s: float, confinement: Confinement
+    ) -> AppUnderTest:
+        """The boot line as an app on ``port``, told the vendor is at `vendor_url`."""
+        mock = urlsplit(self.mock.base_url)
+        return AppUnderTest(
+            COMMAND,
+            tree=self.tree,
+            db=db,
+            port=port,
+            env={"MERIDIAN_BASE_URL": self.vendor_url, "MERIDIAN_API_KEY": API_KEY},
+            policy=BootPolicy(budget_s=budget_s),
+            log_path=log_path,
+            confinement=confinement,
+            vendor=VendorRoute(vendor_port(self.vendor_url), (str(mock.hostname), mock.port or 0)),
+        )
 
     def call(
         self, path: str, *, method: str = "GET", json: Any = None, timeout_s: float | None = None

@@ -1,7 +1,8 @@
 """Grade one vspro tree: phases in order against a fresh copy, then every check.
 
 Hermetic: a fresh copy of the tree, a fresh database, a leased port and a fresh
-Meridian mock per grading; the app is stopped (its whole process group) however
+Meridian mock per grading, which the app reaches at the base URL rendered into its
+prompt (``vendor_url``; see `serve_vendor`); the app is stopped (its whole process group) however
 the grading ends. A phase that raises is a harness fault (INFRA rows); an app
 that never becomes healthy skips the app phases (FAIL rows naming the boot).
 
@@ -20,14 +21,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from benchwright.errors import HarnessError
 from benchwright.model import CheckResult
 from benchwright.sandbox import CONFINED, Confinement
-from benchwright.services.app import AppUnderTest, BootPolicy
-from benchwright.services.meridian import API_KEY, MeridianMock, Timing
+from benchwright.services.meridian import MeridianMock, Timing
 from benchwright.services.ports import lease_port
 from benchwright.suites.vspro.checks import BROWSER_CHECKS, CheckSettings, browser_rows, build_table
 from benchwright.suites.vspro.checks._timing import judge_timing
-from benchwright.suites.vspro.context import COMMAND, GradeContext, GradeSettings
+from benchwright.suites.vspro.context import VENDOR_URL, GradeContext, GradeSettings, vendor_port
 from benchwright.suites.vspro.observations import Observations
 from benchwright.suites.vspro.phases import select_phases
 from benchwright.suites.vspro.tree import fresh_copy, locate_root, tree_sha256
@@ -77,6 +78,7 @@ def grade(
     evidence_dir: Path | None = None,
     evidence_prefix: str = "",
     confinement: Confinement | None = None,
+    vendor_url: str = VENDOR_URL,
 ) -> Grading:
     """Run the selected phases against a fresh copy of ``tree`` and evaluate every check.
 
@@ -90,17 +92,22 @@ def grade(
         evidence_dir: where the app log and vendor trace are copied (as
             ``<prefix>app.log`` and ``<prefix>vendor-trace.jsonl``) before the work
             directory is deleted; None keeps nothing.
-        confinement: how the app is confined; sandboxed (loopback network) by default.
+        confinement: how the app is confined; sandboxed (a network namespace of its own)
+            by default.
+        vendor_url: the vendor's base URL rendered into the entrant's prompt; the app is
+            told it (``MERIDIAN_BASE_URL``) and reaches the mock there (`serve_vendor`).
 
     Returns:
         `Grading`: one row per sb-6 check (browser checks UNAVAILABLE), the
         observations, per-phase records, the tree's sha256 and the seed.
 
     Raises:
-        SpecError: the tree is not a directory or a phase name is unknown.
-        HarnessError: no port could be leased.
+        SpecError: the tree is not a directory, a phase name is unknown, or ``vendor_url``
+            is not a loopback base URL.
+        HarnessError: no port could be leased, or (unconfined) the vendor's port is taken.
     """
     confinement = confinement or CONFINED
+    vendor_port(vendor_url)  # refuse a bad URL before anything runs
     root = locate_root(tree)
     selected = select_phases(phases)
     digest = tree_sha256(root)
@@ -110,9 +117,9 @@ def grade(
         mock = MeridianMock(seed, timing=timing, trace_path=work / "vendor-trace.jsonl")
         fixture = mock.fixture
         obs = Observations(seed, fixture.expect, frozenset(r["id"] for r in fixture.rows))
-        obs, records = _run(
-            selected, copy, work, mock, settings or GradeSettings(), obs, confinement
-        )
+        settings = settings or GradeSettings()
+        ctx = GradeContext(copy, work, None, mock, settings, vendor_url)  # type: ignore[arg-type]
+        obs, records = _run(selected, ctx, obs, confinement)
         evidence = _keep_evidence(work, evidence_dir, evidence_prefix)
         moved = _keep_screenshots(work, obs, evidence_dir, evidence_prefix, evidence)
     rows = build_table().evaluate(obs, check_settings or CheckSettings())
@@ -130,27 +137,42 @@ def grade(
     )
 
 
-def _run(selected, copy, work, mock, settings, obs, confinement):
+def serve_vendor(mock: MeridianMock, vendor_url: str, confinement: Confinement) -> None:
+    """Start the mock where the app will find it at ``vendor_url``.
+
+    Sandboxed, the app has a loopback of its own on which a relay answers at
+    ``vendor_url``, so the mock takes any free port and gradings never contend for the
+    rendered one. Unconfined, the app dials the host's loopback: the mock must hold the
+    rendered port itself.
+
+    Raises:
+        HarnessError: unconfined, and the rendered port is taken.
+    """
+    if confinement.enabled:
+        mock.start()
+        return
+    try:
+        mock.start(vendor_port(vendor_url))
+    except HarnessError as exc:
+        raise HarnessError(
+            f"--no-sandbox: cannot serve the vendor at {vendor_url}, where the app was told it "
+            f"is ({exc}); run sandboxed, where every grading has that address to itself"
+        ) from exc
+
+
+def _run(selected, ctx, obs, confinement):
     records: list[PhaseRecord] = []
-    ctx = GradeContext(copy, work, None, mock, settings)  # type: ignore[arg-type]
+    mock, settings, work = ctx.mock, ctx.settings, ctx.work
     for phase in (p for p in selected if not p.needs_app):
         obs = _one(phase, ctx, obs, records, None)
     app_phases = [p for p in selected if p.needs_app]
     if not app_phases:
         return obs, records
-    mock.start()
+    serve_vendor(mock, ctx.vendor_url, confinement)
     try:
         with lease_port() as lease:
-            ctx.app = AppUnderTest(
-                COMMAND,
-                tree=copy,
-                db=work / DB_DIR / DB_NAME,
-                port=lease.port,
-                env={"MERIDIAN_BASE_URL": mock.base_url, "MERIDIAN_API_KEY": API_KEY},
-                policy=BootPolicy(budget_s=settings.boot_budget_s),
-                log_path=work / "app.log",
-                confinement=confinement,
-            )
+            db, log = work / DB_DIR / DB_NAME, work / "app.log"
+            ctx.app = ctx.new_app(db, lease.port, log, settings.boot_budget_s, confinement)
             try:
                 blocked = None
                 for phase in app_phases:

@@ -37,12 +37,10 @@ from typing import Any
 
 from benchwright.probes.browser import BrowserSession, BrowserUnavailable, Lane
 from benchwright.probes.host import REPEATS, HostState, least_contended, window
-from benchwright.services.app import AppUnderTest, BootPolicy
-from benchwright.services.meridian import API_KEY
 from benchwright.services.ports import lease_port
 from benchwright.suites.vspro.browser._publish import publishable
 from benchwright.suites.vspro.browser._views import BrowserObservation
-from benchwright.suites.vspro.context import COMMAND, GradeContext
+from benchwright.suites.vspro.context import GradeContext
 from benchwright.suites.vspro.observations import Observations
 
 EMPTY_DB = "empty-probe.db"
@@ -237,16 +235,8 @@ def _second_instance(lane: Lane, ctx: GradeContext, shots: Path, seen: _Seen) ->
 
     ctx.mock.mark_phase("browser", reset=False)
     with lease_port() as lease:
-        app = AppUnderTest(
-            COMMAND,
-            tree=ctx.tree,
-            db=ctx.app.db.parent / EMPTY_DB,
-            port=lease.port,
-            env={"MERIDIAN_BASE_URL": ctx.mock.base_url, "MERIDIAN_API_KEY": API_KEY},
-            policy=BootPolicy(budget_s=EMPTY_BOOT_S),
-            log_path=ctx.work / "empty-app.log",
-            confinement=ctx.app.confinement,
-        )
+        db, log = ctx.app.db.parent / EMPTY_DB, ctx.work / "empty-app.log"
+        app = ctx.new_app(db, lease.port, log, EMPTY_BOOT_S, ctx.app.confinement)
         try:
             lane.ensure_alive("booting the empty instance")  # no boot for a lost run
             boot = app.boot()

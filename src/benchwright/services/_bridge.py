@@ -1,0 +1,114 @@
+"""The grader's side of a sandboxed app's network edge (services/_relay.py has the shape).
+
+One `Bridge` per app start: it listens on the app's leased port on the host's
+loopback (so the probes, the browser and the vendor's webhook deliveries reach
+the app at ``127.0.0.1:<leased port>`` as before) and relays to ``app.sock``;
+it listens on ``vendor.sock`` and relays to the mock's real address. All of it
+runs on one asyncio loop in one thread, which `close` ends and joins.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+import threading
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchwright.errors import HarnessError
+from benchwright.services._relay import (
+    APP_SOCKET,
+    READY,
+    VENDOR_SOCKET,
+    Ends,
+    Relays,
+    tcp_listener,
+    unix_listener,
+)
+
+STEP_TIMEOUT_S = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class VendorRoute:
+    """The vendor where the app was told it is, and where the mock really listens."""
+
+    port: int
+    """The port the app dials on its own loopback (the rendered base URL's)."""
+    target: tuple[str, int]
+    """The mock's real (host, port) on the host's loopback."""
+
+
+class Bridge:
+    """Relays for one start of one sandboxed app; a context manager."""
+
+    def __init__(self, host: str, app_port: int, vendor: VendorRoute | None) -> None:
+        self.host, self.app_port, self.vendor = host, app_port, vendor
+        self.directory = Path(tempfile.mkdtemp(prefix="bw-bridge-"))  # short: sun_path is 108
+        self.reached = False
+        """Whether a connection ever reached the app's port inside (the app had bound it)."""
+        self._loop = asyncio.new_event_loop()
+        self._relays = Relays()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="benchwright-bridge", daemon=True
+        )
+
+    def open(self) -> Bridge:
+        """Start listening on both sides.
+
+        Raises:
+            HarnessError: a listener cannot be bound (the app's port is taken).
+        """
+        self._thread.start()
+        try:
+            self._run(self._listen())
+        except OSError as exc:
+            self.close()
+            where = f"{self.host}:{self.app_port}"
+            raise HarnessError(f"cannot relay {where} to the app: {exc}") from exc
+        return self
+
+    async def _listen(self) -> None:
+        app_path = str(self.directory / APP_SOCKET)
+
+        async def to_app() -> Ends:
+            reader, writer = await asyncio.open_unix_connection(app_path)
+            if await reader.read(len(READY)) != READY:  # nobody bound the port inside
+                writer.close()
+                raise ConnectionRefusedError(f"port {self.app_port} refused inside the sandbox")
+            self.reached = True
+            return reader, writer
+
+        await self._relays.listen(tcp_listener(self.host, self.app_port), to_app)
+        if self.vendor is not None:
+            host, port = self.vendor.target
+            vendor_sock = unix_listener(str(self.directory / VENDOR_SOCKET))
+            await self._relays.listen(vendor_sock, lambda: asyncio.open_connection(host, port))
+
+    def close(self) -> None:
+        """End every relayed connection, stop the loop, join its thread, remove the sockets."""
+        if self._thread.is_alive():
+            try:
+                self._run(self._relays.close())
+            finally:
+                self._loop.call_soon_threadsafe(self._loop.stop)
+                self._thread.join(STEP_TIMEOUT_S)
+        if not self._thread.is_alive() and not self._loop.is_closed():
+            self._loop.close()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def _run(self, step: object) -> None:
+        future = asyncio.run_coroutine_threadsafe(step, self._loop)  # type: ignore[arg-type]
+        try:
+            future.result(STEP_TIMEOUT_S)
+        except FutureTimeout as exc:
+            raise HarnessError(f"the app's network bridge did not answer within "
+                               f"{STEP_TIMEOUT_S:g} s") from exc  # fmt: skip
+
+    def __enter__(self) -> Bridge:
+        return self.open()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
