@@ -35,3 +35,15 @@ def test_a_taken_port_is_a_harness_error():
             BackgroundServer(_app(), port=holder.getsockname()[1]).start()
     finally:
         holder.close()
+
+
+def _header_names(server: BackgroundServer) -> list[bytes]:
+    reply = httpx.get(server.base_url + "/ping", timeout=5)
+    return [name for name, _ in reply.headers.raw]  # as received: h11 keeps the case
+
+
+def test_stock_headers_are_uvicorns_own_and_can_be_left_out():
+    with BackgroundServer(_app()) as server:
+        assert _header_names(server)[:2] == [b"date", b"server"]
+    with BackgroundServer(_app(), stock_headers=False) as server:
+        assert _header_names(server) == [b"content-length", b"content-type"]
