@@ -42,8 +42,8 @@ def _header_names(server: BackgroundServer) -> list[bytes]:
     return [name for name, _ in reply.headers.raw]  # as received: h11 keeps the case
 
 
-def test_stock_headers_are_uvicorns_own_and_can_be_left_out():
+def test_verbatim_headers_leave_out_uvicorns_own_server_and_date():
     with BackgroundServer(_app()) as server:
         assert _header_names(server)[:2] == [b"date", b"server"]
-    with BackgroundServer(_app(), stock_headers=False) as server:
+    with BackgroundServer(_app(), verbatim_headers=True) as server:
         assert _header_names(server) == [b"content-length", b"content-type"]

@@ -25,7 +25,7 @@ class BackgroundServer:
     """An ASGI app served by uvicorn in a daemon thread; a context manager."""
 
     def __init__(
-        self, app: Any, *, host: str = "127.0.0.1", port: int = 0, stock_headers: bool = True
+        self, app: Any, *, host: str = "127.0.0.1", port: int = 0, verbatim_headers: bool = False
     ) -> None:
         """Prepare to serve ``app``; nothing is bound until `start`.
 
@@ -33,14 +33,16 @@ class BackgroundServer:
             app: the ASGI app.
             host: the address to bind.
             port: the port to bind (0: the kernel picks a free one).
-            stock_headers: False stops uvicorn adding its own lower-case ``server`` and
-                ``date`` lines, for an app that writes its own in its own case (the
-                Meridian mock puts the public vendor's exact header lines on the wire).
+            verbatim_headers: put the app's header lines on the wire exactly as it
+                gives them: uvicorn adds no ``server``/``date`` of its own, and the h11
+                protocol is pinned, because it writes names in the case given where
+                httptools (uvicorn's choice when installed) lower-cases them. The
+                Meridian mock needs this to send the public vendor's exact lines.
         """
         self._app = app
         self._host = host
         self._port = port
-        self._stock_headers = stock_headers
+        self._verbatim = verbatim_headers
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self.port: int | None = None
@@ -68,8 +70,9 @@ class BackgroundServer:
             log_level="warning",
             lifespan="off",
             access_log=False,
-            server_header=self._stock_headers,
-            date_header=self._stock_headers,
+            server_header=not self._verbatim,
+            date_header=not self._verbatim,
+            http="h11" if self._verbatim else "auto",
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(

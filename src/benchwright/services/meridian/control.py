@@ -46,7 +46,7 @@ class MeridianMock:
         from benchwright.services.meridian.app import build_app
 
         self.reset()
-        self._server = BackgroundServer(build_app(self), port=port, stock_headers=False)
+        self._server = BackgroundServer(build_app(self), port=port, verbatim_headers=True)
         return self._server.start()
 
     def reset(self) -> None:
