@@ -104,6 +104,7 @@ class Relays:
                 writer.write(greeting)
                 await pipe((reader, writer), peer)
             finally:
+                writer.close()  # also when cancelled before the peer answered
                 self._tasks.discard(task)
 
         if sock.family == socket.AF_UNIX:
@@ -122,6 +123,7 @@ class Relays:
         await asyncio.gather(*tasks, return_exceptions=True)
         for server in self._servers:
             await server.wait_closed()
+        await asyncio.sleep(0)  # the transports' own close callbacks run before we return
 
 
 def tcp_listener(host: str, port: int) -> socket.socket:
