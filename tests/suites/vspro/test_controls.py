@@ -19,7 +19,8 @@ from benchwright.suites.audit import Auditor, control_tree, load_control, load_c
 
 CONTROLS = ("blind-write", "crash-without-db", "cross-currency-total", "duplicating-upsert",
             "empty", "float-amounts", "ignores-retry-after", "insert-only-sync",
-            "no-webhook-verify", "utc-buckets")  # fmt: skip
+            "no-webhook-verify", "utc-buckets", "no-event-dedup",
+            "reserialised-signature")  # fmt: skip
 """The backend controls; the browser ones are tested in ``test_browser_controls.py``."""
 
 # What each defect costs, as (check, score, a phrase of its detail naming the evidence).
@@ -36,6 +37,11 @@ EXPECTED = {
                            ("total_field", 0.0, "total 3106"),
                            ("b_summary_currency", 0.0, "0/4 currencies exact")],
     "no-webhook-verify": [("h_webhook_ledger", 0.0, "forged -> 200")],
+    "no-event-dedup": [("h_webhook_ledger", 0.0, "pay_0040 holds v3 'wh-d-x', want v2 "
+                        "'wh-d-1'; duties: §8.4 duplicate: an event id seen before is ignored "
+                        "even when it carries a newer data.version")],
+    "reserialised-signature": [("h_webhook_ledger", 0.0, "evt_0009 (apply-raw) answered 401; "
+                                "evt_0010 (apply-raw) answered 401")],
     "crash-without-db": [("server_runs", 0.0, "no database at")],
     "empty": [("modules_present", 0.0, "0/8 spec files"), ("server_runs", 0.0, "crashed")],
 }  # fmt: skip

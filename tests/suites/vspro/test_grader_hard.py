@@ -130,7 +130,7 @@ def test_webhook_ledger_components():
     obs = perfect()
     w = obs["webhook"]
     off = swap(
-        obs, "webhook", health=health_body(1553, received=7, applied=5, ignored=1, rejected=1)
+        obs, "webhook", health=health_body(1553, received=12, applied=8, ignored=3, rejected=1)
     )
     assert grade_one(off, "h_webhook_ledger").score == 0.5
     forged = dict(w.script) | {"results": [{"kind": "forged", "status": 200}]}
@@ -138,6 +138,32 @@ def test_webhook_ledger_components():
     rows = dict(w.rows) | {"pay_0020": {"version": 2, "note": "wh-b-1"}}
     stale = grade_one(swap(obs, "webhook", rows=rows), "h_webhook_ledger")
     assert stale.score == 0.0 and "wrong: pay_0020" in stale.detail
+
+
+def _delivery(event_id, kind, pid, status, duty):
+    return {"event_id": event_id, "kind": kind, "payment_id": pid, "status": status, "duty": duty}
+
+
+def test_webhook_ledger_names_the_duty_a_wrong_row_or_a_refused_event_breaks():
+    obs = perfect()
+    w = obs["webhook"]
+    results = [
+        _delivery("evt_0004", "forged", "pay_0030", 401, "§8.3 forged"),
+        _delivery("evt_0006", "apply", "pay_0040", 200, "§8.4 apply"),
+        _delivery("evt_0006", "repeat-newer", "pay_0040", 200, "§8.4 duplicate id, newer"),
+        _delivery("evt_0009", "apply-raw", "pay_0060", 401, "§8.3 raw bytes"),
+    ]
+    script = dict(w.script) | {"results": results}
+    rows = dict(w.rows) | {"pay_0040": {"version": 3, "note": "wh-d-x"}}
+    row = grade_one(swap(obs, "webhook", script=script, rows=rows), "h_webhook_ledger")
+    assert row.score == 0.0
+    assert "pay_0040 holds v3 'wh-d-x', want v2 'wh-d-1'" in row.detail
+    assert "evt_0009 (apply-raw) answered 401" in row.detail
+    assert "duties: §8.3 raw bytes [evt_0009] | §8.4 duplicate id, newer [evt_0006]" in row.detail
+    assert "§8.4 apply" not in row.detail  # a plain apply is not the duty a repeat breaks
+    fine = grade_one(swap(obs, "webhook", script=script | {"results": results[:3]}),
+                     "h_webhook_ledger")  # fmt: skip
+    assert fine.score == 1.0 and "duties" not in fine.detail
 
 
 def test_webhook_ledger_gate_is_registration():

@@ -416,7 +416,7 @@ def test_sigkill_and_restart_keep_every_row_and_reregister(run: dict) -> None:
 
 
 # -- webhooks ------------------------------------------------------------------------
-def test_webhook_script_applies_four_ignores_two_rejects_the_forgery(run: dict) -> None:
+def test_webhook_script_applies_seven_ignores_four_rejects_the_forgery(run: dict) -> None:
     script = run["script"]
     counters = dict(run["health_after_script"]["webhook"])
     assert counters.pop("registered") is True
@@ -424,9 +424,9 @@ def test_webhook_script_applies_four_ignores_two_rejects_the_forgery(run: dict) 
         counters
         == script["expected_counters"]
         == {
-            "received": 7,
-            "applied": 4,
-            "ignored": 2,
+            "received": 12,
+            "applied": 7,
+            "ignored": 4,
             "rejected": 1,
         }
     )

@@ -101,7 +101,12 @@ def h_sync_discipline(obs: Observations, _s) -> CheckResult:
 
 @vspro_check("h_webhook_ledger", needs=("webhook",))
 def h_webhook_ledger(obs: Observations, _s) -> CheckResult:
-    """gate (registered) x min(counters exact k/4, forged -> 401, touched rows right)."""
+    """gate (registered) x min(counters exact k/4, forged -> 401, touched rows right).
+
+    The detail names the spec duty (§8.3/§8.4) each miss breaks: a genuine delivery not
+    answered 200 (the raw-bytes signature), and for each wrong row the script's steps on
+    that payment other than a plain apply (duplicate, repeated id with a newer version,
+    stale, out of order, forged)."""
     w = obs["webhook"]
     hook = (w.health or {}).get("webhook")
     hook = hook if isinstance(hook, dict) else {}
@@ -115,17 +120,40 @@ def h_webhook_ledger(obs: Observations, _s) -> CheckResult:
         return unavailable("h_webhook_ledger", "the script reported no expected counters")
     exact = [k for k, v in want.items() if hook.get(k) == v]
     counters = frac(len(exact), len(want))
-    forged = next((r for r in w.script.get("results", []) if r.get("kind") == "forged"), {})
+    deliveries = [r for r in w.script.get("results", []) if isinstance(r, dict)]
+    forged = next((r for r in deliveries if r.get("kind") == "forged"), {})
     rejected = 1.0 if forged.get("status") == 401 else 0.0
     expected_rows = w.script.get("expected_rows") or {}
-    bad = [
-        pid
+    bad = {
+        pid: exp
         for pid, exp in expected_rows.items()
         if not (w.rows.get(pid) and all(w.rows[pid].get(k) == v for k, v in exp.items()))
-    ]
+    }
     rows_ok = 0.0 if bad else 1.0
     score = compound(1.0, counters, rejected, rows_ok)
     got = {k: hook.get(k) for k in want}
-    return result("h_webhook_ledger", score, f"{g(score)}: min(counters {len(exact)}/"
-                  f"{len(want)} {got} want {dict(want)}, forged -> {forged.get('status')}, "
-                  f"rows {'right' if not bad else 'wrong: ' + ', '.join(bad)})")  # fmt: skip
+    rows_said = "right" if not bad else "wrong: " + ", ".join(bad)
+    detail = (f"{g(score)}: min(counters {len(exact)}/{len(want)} {got} want {dict(want)}, "
+              f"forged -> {forged.get('status')}, rows {rows_said})")  # fmt: skip
+    broken = _broken_duties(deliveries, bad, w.rows)
+    return result("h_webhook_ledger", score, detail + (f"; {broken}" if broken else ""))
+
+
+def _broken_duties(deliveries: list[dict], bad: dict, rows: dict) -> str:
+    """What the evidence shows broken (genuine events refused, wrong rows), then the spec
+    duties of the script steps behind them, each duty once."""
+    facts, duties = [], {}
+    for r in deliveries:
+        if r.get("kind") != "forged" and r.get("status") != 200:
+            facts.append(f"{r.get('event_id')} ({r.get('kind')}) answered {r.get('status')}")
+            duties.setdefault(r.get("duty"), r.get("event_id"))
+    for pid, exp in bad.items():
+        held = rows.get(pid) or {}
+        facts.append(f"{pid} holds v{held.get('version')} {held.get('note')!r}, want "
+                     f"v{exp.get('version')} {exp.get('note')!r}")  # fmt: skip
+        steps = [r for r in deliveries if r.get("payment_id") == pid]
+        tricky = [r for r in steps if r.get("kind") not in ("apply", "apply-raw")] or steps
+        for r in tricky:
+            duties.setdefault(r.get("duty"), r.get("event_id"))
+    named = [f"{duty} [{event}]" for duty, event in duties.items() if duty]
+    return "; ".join(facts) + (f"; duties: {' | '.join(named)}" if named else "")
