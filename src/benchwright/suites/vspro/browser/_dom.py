@@ -1,4 +1,9 @@
-"""Page-side readers (JavaScript run with ``page.evaluate``): they report, never judge."""
+"""Page-side readers (JavaScript run with ``page.evaluate``): they report, never judge.
+
+A payments row (``dataRows``) is a visible ``tbody tr`` with two or more cells, outside
+``#viz-fallback`` (the viz probe's rule): the spec's 2D fallback table is hidden while the
+3D panel runs and may come first in the DOM, but its rows are days, not payments.
+"""
 
 # ruff: noqa: E501  (JavaScript source; its lines follow the page code, not Python's limit)
 
@@ -9,7 +14,8 @@ const vis = (e) => !!e && e.getClientRects().length > 0 &&
   (e.checkVisibility ? e.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})
                      : getComputedStyle(e).visibility !== 'hidden');
 const dataRows = () => [...document.querySelectorAll('tbody tr')].filter(
-  (r) => r.querySelectorAll('td,th').length >= 2 && vis(r) && r.innerText.trim());
+  (r) => !r.closest('#viz-fallback') && r.querySelectorAll('td,th').length >= 2 && vis(r) &&
+    r.innerText.trim());
 const column = (re, fallback) => {
   const heads = [...document.querySelectorAll('thead th, thead td')].filter(vis);
   const i = heads.findIndex((h) => re.test(h.innerText.trim()));
@@ -184,3 +190,62 @@ NOTE_STATE = r"""([td, value]) => {
       [...document.querySelectorAll('[data-state="saving"]')].some((n) => n.getClientRects().length),
     text: td.innerText.trim(), stamp: window.__bwNote || null};
 }"""
+
+NOTE_CELL = (
+    "(index) => {"
+    + HELPERS
+    + r"""
+  const row = dataRows()[index];
+  if (!row) return null;
+  const table = row.closest('table');
+  const heads = table ? [...table.querySelectorAll('thead th, thead td')].filter(vis) : [];
+  const i = heads.findIndex((h) => /^note/i.test(h.innerText.trim()));
+  const n = row.cells.length;
+  return n ? row.cells[i >= 0 && i < n ? i : n - 1] : null;
+}"""
+)
+"""The note cell of the ``index``-th payments row (the Note column of the row's own table,
+else its last cell), or null."""
+
+NOTE_OPENERS = (
+    "(td) => {"
+    + HELPERS
+    + r"""
+  const kids = [...td.querySelectorAll('*')].filter(vis);
+  const control = 'button, [role="button"], a[href]';
+  const text = kids.find((e) => !e.matches(control) && !e.closest(control) &&
+    !e.querySelector('*') && e.innerText.trim());
+  const button = kids.find((e) => e.matches(control));
+  return [text || null, button || null];
+}"""
+)
+"""[the cell's note text element, a button-like control inside the cell]; either may be
+null. The editor is tried from these before the cell's centre (facts C6: click or
+double-click opens it; apps open it from the text or an "Add note" button)."""
+
+FILTER_OPTION = (
+    "(control, value) => {"
+    + HELPERS
+    + r"""
+  const want = value.toLowerCase();
+  const clickable = 'button, [role="button"], [role="option"], [role^="menuitem"], a, li, ' +
+    'label, [tabindex], [onclick]';
+  const names = (e) => [...e.attributes].filter((a) => a.name.startsWith('data-'))
+    .map((a) => a.value.trim().toLowerCase());
+  const text = (e) => (e.innerText || '').trim().toLowerCase();
+  const hit = want ? (e) => names(e).includes(want) || text(e) === want
+                   : (e) => /^(all|any|clear)/.test(text(e));
+  for (const scope of [control, document]) {
+    for (const e of scope.querySelectorAll(clickable)) {
+      if (e === control || e.matches('[aria-haspopup]') ||
+          e.closest('td, th, legend, [class*="legend" i]')) continue;
+      if (vis(e) && hit(e)) return e;
+    }
+  }
+  return null;
+}"""
+)
+"""The status filter's option for ``value`` ("" = All/Any/Clear) where the contract's
+selectors found none: a visible clickable element whose data-* value or text names it
+(``<button data-v="refunded">Refunded</button>``), inside the control, then page-wide for
+portaled menus; never the control, its opener, a table cell or a legend entry."""

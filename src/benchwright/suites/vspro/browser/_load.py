@@ -107,7 +107,9 @@ def _drive_filter(sc: Any) -> FilterDrive:
 
 
 def _option(page: Any, control: Any, value: str) -> Any:
-    """The first visible option for ``value`` ("" = the All/Any/Clear option)."""
+    """The first visible option for ``value`` ("" = the All/Any/Clear option): the
+    contract's selectors first, then any visible clickable element (inside the control,
+    then anywhere for portaled menus) whose data-* value or text names it."""
     if value:
         css = (f"[data-option='{value}'], [data-value='{value}'], "
                f"[role=option]:text-is('{value}'), li:text-is('{value}')")  # fmt: skip
@@ -120,7 +122,7 @@ def _option(page: Any, control: Any, value: str) -> Any:
             item = found.nth(i)
             if item.is_visible() and item.evaluate(_NOT_A_CELL):
                 return item
-    return None
+    return control.evaluate_handle(_dom.FILTER_OPTION, value).as_element()
 
 
 def _click(locator: Any) -> bool:

@@ -87,36 +87,41 @@ def observe_note(session: ScenarioHost, ctx: GradeContext, shots: Path) -> NoteV
 
 
 def _note_cell(page: Any, index: int) -> Any:
-    rows = page.locator("tbody tr")
-    if rows.count() <= index:
-        return None
-    col = page.evaluate("() => {" + _dom.HELPERS + "return column(/^note/i, -1); }")
-    cells = rows.nth(index).locator("td")
-    if cells.count() == 0:
-        return None
-    return cells.nth(col if 0 <= col < cells.count() else cells.count() - 1)
+    """The note cell of the ``index``-th visible payments row (`_dom.NOTE_CELL`), or None."""
+    return page.evaluate_handle(_dom.NOTE_CELL, index).as_element()
+
+
+def _openers(td: Any) -> list[tuple[str, Any]]:
+    """Ways to open the cell's editor, in order: its note text, a button inside it, a click
+    on its centre, a double-click there. Targets the cell does not have are left out."""
+    found = td.evaluate_handle(_dom.NOTE_OPENERS)
+    text, button = (found.get_property(str(i)).as_element() for i in (0, 1))
+    ways = [("note text", text and text.click), ("button", button and button.click)]
+    ways += [("centre click", td.click), ("double-click", td.dblclick)]
+    return [(name, act) for name, act in ways if act]
 
 
 def _edit(sc: Any, td: Any, value: str) -> dict[str, Any]:
-    """Open the editor (click, then double-click), type ``value``, press Enter."""
+    """Open the editor (the note text, a button in the cell, the centre, a double-click:
+    the first that gives an editor focus), type ``value``, press Enter. Each try is
+    bounded by ``CLICK_S`` to click and ``EDITOR_S`` for the editor to take focus."""
     page = sc.page
-    handle = td.element_handle()
-    opened = False
-    for action in (td.click, td.dblclick):
+    opened_by = None
+    for name, action in _openers(td):
         try:
             action(timeout=CLICK_S * 1000)
         except Error:
             continue
-        opened = _editor_focused(page)
-        if opened:
+        if _editor_focused(page):
+            opened_by = name
             break
-    if not opened:
-        return {"opened": False, "committed": False, "handle": handle}
+    if opened_by is None:
+        return {"opened": False, "committed": False, "handle": td, "opened_by": None}
     page.keyboard.press("Control+A")
     page.keyboard.type(value, delay=5)
-    page.evaluate(_dom.STAMP_NOTE, [handle, value])
+    page.evaluate(_dom.STAMP_NOTE, [td, value])
     page.keyboard.press("Enter")
-    return {"opened": True, "committed": True, "handle": handle}
+    return {"opened": True, "committed": True, "handle": td, "opened_by": opened_by}
 
 
 EDITOR_FOCUSED = (
