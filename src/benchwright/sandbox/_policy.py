@@ -21,8 +21,8 @@ class Network(StrEnum):
     outside reaches only through Unix sockets in a directory bound into it: the app under
     test, whose relays (services/_relay.py) carry its port out and the vendor's in."""
     LOOPBACK = "loopback"
-    """The host's loopback, for an app the grader must reach and that reaches the trial's
-    services (the vendor mock). The host network namespace is shared: see docs/security.md."""
+    """The host's loopback, for an agent that needs a local service (``--agent-network
+    loopback``). The host network namespace is shared: see docs/security.md."""
     HOST = "host"
     """The host's network as it is (a live agent CLI needs its model API)."""
 
