@@ -37,6 +37,7 @@ def conflict(ctx: GradeContext, obs: Observations) -> ConflictObs:
     """One-shot 412 then a note; always-412 then a second note; read the row; mode off."""
     payment_id = _first_id(obs)
     path = f"/api/payments/{payment_id}"
+    pristine = (ctx.mock.store.find(payment_id) or {}).get("note")
     try:
         ctx.mock.arm_conflict_once()
         first = ctx.call(f"{path}/note", method="POST", json={"note": FIRST_NOTE}, timeout_s=30)
@@ -46,7 +47,23 @@ def conflict(ctx: GradeContext, obs: Observations) -> ConflictObs:
         trace = ctx.mock.conflict_trace()
     finally:
         ctx.mock.set_conflict_mode("off")  # later writes must meet a normal vendor
+        _restore_note(ctx, payment_id, pristine)
     return ConflictObs(payment_id, first, second, row_after, SECOND_NOTE, trace)
+
+
+def _restore_note(ctx: GradeContext, payment_id: str, note: str | None) -> None:
+    """Give the vendor's row its note back under a new version, so the syncs before the
+    browser phase return the app's copy to the fixture: ``load`` must see pristine data
+    (docs/vspro.md), not lose a layout row to the note this phase wrote."""
+    store = ctx.mock.store
+    with store.lock:
+        row = store.find(payment_id)
+        if row is None or note is None or row.get("note") == note:
+            return
+        row["note"] = note
+        row["version"] += 1
+        store.generation += 1  # every cached page is stale: the next sync reads the row
+    ctx.mock.trace.control("restore-note", payment_id=payment_id)
 
 
 def _first_id(obs: Observations) -> str:
