@@ -20,7 +20,7 @@ from benchwright.suites.audit import Auditor, control_tree, load_control, load_c
 CONTROLS = ("blind-write", "crash-without-db", "cross-currency-total", "duplicating-upsert",
             "empty", "float-amounts", "ignores-retry-after", "insert-only-sync",
             "no-webhook-verify", "utc-buckets", "no-event-dedup",
-            "reserialised-signature")  # fmt: skip
+            "reserialised-signature", "long-note-accepted", "unknown-id-null")  # fmt: skip
 """The backend controls; the browser ones are tested in ``test_browser_controls.py``."""
 
 # What each defect costs, as (check, score, a phrase of its detail naming the evidence).
@@ -42,6 +42,11 @@ EXPECTED = {
                         "even when it carries a newer data.version")],
     "reserialised-signature": [("h_webhook_ledger", 0.0, "evt_0009 (apply-raw) answered 401; "
                                 "evt_0010 (apply-raw) answered 401")],
+    "long-note-accepted": [("c_api_depth", 0.8, "note>280 -> 400 (§6.7 a note is 1 to 280 "
+                            "characters), note>280 not stored (§6.7)"),
+                           ("b_error_envelope", 0.9429, "short: note>280")],
+    "unknown-id-null": [("c_api_depth", 0.9, "unknown id -> 404 (§6.4 an unknown payment is 404 "
+                         "not_found)")],
     "crash-without-db": [("server_runs", 0.0, "no database at")],
     "empty": [("modules_present", 0.0, "0/8 spec files"), ("server_runs", 0.0, "crashed")],
 }  # fmt: skip

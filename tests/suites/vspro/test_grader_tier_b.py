@@ -57,11 +57,27 @@ def test_chronological_order_is_by_instant_not_string():
     c = ROWS[2] | {"created_at": "2026-03-22T20:00:00-05:00"}  # 2026-03-23T01:00Z
     assert grade_one(reads(default=jr(page([a, b, c]))), "chronological_order").score == 1.0
     swapped = grade_one(reads(default=jr(page([b, a, c]))), "chronological_order")
-    assert swapped.detail == "0.5: 1/2 adjacent pairs in instant order"
+    pairs = 2 + 4 + 199 + 9 + (EXPECT.total - 1) + 9  # default, page5, capped, refunded, walk, desc
+    assert swapped.score == pytest.approx(1 - 1 / pairs, abs=1e-4)
+    assert swapped.detail.endswith(
+        f"{pairs - 1}/{pairs} adjacent pairs in instant order over 6 ordering reads; "
+        "out of order: default 1/2"
+    )
     bad = grade_one(
         reads(default=jr(page([a, ROWS[1] | {"created_at": "23/03/2026"}]))), "chronological_order"
     )
     assert bad.score == 0.0 and "not RFC 3339" in bad.detail
+
+
+def test_chronological_order_is_seen_by_every_ordering_read():
+    """A text sort that happens to leave the first page right is caught on the others."""
+    text = sorted(ROWS, key=lambda x: x["created_at"])
+    walk = tuple(jr(page(text[k : k + 200], limit=200)) for k in range(0, len(text), 200))
+    desc = sorted(ROWS, key=lambda x: x["created_at"], reverse=True)[:10]
+    row = grade_one(reads(raw_pages=walk, sorted_desc=jr(page(desc))), "chronological_order")
+    assert row.score < 1.0
+    assert "out of order: raw pages" in row.detail and "sort=-created_at" in row.detail
+    assert "default" not in row.detail.split("out of order:")[1]
 
 
 def summary_with(**changes):
@@ -133,15 +149,37 @@ def test_row_integrity_missing_ids_cost_coverage():
 
 def test_json_everywhere_html_error_page_keeps_half():
     obs = perfect()
-    sample = list(obs["json_sample"].reads)
-    sample[4] = jr(None, 404, "text/html", raw=b"<h1>Not Found</h1>")
-    row = grade_one(swap(obs, "json_sample", reads=tuple(sample)), "json_everywhere")
-    assert row.score == pytest.approx(5 / 6, abs=1e-5)
-    typed = list(obs["json_sample"].reads)
-    typed[5] = jr({"error": {}}, 400, "text/plain")
-    assert grade_one(swap(obs, "json_sample", reads=tuple(typed)), "json_everywhere").score == (
-        pytest.approx(11 / 12, abs=1e-5)
+    assert grade_one(obs, "json_everywhere").detail == (
+        "1: 15 responses (6 sampled + 9 error answers; error statuses 400, 404, 405, 409)"
     )
+    sample = list(obs["json_sample"].reads)
+    sample[4] = jr(None, 404, "text/html", raw=b"<h1>Not Found</h1>", path="/api/nope")
+    row = grade_one(swap(obs, "json_sample", reads=tuple(sample)), "json_everywhere")
+    assert row.score == pytest.approx(1 - 1 / 15, abs=1e-5)
+    typed = list(obs["json_sample"].reads)
+    typed[5] = jr({"error": {}}, 400, "text/plain", path="/api/payments?limit=-1")
+    assert grade_one(swap(obs, "json_sample", reads=tuple(typed)), "json_everywhere").score == (
+        pytest.approx(1 - 0.5 / 15, abs=1e-5)
+    )
+
+
+def test_json_everywhere_samples_every_error_status_the_probes_provoked():
+    """An HTML 405 or 409 (not /api/nope) is met by the probes and costs its halves."""
+    obs = perfect()
+    results = list(obs["validation"].matrix.results)
+    put = next(i for i, (c, _) in enumerate(results) if c.name == "PUT /api/summary")
+    html = http(405, b"<h1>Method Not Allowed</h1>", "text/html", path="/api/summary")
+    html = replace(html, method="PUT")
+    results[put] = (results[put][0], html)
+    obs = swap(obs, "validation", matrix=MatrixObservation(tuple(results)))
+    obs = swap(obs, "conflict", second=jr(None, 409, "text/html", raw=b"<p>conflict</p>"))
+    row = grade_one(obs, "json_everywhere")
+    assert row.score == pytest.approx(1 - 2 / 15, abs=1e-5)
+    assert "PUT /api/summary 405 (0)" in row.detail and "GET /api 409 (0)" in row.detail
+    envelope = grade_one(obs, "b_error_envelope")
+    assert envelope.score == pytest.approx(0.6 * 9 / 11 + 0.4, abs=1e-5)
+    assert "PUT /api/summary (405)" in envelope.detail
+    assert "note after a persistent conflict (409)" in envelope.detail
 
 
 def test_error_envelope_without_field_errors_caps_at_point_six():
@@ -150,7 +188,9 @@ def test_error_envelope_without_field_errors_caps_at_point_six():
         (
             cell,
             http(
-                o.status, json.dumps({"error": {"code": "bad_request", "message": "no"}}).encode()
+                o.status,
+                json.dumps({"error": {"code": "bad_request", "message": "no"}}).encode(),
+                path=o.path,
             ),
         )
         for cell, o in obs["validation"].matrix.results
@@ -159,7 +199,9 @@ def test_error_envelope_without_field_errors_caps_at_point_six():
     obs = swap(obs, "batch", invalid=jr({"error": {"code": "bad_request", "message": "x"}}, 400))
     row = grade_one(obs, "b_error_envelope")
     assert row.score == pytest.approx(0.6)
-    assert row.detail.startswith("0.6: envelope 7/7 (0.6), field_errors 0/6 (0.4)")
+    assert row.detail.startswith(
+        "0.6: envelope 11/11 [statuses 400, 404, 405, 409] (0.6), field_errors 0/7 (0.4)"
+    )
 
 
 def test_error_envelope_batch_path_must_name_items():
@@ -178,7 +220,7 @@ def test_error_envelope_batch_path_must_name_items():
         ),
     )
     row = grade_one(obs, "b_error_envelope")
-    assert row.score == pytest.approx(0.6 + 0.4 * 5 / 6, abs=1e-5)
+    assert row.score == pytest.approx(0.6 + 0.4 * 6 / 7, abs=1e-5)
     assert "short: batch[invalid]" in row.detail
 
 

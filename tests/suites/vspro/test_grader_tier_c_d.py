@@ -16,6 +16,7 @@ from vspro_canned import (
 from benchwright.model import Status
 from benchwright.probes.http import MatrixObservation
 from benchwright.services.meridian import BatchTrace, TrapResults
+from benchwright.suites.vspro.phases.reads import LONG_NOTE, NOTE_PROBE_ID
 
 CHECKS = (
     "c_api_depth",
@@ -54,7 +55,7 @@ def test_api_depth_validation_status_and_gate():
     row = grade_one(
         swap(obs, "validation", matrix=MatrixObservation(tuple(results))), "c_api_depth"
     )
-    assert row.score == pytest.approx(6 / 7, abs=1e-5) and "sort=bogus -> 400" in row.detail
+    assert row.score == pytest.approx(9 / 10, abs=1e-5) and "sort=bogus -> 400" in row.detail
     empty = grade_one(swap(obs, "reads", raw_pages=(jr(page([])),)), "c_api_depth")
     assert empty.detail == "0: gate: no rows on the wire"
 
@@ -183,3 +184,27 @@ def test_uses_max_limit_is_proportional():
     assert row.detail == "0.5: largest limit 50 (want 100)"
     bare = (list_line(2, limit=""),)
     assert grade_one(swap(perfect(), "trace", lines=bare), "uses_max_limit").score == 0.0
+
+
+def _with_cell(obs, name, answer):
+    results = [(c, answer if c.name == name else o) for c, o in obs["validation"].matrix.results]
+    return swap(obs, "validation", matrix=MatrixObservation(tuple(results)))
+
+
+def test_api_depth_refuses_a_long_note_and_an_unknown_id():
+    """§6.7 and §6.4, the duties the seed's matrix never probed, named in the detail."""
+    obs = perfect()
+    stored = ROWS[int(NOTE_PROBE_ID[4:])] | {"note": LONG_NOTE, "version": 2}
+    accepted = _with_cell(obs, "note>280", jr({"id": NOTE_PROBE_ID, "note": LONG_NOTE}).response)
+    accepted = swap(accepted, "validation", note_row=jr(stored))
+    row = grade_one(accepted, "c_api_depth")
+    assert row.score == pytest.approx(0.8)
+    assert "note>280 -> 400 (§6.7 a note is 1 to 280 characters)" in row.detail
+    assert "note>280 not stored (§6.7)" in row.detail
+    null = grade_one(_with_cell(obs, "unknown id", jr(None).response), "c_api_depth")
+    assert null.score == pytest.approx(0.9)
+    assert "unknown id -> 404 (§6.4 an unknown payment is 404 not_found)" in null.detail
+    diag = grade_one(accepted, "input_validation")
+    assert diag.detail.startswith("0.8: 8/10; wrong: note>280 -> 400")
+    envelope = grade_one(accepted, "b_error_envelope")
+    assert "short: note>280" in envelope.detail and envelope.score < 1.0

@@ -44,7 +44,12 @@ from benchwright.suites.vspro.observations import (
     ValidationObs,
     WebhookObs,
 )
-from benchwright.suites.vspro.phases.reads import BAD_GETS, JSON_SAMPLE
+from benchwright.suites.vspro.phases.reads import (
+    BAD_GETS,
+    JSON_SAMPLE,
+    NOTE_PROBE_ID,
+    WRITE_CELLS,
+)
 from benchwright.suites.vspro.phases.static import MODULES
 from benchwright.suites.vspro.phases.writes import FIRST_NOTE, SECOND_NOTE
 
@@ -231,6 +236,16 @@ def perfect() -> Observations:
         )
         for n, p in BAD_GETS
     ]
+    answers = {
+        "note>280": (400, envelope("bad_request", [("note", "too_long")])),
+        "unknown id": (404, envelope("not_found")),
+        "PUT /api/summary": (405, envelope("bad_request")),
+    }
+    bad += [
+        (c, replace(http(status, json.dumps(value).encode(), path=c.path), method=c.method))
+        for c in WRITE_CELLS
+        for status, value in [answers[c.name]]
+    ]
     batch_items = [
         {"index": 0, "status": "created", "id": "pay_new_0001"},
         {"index": 1, "status": "error", "error": {"code": "amount_over_limit", "message": "over"}},
@@ -307,16 +322,22 @@ def perfect() -> Observations:
                 for k in range(0, EXPECT.total, 200)
             ),
         ),
-        "validation": ValidationObs(MatrixObservation(tuple(bad))),
+        "validation": ValidationObs(
+            MatrixObservation(tuple(bad)), jr(ROWS[int(NOTE_PROBE_ID[4:])])
+        ),
         "batch": BatchObs(
             jr({"results": batch_items, "succeeded": 2, "failed": 1}),
             BatchTrace(ops, 0, 0, 0),
-            jr(envelope("bad_request", [("items[0].amount.value_minor", "not_an_integer")]), 400),
+            jr(
+                envelope("bad_request", [("items[0].amount.value_minor", "not_an_integer")]),
+                400,
+                path="/api/payments/batch",
+            ),
         ),
         "conflict": ConflictObs(
             "pay_0000",
             jr({"id": "pay_0000", "note": FIRST_NOTE}),
-            jr(envelope("conflict"), 409),
+            jr(envelope("conflict"), 409, path="/api/payments/pay_0000/note"),
             jr(ROWS[0] | {"note": FIRST_NOTE}),
             SECOND_NOTE,
             ConflictTrace(4, 0, 3, 1, True),

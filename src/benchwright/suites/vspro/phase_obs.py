@@ -72,6 +72,8 @@ class ReadsObs:
 @dataclass(frozen=True)
 class ValidationObs:
     matrix: MatrixObservation
+    note_row: JsonRead | None = None
+    """The row the too-long note was sent to, read back (§6.7: it must not be stored)."""
 
 
 @dataclass(frozen=True)

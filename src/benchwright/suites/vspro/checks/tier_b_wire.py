@@ -8,13 +8,14 @@ import re
 from benchwright.model import CheckResult
 from benchwright.probes.http import HttpObservation, parse_wire_json
 from benchwright.suites.vspro.checks._common import ROW_KEYS, frac, g, is_int, result
+from benchwright.suites.vspro.checks._errors import error_responses, statuses
 from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.observations import Observations, body, rows_of
 
 EXTERNAL = re.compile(
     rb"""(?:\b(?:src|href)\s*=\s*["']?\s*https?://|\bimport\s*\(\s*["'`]https?:)""", re.I
 )
-FIELD_ERROR_CELLS = ("limit=-1", "limit=abc", "offset=-5", "sort=bogus", "status=bogus")
+FIELD_ERROR_CELLS = ("limit=-1", "limit=abc", "offset=-5", "sort=bogus", "status=bogus", "note>280")
 
 
 @vspro_check("row_integrity", needs=("reads",))
@@ -42,15 +43,25 @@ def row_integrity(obs: Observations, _s) -> CheckResult:
 
 @vspro_check("json_everywhere", needs=("json_sample",))
 def json_everywhere(obs: Observations, _s) -> CheckResult:
-    """Six responses, errors included: each parses as JSON (0.5) with a json type (0.5)."""
-    reads = obs["json_sample"].reads
+    """The six sampled responses plus every other error answer the API phases provoked
+    (each request once): each parses as JSON (0.5) with a json type (0.5)."""
+    reads = [(r.response.path, r.response) for r in obs["json_sample"].reads]
+    sampled = {(a.method, a.path) for _, a in reads}
+    extra = [(n, a) for n, a in error_responses(obs) if (a.method, a.path) not in sampled]
     if not reads:
         return result("json_everywhere", 0.0, "0: nothing sampled")
-    halves = [0.5 * r.parseable + 0.5 * ("json" in (r.content_type or "").lower()) for r in reads]
-    score = sum(halves) / len(reads)
-    short = [f"{r.response.path} ({h:g})" for r, h in zip(reads, halves, strict=True) if h < 1]
+    answers = reads + extra
+    halves = [
+        0.5 * parse_wire_json(a.body).parseable + 0.5 * ("json" in (a.content_type or "").lower())
+        for _, a in answers
+    ]
+    score = sum(halves) / len(answers)
+    short = [f"{a.method} {a.path} {a.status} ({h:g})"
+             for (_, a), h in zip(answers, halves, strict=True) if h < 1]  # fmt: skip
     tail = f"; short: {', '.join(short)}" if short else ""
-    return result("json_everywhere", score, f"{g(score)}: {len(reads)} responses{tail}")
+    return result("json_everywhere", score, f"{g(score)}: {len(answers)} responses "
+                  f"({len(reads)} sampled + {len(extra)} error answers; error statuses "
+                  f"{statuses(reads + extra) or 'none'}){tail}")  # fmt: skip
 
 
 def envelope_ok(found: dict | None) -> bool:
@@ -73,22 +84,25 @@ def field_errors_ok(found: dict | None, need_items: bool = False) -> bool:
 
 @vspro_check("b_error_envelope", needs=("validation", "batch"))
 def b_error_envelope(obs: Observations, _s) -> CheckResult:
-    """Error envelopes well-formed (0.6 x fraction) and field_errors where expected, the
-    batch case with an ``items[`` path (0.4 x fraction)."""
+    """Every error answer the probes provoked (validation matrix, invalid batch, the 409
+    note, the JSON sample) has a well-formed envelope (0.6 x fraction); field_errors where
+    expected, the batch case with an ``items[`` path (0.4 x fraction)."""
     cells = [(c.name, o.status, body_of(o)) for c, o in obs["validation"].matrix.results]
     invalid = obs["batch"].invalid
     cells.append(("batch[invalid]", invalid.status, body(invalid)))
-    errors = [(n, b) for n, s, b in cells if s is not None and s >= 400]
+    errors = error_responses(obs)
     if not errors:
         return result("b_error_envelope", 0.0, "0: no error responses observed")
-    shaped = [n for n, b in errors if envelope_ok(b)]
+    shaped = [n for n, a in errors if envelope_ok(body_of(a))]
     wanted = [(n, b) for n, _, b in cells if n in FIELD_ERROR_CELLS or n == "batch[invalid]"]
     fields = [n for n, b in wanted if field_errors_ok(b, need_items=n == "batch[invalid]")]
     score = 0.6 * frac(len(shaped), len(errors)) + 0.4 * frac(len(fields), len(wanted))
-    bad = [n for n, _ in errors if n not in shaped] + [n for n, _ in wanted if n not in fields]
+    bad = [f"{n} ({a.status})" for n, a in errors if n not in shaped]
+    bad += [n for n, _ in wanted if n not in fields]
     tail = f"; short: {', '.join(dict.fromkeys(bad))}" if bad else ""
     return result("b_error_envelope", score, f"{g(score)}: envelope {len(shaped)}/{len(errors)}"
-                  f" (0.6), field_errors {len(fields)}/{len(wanted)} (0.4){tail}")  # fmt: skip
+                  f" [statuses {statuses(errors)}] (0.6), field_errors {len(fields)}/"
+                  f"{len(wanted)} (0.4){tail}")  # fmt: skip
 
 
 def body_of(observation: HttpObservation) -> dict | None:

@@ -22,6 +22,19 @@ BAD_GETS = (
     ("status=bogus", "/api/payments?status=bogus"),
     ("nope", "/api/nope"),
 )
+NOTE_PROBE_ID = "pay_1500"
+"""A row no other phase, scenario or script step writes, far from the first page."""
+LONG_NOTE = "n" * 281
+"""One character over the 280 that spec §6.7 allows."""
+UNKNOWN_ID = "pay_9999"
+"""Shaped like a vendor id, absent from every fixture (spec §6.4: 404 ``not_found``)."""
+WRITE_CELLS = (
+    MatrixCell("note>280", f"/api/payments/{NOTE_PROBE_ID}/note", "POST", {"note": LONG_NOTE}),
+    MatrixCell("unknown id", f"/api/payments/{UNKNOWN_ID}"),
+    MatrixCell("PUT /api/summary", "/api/summary", "PUT"),
+)
+"""After the bad GETs: a too-long note, an unknown id, a method a known path does not
+serve (§7: 405); their status codes and error envelopes are graded like the GETs'."""
 JSON_SAMPLE = (
     "/api/health", "/api/payments", "/api/summary", "/api/buckets",
     "/api/nope", "/api/payments?limit=-1",
@@ -46,9 +59,10 @@ def reads(ctx: GradeContext, obs: Observations) -> ReadsObs:
 
 
 def validation(ctx: GradeContext, obs: Observations) -> ValidationObs:
-    """Six bad GETs (five must be 400 with field_errors, one 404)."""
-    cells = [MatrixCell(name, path) for name, path in BAD_GETS]
-    return ValidationObs(run_matrix(ctx.base_url, cells, timeout_s=ctx.settings.request_timeout_s))
+    """Six bad GETs, a note over 280 characters, an unknown id, a PUT; the note's row after."""
+    cells = [MatrixCell(name, path) for name, path in BAD_GETS] + list(WRITE_CELLS)
+    matrix = run_matrix(ctx.base_url, cells, timeout_s=ctx.settings.request_timeout_s)
+    return ValidationObs(matrix, ctx.call(f"/api/payments/{NOTE_PROBE_ID}"))
 
 
 def json_sample(ctx: GradeContext, obs: Observations) -> JsonSampleObs:
