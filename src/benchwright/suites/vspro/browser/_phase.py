@@ -156,7 +156,8 @@ def _repeatable() -> dict[str, Observe]:
 def _retime(repeatable: dict[str, Observe], ctx: GradeContext, shots: Path, seen: _Seen) -> None:
     """Take each contended read-only scenario again, alone, at most ``REPEATS`` times or
     until a run is uncontended; keep the least contended view in ``seen.retimed`` (the
-    first run's stays in ``seen.scenarios`` for every row that is not about time). Each
+    first run's stays in ``seen.scenarios`` for every row that is not about time; the
+    repeats' seconds are a part of their own, ``<name> retimed``). Each
     repeat gets a fresh browser (a scenario name runs once per session). A repeat that
     raises ends the repeats: the first view stands, with its contended state."""
     for name, observe in repeatable.items():
@@ -164,6 +165,7 @@ def _retime(repeatable: dict[str, Observe], ctx: GradeContext, shots: Path, seen
         if name not in seen.scenarios or first is None or not first.contended:
             continue
         attempts: list[tuple[Any, HostState]] = [(None, first)]
+        started = time.monotonic()
         for attempt in range(1, REPEATS + 1):
             folder = shots / f"{name}-{attempt}"
             try:
@@ -176,6 +178,7 @@ def _retime(repeatable: dict[str, Observe], ctx: GradeContext, shots: Path, seen
             attempts.append((view, host.state))  # type: ignore[arg-type]
             if not host.state.contended:  # type: ignore[union-attr]
                 break
+        seen.seconds[f"{name} retimed"] = round(time.monotonic() - started, 3)
         view, state = least_contended(attempts)
         seen.host[name] = replace(state, attempts=len(attempts))
         if view is not None:

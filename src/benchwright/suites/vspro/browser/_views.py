@@ -69,6 +69,8 @@ class LoadView:
     mobile_rows: int
     first_page: tuple[tuple[str, int], ...]
     """Ground truth recorded with the probe: the fixture's first 50 (currency, amount_minor)."""
+    hostile: tuple[bool, bool] = (False, False)
+    """(the hostile counterparty name ran as markup, its text is shown), at 1280x800."""
 
 
 @dataclass(frozen=True)
@@ -160,7 +162,8 @@ class BrowserObservation:
     wall_s: float = 0.0
     scenario_seconds: Mapping[str, float] = field(default_factory=dict)
     """Scenario -> its wall seconds (lanes run side by side, so these add up to more than
-    ``wall_s``); also for a scenario that raised or lost the browser."""
+    ``wall_s``); also for a scenario that raised or lost the browser, and ``<name>
+    retimed`` for the repeats of a contended one."""
     scenario_host: Mapping[str, HostState] = field(default_factory=dict)
     """Scenario -> the host across it (for a retimed one: the least contended attempt)."""
     retimed: Mapping[str, Any] = field(default_factory=dict)
