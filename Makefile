@@ -66,6 +66,7 @@ bench: setup
 	$(BIN)/python benchmarks/trial_overhead.py
 	$(BIN)/python benchmarks/sandbox_overhead.py
 	$(BIN)/python benchmarks/meridian_walk.py
+	$(BIN)/python benchmarks/relay_latency.py
 
 bench-vspro: setup
 	$(BIN)/python benchmarks/grade_vspro.py
