@@ -72,6 +72,19 @@ def test_judge_reports_both_scores_and_checks_the_isolated_one_against_the_golde
     assert diagnostic.problems == ("isolated score 1.0000 is not below the golden's 1.0000",)
 
 
+def test_a_report_only_control_must_flip_its_diagnostic_and_leave_the_score():
+    """innerHTML-rendered names: a weight-zero row drops, the isolated score stays."""
+    flips = judge(control(("x_name_injection",), "report-only"), GOLDEN,
+                  card(x_name_injection=0.0, **NOISE), SCORER)  # fmt: skip
+    assert flips.passed and flips.isolated == GOLDEN.score, flips.problems
+    costs = judge(control(("x_name_injection", "v_filter"), "report-only"), GOLDEN,
+                  card(x_name_injection=0.0, v_filter=0.2), SCORER)  # fmt: skip
+    moved = f"isolated score {costs.isolated:.4f} moved from the golden's 1.0000"
+    assert costs.problems == (f"{moved}: a report-only control must leave the score untouched",)
+    inert = judge(control(("x_name_injection",), "report-only"), GOLDEN, GOLDEN, SCORER)
+    assert inert.problems == ("x_name_injection did not drop (1.0000, golden 1.0000)",)
+
+
 class CannedAuditor(Auditor):
     """The real suite's Auditor whose gradings return prepared scorecards, in order."""
 

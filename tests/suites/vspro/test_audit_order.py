@@ -137,7 +137,11 @@ def test_a_control_without_a_known_severity_is_refused(tmp_path, bad):
     with pytest.raises(SpecError) as caught:
         load_control(path)
     assert caught.value.problems == [
-        ("severity", "required: one of inert, corrupting, critical, major, minor (gravest first)")
+        (
+            "severity",
+            "required: one of inert, corrupting, critical, major, minor, report-only "
+            "(gravest first)",
+        )
     ]
 
 

@@ -15,12 +15,14 @@ from control_cases import GOLDEN, REPO, SUITE, assert_control_costs, needs_golde
 from test_browser_controls import CONTROLS as BROWSER_CONTROLS
 
 from benchwright.errors import SpecError
+from benchwright.probes.browser import browser_available
 from benchwright.suites.audit import Auditor, control_tree, load_control, load_controls
 
 CONTROLS = ("blind-write", "crash-without-db", "cross-currency-total", "duplicating-upsert",
             "empty", "float-amounts", "ignores-retry-after", "insert-only-sync",
             "no-webhook-verify", "utc-buckets", "no-event-dedup",
-            "reserialised-signature", "long-note-accepted", "unknown-id-null")  # fmt: skip
+            "reserialised-signature", "long-note-accepted", "unknown-id-null",
+            "innerhtml-names")  # fmt: skip
 """The backend controls; the browser ones are tested in ``test_browser_controls.py``."""
 
 # What each defect costs, as (check, score, a phrase of its detail naming the evidence).
@@ -47,6 +49,8 @@ EXPECTED = {
                            ("b_error_envelope", 0.9429, "short: note>280")],
     "unknown-id-null": [("c_api_depth", 0.9, "unknown id -> 404 (§6.4 an unknown payment is 404 "
                          "not_found)")],
+    "innerhtml-names": [("x_name_injection", 0.0, "ran as markup in the page (its onerror "
+                         "handler set window.__bwx): data rendered with innerHTML")],
     "crash-without-db": [("server_runs", 0.0, "no database at")],
     "empty": [("modules_present", 0.0, "0/8 spec files"), ("server_runs", 0.0, "crashed")],
 }  # fmt: skip
@@ -129,6 +133,9 @@ def test_unknown_controls_are_refused_listing_the_known_ones():
 @needs_golden
 @pytest.mark.parametrize("name", CONTROLS)
 def test_control_lowers_its_targets_and_ranks_below_the_golden(auditor, name):
+    (control,) = load_controls(SUITE, [name])
+    if "browser" in control.phases and (reason := browser_available()):
+        pytest.skip(f"no headless Chromium: {reason}")
     assert_control_costs(auditor, name, EXPECTED[name])
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from benchwright.services._server import BackgroundServer
 from benchwright.services.meridian import ledgers, write_ledgers
 from benchwright.services.meridian.config import CONFLICT_MODES, Timing
-from benchwright.services.meridian.delivery import run_script
+from benchwright.services.meridian.delivery import deliver_update, run_script
 from benchwright.services.meridian.fixture import build_fixture
 from benchwright.services.meridian.store import Store
 from benchwright.services.meridian.trace import Trace
@@ -133,9 +133,14 @@ class MeridianMock:
         self.store.restore()
 
     def run_delivery_script(self) -> dict:
-        """POST the 8-step script's 7 deliveries to the registered webhook (blocking)."""
+        """POST the script's 12 deliveries to the registered webhook (blocking)."""
         self.trace.control("deliver-script")
         return run_script(self)
+
+    def deliver_update(self, payment_id: str, changes: dict, event_id: str) -> dict:
+        """Change one vendor row and POST its signed ``payment.updated`` (blocking)."""
+        self.trace.control("deliver-update", payment_id=payment_id, event_id=event_id)
+        return deliver_update(self, payment_id, changes, event_id)
 
     # -- ledgers -------------------------------------------------------------
     def trap_results(self) -> ledgers.TrapResults:

@@ -34,6 +34,15 @@ DUTIES = {
 }
 
 
+HOSTILE_FLAG = "__bwx"
+HOSTILE_NAME = f"<img src onerror={HOSTILE_FLAG}=1>"
+"""A counterparty name that is markup: rendered with ``innerHTML`` its empty ``src`` fails
+at once (no request, so no console error) and the handler sets ``window.__bwx``; rendered
+as text it is just shown. Short words, so it cannot widen a phone-width table."""
+HOSTILE_PAYMENT, HOSTILE_EVENT = "pay_0005", "evt_9001"
+"""A first-page row no other probe writes, and an event id the script never uses."""
+
+
 @dataclass(frozen=True)
 class Step:
     kind: str

@@ -22,13 +22,17 @@ SEVERITIES: tuple[tuple[str, str], ...] = (
     ("critical", "one critical consequence (wrong money, lost data, a dead primary flow)"),
     ("major", "a duty broken without a critical consequence (a trap, a state, a probe)"),
     ("minor", "right data, served, fetched or shown imperfectly"),
+    ("report-only", "a weight-zero diagnostic row flips; the score must not move"),
 )
 """Gravest first. A full audit requires a graver control to score below a lighter one:
 the order is declared from the defect's nature, before grading, so the audit tests the
 scorer's sense of proportion instead of describing it. Presentation and protocol faults
 share ``minor``: the methodology weighs what a user sees (the 375-px layout, readable
 dates) as much as wire discipline, so ordering one above the other would be our taste,
-not the seed's."""
+not the seed's. ``report-only`` is for defects the scorer deliberately does not price (a
+weight-zero diagnostic such as ``x_name_injection``): its isolated score must equal the
+golden's, so it ranks lightest by construction."""
+REPORT_ONLY = "report-only"
 SEVERITY_RANK = {name: rank for rank, (name, _) in enumerate(SEVERITIES)}
 _KEYS = {"description", "targets", "phases", "critical", "severity", "edits", "tree"}
 _KEYS |= {"target_at_most", "score_at_most"}

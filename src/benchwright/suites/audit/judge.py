@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from benchwright.model import Scorecard, Status
 from benchwright.scoring import Scorer
-from benchwright.suites.audit.controls import Control
+from benchwright.suites.audit.controls import REPORT_ONLY, Control
 from benchwright.suites.audit.isolate import isolated_score
 
 MEASURED = (Status.PASS, Status.FAIL)
@@ -64,7 +64,12 @@ def judge(
         if ceiling is not None and row.score > ceiling:
             problems.append(f"{check} {row.score:.4f} is above its ceiling {ceiling:g}")
     isolated = isolated_score(control, golden, card, scorer)
-    if isolated >= golden.score:
+    if control.severity == REPORT_ONLY:
+        if abs(isolated - golden.score) > 1e-9:
+            problems.append(f"isolated score {isolated:.4f} moved from the golden's "
+                            f"{golden.score:.4f}: a {REPORT_ONLY} control must leave the "
+                            "score untouched")  # fmt: skip
+    elif isolated >= golden.score:
         problems.append(f"isolated score {isolated:.4f} is not below the golden's "
                         f"{golden.score:.4f}")  # fmt: skip
     if control.score_at_most is not None and card.score > control.score_at_most:

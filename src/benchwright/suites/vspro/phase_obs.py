@@ -140,6 +140,19 @@ class MutationObs:
 
 
 @dataclass(frozen=True)
+class HostileObs:
+    """A counterparty name that is markup, sent as a signed vendor update before the
+    browser phase (which renders it on the first page)."""
+
+    sent: Mapping[str, Any] | None
+    """The delivery (event id, payment, status, error, ms, data); None when not sent."""
+    refused: str | None
+    """Why it was not sent (no webhook registered)."""
+    row: JsonRead | None
+    """The app's row for the payment, read back after the delivery."""
+
+
+@dataclass(frozen=True)
 class RestartObs:
     rows_before: int | None
     boot: BootObservation

@@ -10,6 +10,7 @@ from typing import Any
 from playwright.sync_api import Error
 
 from benchwright.probes.browser import Instrumentation, ScenarioHost
+from benchwright.services.meridian.script import HOSTILE_FLAG, HOSTILE_NAME
 from benchwright.suites.vspro.browser import _dom
 from benchwright.suites.vspro.browser._views import FilterDrive, LoadView, ViewSnapshot
 from benchwright.suites.vspro.browser._waits import APPEAR_S, CLICK_S
@@ -24,6 +25,8 @@ _NOT_A_CELL = ("(n) => n.id !== 'status-filter' && !n.closest('td, th, legend, "
                "[class*=\"legend\" i]')")  # fmt: skip
 """An option is never the control itself, a status badge in the table, nor a chart's
 legend entry (the page-wide fallback for portaled menus would otherwise click one)."""
+_HOSTILE = f"(name) => [window.{HOSTILE_FLAG} === 1, document.body.innerText.includes(name)]"
+"""Did the markup counterparty name (phase ``hostile``) run, and is its text on the page?"""
 
 
 def observe_load(session: ScenarioHost, ctx: GradeContext, shots: Path) -> LoadView:
@@ -34,6 +37,7 @@ def observe_load(session: ScenarioHost, ctx: GradeContext, shots: Path) -> LoadV
         first_row_ms = sc.wait_for_first_row(timeout_s=FIRST_ROW_S)
         sc.page.wait_for_timeout(300)  # let the summary and readout settle after the rows
         read = sc.page.evaluate(_dom.LOAD)
+        hostile = sc.page.evaluate(_HOSTILE, HOSTILE_NAME)
         sc.screenshot("load-1280")
         drive = _drive_filter(sc)
         sc.page.set_viewport_size({"width": 375, "height": 812})
@@ -61,6 +65,7 @@ def observe_load(session: ScenarioHost, ctx: GradeContext, shots: Path) -> LoadV
         mobile_inner_width=mobile["inner_width"],
         mobile_rows=int(mobile["rows"]),
         first_page=_first_page(ctx),
+        hostile=(bool(hostile[0]), bool(hostile[1])),
     )
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 
 from benchwright.model import CheckResult
-from benchwright.suites.vspro.checks._common import frac, g, result
+from benchwright.services.meridian.script import HOSTILE_FLAG, HOSTILE_NAME, HOSTILE_PAYMENT
+from benchwright.suites.vspro.checks._browser import view
+from benchwright.suites.vspro.checks._common import frac, g, result, unavailable
 from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.checks.tier_c import pagination_cells, validation_cells
 from benchwright.suites.vspro.observations import Observations, body
@@ -107,3 +109,29 @@ def concurrent_sync_safe(obs: Observations, _s) -> CheckResult:
         return result("concurrent_sync_safe", 0.0, "0: no count after the concurrent syncs")
     score = max(0.0, 1 - abs(count - want) / want)
     return result("concurrent_sync_safe", score, f"{g(score)}: {count} rows (want {want})")
+
+
+@vspro_check("x_name_injection", needs=("hostile", "browser"))
+def x_name_injection(obs: Observations, _s) -> CheckResult:
+    """Weight zero (the spec is silent on markup in data; issue #13): a counterparty name
+    that is markup, delivered through a signed webhook update, is shown as text (1) and
+    never runs in the page (0 when the load scenario finds its handler ran)."""
+    h = obs["hostile"]
+    if h.sent is None:
+        return unavailable("x_name_injection", f"the hostile name was not delivered: {h.refused}")
+    held = (body(h.row) or {}).get("counterparty_name")
+    if held != HOSTILE_NAME:
+        return unavailable("x_name_injection", f"the app did not apply the signed update "
+                           f"{h.sent.get('event_id')} (answered {h.sent.get('status')}; "
+                           f"{HOSTILE_PAYMENT} name {held!r}): nothing to render")  # fmt: skip
+    seen, why = view(obs, "x_name_injection", "load")
+    if why is not None:
+        return why
+    ran, shown = seen.hostile
+    if ran:
+        return result("x_name_injection", 0.0, f"0: the counterparty name {HOSTILE_NAME!r} of "
+                      f"{HOSTILE_PAYMENT} ran as markup in the page (its onerror handler set "
+                      f"window.{HOSTILE_FLAG}): data rendered with innerHTML")  # fmt: skip
+    said = "shown as text" if shown else "not found as text on the first page"
+    return result("x_name_injection", 1.0, f"1: the counterparty name {HOSTILE_NAME!r} of "
+                  f"{HOSTILE_PAYMENT} did not run ({said})")  # fmt: skip

@@ -16,7 +16,13 @@ from typing import Any
 from benchwright.errors import SpecError
 from benchwright.suites.vspro.browser import browser
 from benchwright.suites.vspro.phases.app import boot, page
-from benchwright.suites.vspro.phases.lifecycle import mutation, restart, trace, webhook
+from benchwright.suites.vspro.phases.lifecycle import (
+    hostile,
+    mutation,
+    restart,
+    trace,
+    webhook,
+)
 from benchwright.suites.vspro.phases.load import concurrency, idle_perf, traps, under_load
 from benchwright.suites.vspro.phases.reads import json_sample, reads, validation
 from benchwright.suites.vspro.phases.static import static
@@ -53,6 +59,7 @@ PHASES = (
     Phase("concurrency", concurrency),
     Phase("json_sample", json_sample),
     Phase("mutation", mutation),
+    Phase("hostile", hostile),
     Phase("browser", browser),
     Phase("restart", restart),
     Phase("webhook", webhook),

@@ -1,11 +1,13 @@
-"""Phases ``mutation``, ``restart``, ``webhook`` and ``trace``."""
+"""Phases ``mutation``, ``hostile``, ``restart``, ``webhook`` and ``trace``."""
 
 from __future__ import annotations
 
 from benchwright.services.app import BootPolicy
 from benchwright.services.meridian import NoWebhookRegistered
+from benchwright.services.meridian.script import HOSTILE_EVENT, HOSTILE_NAME, HOSTILE_PAYMENT
 from benchwright.suites.vspro.context import GradeContext
 from benchwright.suites.vspro.observations import (
+    HostileObs,
     MutationObs,
     Observations,
     RestartObs,
@@ -30,6 +32,23 @@ def mutation(ctx: GradeContext, obs: Observations) -> MutationObs:
         ctx.mock.unmutate_statuses()
         ctx.mock.mark_phase("sync4")
     return MutationObs(changed, sync3, seen, ctx.sync())
+
+
+def hostile(ctx: GradeContext, obs: Observations) -> HostileObs:
+    """A markup counterparty name on a first-page row, as a signed vendor update; read back.
+
+    Before ``browser``, whose ``load`` scenario reports whether it ran in the page (the
+    weight-zero ``x_name_injection``). The vendor's row changes with the event, so any
+    later sync agrees with it.
+    """
+    row = next(r for r in ctx.mock.fixture.rows if r["id"] == HOSTILE_PAYMENT)
+    party = {**row["counterparty"], "name": HOSTILE_NAME}
+    sent, refused = None, None
+    try:
+        sent = ctx.mock.deliver_update(HOSTILE_PAYMENT, {"counterparty": party}, HOSTILE_EVENT)
+    except NoWebhookRegistered as exc:
+        refused = str(exc)
+    return HostileObs(sent, refused, ctx.call(f"/api/payments/{HOSTILE_PAYMENT}"))
 
 
 def restart(ctx: GradeContext, obs: Observations) -> RestartObs:
