@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
 from collections.abc import Iterator
 from email.utils import parsedate_to_datetime
@@ -179,8 +180,15 @@ def test_handshake_and_deliveries_are_urllib_posts_of_default_json_signed_as_sen
         assert values["User-Agent"].startswith("Python-urllib/3.")
         assert values["Content-Type"] == "application/json" and values["Connection"] == "close"
         assert values["Content-Length"] == str(len(delivery.body))
-    assert first.body.startswith(b'{"id": "evt_0001", "type": "payment.updated", "created_at": "')
-    assert first.body == json.dumps(json.loads(first.body)).encode()
+    created = json.loads(first.body)["created_at"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", created), created
+    row = next(r for r in mock.fixture.rows if r["id"] == "pay_0010")
+    data = {k: v for k, v in row.items() if not k.startswith("_")} | {
+        "version": 2,
+        "note": "wh-a-1",
+    }
+    event = {"id": "evt_0001", "type": "payment.updated", "created_at": created, "data": data}
+    assert first.body == json.dumps(event).encode()
     assert verify(reg.secret, first.value("Meridian-Signature"), first.body)
     assert not verify(
         reg.secret, first.value("Meridian-Signature"), first.body.replace(b", ", b",")
