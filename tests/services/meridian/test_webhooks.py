@@ -143,3 +143,21 @@ def test_the_last_registration_wins(mock, client, receiver):
         other.secret = _register(client, second.base_url + "/hook").json()["secret"]
         mock.run_delivery_script()
     assert other.counters["received"] == 12 and state.counters["received"] == 0
+
+
+def test_deliver_update_moves_the_vendor_row_and_sends_it_signed(mock, client, receiver):
+    state, url = receiver
+    with pytest.raises(NoWebhookRegistered):
+        mock.deliver_update("pay_0005", {"note": "x"}, "evt_9001")
+    state.secret = _register(client, url).json()["secret"]
+    party = {"name": "<img src onerror=__bwx=1>", "country": "GB"}
+    sent = mock.deliver_update("pay_0005", {"counterparty": party}, "evt_9001")
+    assert (sent["status"], sent["event_id"], sent["data"]["version"]) == (200, "evt_9001", 2)
+    body, header = state.raw[0]
+    assert verify(state.secret, header, body) and json.loads(body)["data"]["counterparty"] == party
+    row = client.get("/v2/payments/pay_0005").json()
+    assert (row["version"], row["counterparty"]) == (2, party)
+    out = [x for x in mock.trace.lines() if x["method"] == "POST(out)"]
+    assert [(x["webhook_delivery"], x["kind"], x["delivery_status"]) for x in out] == [
+        ("evt_9001", "update", 200)
+    ]
