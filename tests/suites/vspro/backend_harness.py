@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from benchwright.services.app import AppUnderTest
 from benchwright.services.meridian import API_KEY, LIST_PATH, Timing
@@ -96,6 +97,25 @@ def boot(
         ) as app,
     ):
         yield app
+
+
+@contextmanager
+def synced(tree: Path, tmp_path: Path) -> Iterator[Any]:
+    """``tree`` booted on a fresh db beside a fresh fast mock and synced once, with the
+    grader's context over both: yields ``(mock, app, ctx)``."""
+    from benchwright.services.meridian import MeridianMock
+    from benchwright.suites.vspro.context import COMMAND as GRADER_COMMAND
+    from benchwright.suites.vspro.context import GradeContext, GradeSettings
+
+    with (
+        MeridianMock(seed=0, timing=FAST) as mock,
+        lease_port() as lease,
+        AppUnderTest(GRADER_COMMAND, tree=tree, db=tmp_path / "graded.db", port=lease.port,
+                     env={"MERIDIAN_BASE_URL": mock.base_url, "MERIDIAN_API_KEY": API_KEY},
+                     log_path=tmp_path / "app.log") as app,
+    ):  # fmt: skip
+        assert call(app.base_url, "/api/sync", "POST", timeout=120).status == 200
+        yield mock, app, GradeContext(tree, tmp_path, app, mock, GradeSettings())
 
 
 def wait_for(probe: Callable[[], object], timeout: float = 10.0, every: float = 0.05) -> object:

@@ -15,7 +15,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from backend_harness import FAST, REFERENCE, call
+from backend_harness import REFERENCE, synced
 from starlette.applications import Starlette
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
@@ -23,13 +23,10 @@ from starlette.routing import Route
 from benchwright.model import Status
 from benchwright.probes.browser import BrowserSession, browser_available
 from benchwright.services._server import BackgroundServer
-from benchwright.services.app import AppUnderTest
-from benchwright.services.meridian import API_KEY, MeridianMock
-from benchwright.services.ports import lease_port
+from benchwright.services.meridian import MeridianMock
 from benchwright.suites.vspro.browser import BrowserObservation
 from benchwright.suites.vspro.browser.viz import observe_viz, observe_viz_fallback
 from benchwright.suites.vspro.checks import CheckSettings, build_table
-from benchwright.suites.vspro.context import COMMAND, GradeContext, GradeSettings
 from benchwright.suites.vspro.observations import Observations
 
 NO_BROWSER = browser_available()  # starts and stops Chromium once, at collection
@@ -43,15 +40,7 @@ TALLER = ("h = b.h;", "h = b.h * 1.5;")
 def _grade(tree: Path, tmp: Path, *, fallback: bool = True) -> tuple[dict, dict]:
     """Boot ``tree`` on a fresh db against a fresh mock, sync, probe; (rows, timings)."""
     timings: dict[str, float] = {}
-    with (
-        MeridianMock(seed=0, timing=FAST) as mock,
-        lease_port() as lease,
-        AppUnderTest(COMMAND, tree=tree, db=tmp / "graded.db", port=lease.port,
-                     env={"MERIDIAN_BASE_URL": mock.base_url, "MERIDIAN_API_KEY": API_KEY},
-                     log_path=tmp / "app.log") as app,
-    ):  # fmt: skip
-        assert call(app.base_url, "/api/sync", "POST", timeout=120).status == 200
-        ctx = GradeContext(tree, tmp, app, mock, GradeSettings())
+    with synced(tree, tmp) as (mock, _app, ctx):
         scenarios = {}
         with BrowserSession(artifacts=tmp / "shots") as session:
             started = time.monotonic()
@@ -135,8 +124,9 @@ def test_a_broken_panel_is_the_apps_zero_never_a_lost_probe(tmp_path: Path) -> N
     app = Starlette(routes=[Route("/", lambda r: HTMLResponse(BROKEN))])
     expect = MeridianMock(seed=0).fixture.expect
     with BackgroundServer(app) as server, BrowserSession(artifacts=tmp_path) as session:
-        ctx = SimpleNamespace(base_url=server.base_url, mock=SimpleNamespace(
-            fixture=SimpleNamespace(expect=expect)))  # fmt: skip
+        fixture = SimpleNamespace(expect=expect)
+        ctx = SimpleNamespace(base_url=server.base_url, call=lambda path: None,  # no API
+                              mock=SimpleNamespace(fixture=fixture))  # fmt: skip
         viz = observe_viz(session, ctx, tmp_path / "viz")  # type: ignore[arg-type]
     assert not viz.lost and viz.blocked is None
     assert viz.vsdbg.scene == {"error": "not ready"}

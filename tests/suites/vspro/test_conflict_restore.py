@@ -6,12 +6,8 @@ the app's next sync brings its copy back."""
 from __future__ import annotations
 
 import pytest
-from backend_harness import FAST, REFERENCE, call
+from backend_harness import REFERENCE, call, synced
 
-from benchwright.services.app import AppUnderTest
-from benchwright.services.meridian import API_KEY, MeridianMock
-from benchwright.services.ports import lease_port
-from benchwright.suites.vspro.context import COMMAND, GradeContext, GradeSettings
 from benchwright.suites.vspro.observations import Observations
 from benchwright.suites.vspro.phases.writes import FIRST_NOTE, conflict
 
@@ -19,15 +15,7 @@ pytestmark = pytest.mark.slow
 
 
 def test_after_the_conflict_phase_a_sync_returns_the_row_to_pristine(tmp_path) -> None:
-    with (
-        MeridianMock(seed=0, timing=FAST) as mock,
-        lease_port() as lease,
-        AppUnderTest(COMMAND, tree=REFERENCE, db=tmp_path / "graded.db", port=lease.port,
-                     env={"MERIDIAN_BASE_URL": mock.base_url, "MERIDIAN_API_KEY": API_KEY},
-                     log_path=tmp_path / "app.log") as app,
-    ):  # fmt: skip
-        assert call(app.base_url, "/api/sync", "POST", timeout=120).status == 200
-        ctx = GradeContext(REFERENCE, tmp_path, app, mock, GradeSettings())
+    with synced(REFERENCE, tmp_path) as (mock, app, ctx):
         obs = Observations(0, mock.fixture.expect, frozenset(r["id"] for r in mock.fixture.rows))
         seen = conflict(ctx, obs)
         pid = seen.payment_id
