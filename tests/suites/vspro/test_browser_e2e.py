@@ -34,14 +34,17 @@ def test_the_golden_page_earns_every_top_rung(tmp_path):
     assert seen.unavailable is None and not seen.scenario_errors
     assert {"load", "sync", "note", "error", "empty"} <= set(seen.scenarios)
     rows = {r.check_id: r for r in grading.rows}
-    short = {c: rows[c].detail for c in MINE if rows[c].score < 1.0}
+    # a timing row the host left unproven is UNAVAILABLE with the reason, never lower
+    measured = [c for c in MINE if not rows[c].detail.startswith("host contended: ")]
+    short = {c: rows[c].detail for c in measured if rows[c].score < 1.0}
     assert not short
-    assert all(rows[c].detail.startswith("1: ") for c in MINE)
+    assert all(rows[c].detail.startswith("1: ") for c in measured)
     # the phase's wall time is in the per-phase timings
     record = next(p for p in grading.phases if p.name == "browser")
     assert record.outcome == "ok" and 0 < seen.wall_s <= record.seconds + 0.1
     # ... and so is each scenario's, run in concurrent lanes: they add up to more
-    assert set(record.parts) == set(seen.scenarios)
+    retimed = {p for p in record.parts if p.endswith(" retimed")}  # a contended host's repeats
+    assert set(record.parts) - retimed == set(seen.scenarios)
     assert max(record.parts.values()) <= record.seconds < sum(record.parts.values())
     # screenshots kept next to the scorecard, referenced by the rows, a few published
     kept = sorted(p.name for p in (tmp_path / "card.browser").rglob("*.png"))
