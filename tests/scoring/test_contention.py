@@ -58,3 +58,28 @@ def test_rows_that_judged_nothing_and_unobserved_hosts_pass_through() -> None:
     assert judge_timed(measured, None) is measured
     unknown = HostState(0.0, 2, None, None, None, None)
     assert judge_timed(measured, unknown).status is Status.FAIL
+
+
+def test_a_host_contended_gate_condition_is_left_out_of_the_gate_not_failed() -> None:
+    """sb-6: a P row the host left unproven neither unlocks nor locks an excellence share,
+    so the score does not move; any other unmeasured condition still fails honestly."""
+    from pathlib import Path
+
+    from benchwright.scoring import compose, load_scorer
+
+    scorer = load_scorer(Path(__file__).parents[2] / "scorers" / "sb6.yaml")
+    perfect = [CheckResult(c, Status.PASS, 1.0, "1") for c in scorer.wanted]
+
+    def with_row(check_id: str, status: Status, detail: str) -> list[CheckResult]:
+        return [r if r.check_id != check_id else CheckResult(check_id, status, 0.0, detail)
+                for r in perfect]  # fmt: skip
+
+    contended = compose(with_row("p_page_interactive", Status.UNAVAILABLE,
+                                 "host contended: other processes took 63%"), scorer)  # fmt: skip
+    assert contended.score == compose(perfect, scorer).score == 1.0
+    (left_out,) = [c for c in contended.excellence.conditions if c.excluded]
+    assert "p_page_interactive" in left_out.name and not left_out.met
+    assert contended.flags.excellent is False  # an unavailable row still costs the flag
+    lost = compose(with_row("p_page_interactive", Status.UNAVAILABLE,
+                            "browser unavailable: no Chromium"), scorer)  # fmt: skip
+    assert lost.score < 1.0 and not [c for c in lost.excellence.conditions if c.excluded]

@@ -67,6 +67,9 @@ class ConditionResult:
     share: float
     met: bool
     detail: str
+    excluded: bool = False
+    """Left out of the gate: its row is a timing measurement a contended host left
+    unproven, which licenses nothing in either direction (the gate is over the rest)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,13 +36,15 @@ def _excellence(card: Scorecard) -> list[str]:
     if e is None:
         return []
     met = sum(c.met for c in e.conditions)
+    judged = [c for c in e.conditions if not c.excluded]
+    left_out = len(e.conditions) - len(judged)
     lines = [
-        f"excellence gate ({e.gate_mode}): {met}/{len(e.conditions)} met, "
-        f"fraction {e.gate_fraction:.4f}; e_mean {e.e_mean:.4f}"
+        f"excellence gate ({e.gate_mode}): {met}/{len(judged)} met"
+        + (f" ({left_out} excluded: host contended)" if left_out else "")
+        + f", fraction {e.gate_fraction:.4f}; e_mean {e.e_mean:.4f}"
     ]
-    lines += [
-        f"  locked: {c.name} (share {c.share:.4f}; {c.detail})" for c in e.conditions if not c.met
-    ]
+    lines += [f"  locked: {c.name} (share {c.share:.4f}; {c.detail})" for c in judged if not c.met]
+    lines += [f"  excluded: {c.name} ({c.detail})" for c in e.conditions if c.excluded]
     return lines
 
 

@@ -20,6 +20,8 @@ from typing import Any, Protocol
 from benchwright.model import CheckResult, Status
 
 TIMING_SCORE = "timing_score"
+HOST_CONTENDED = "host contended: "
+"""How the detail of a row this rule made UNAVAILABLE begins."""
 TOP = 1.0 - 1e-9
 
 
@@ -51,7 +53,7 @@ def judge_timed(row: CheckResult, host: HostWindowState | None) -> CheckResult:
         row.check_id,
         Status.UNAVAILABLE,
         0.0,
-        f"host contended: {host.summary}; the timing part measured {timing:g} of the top "
+        f"{HOST_CONTENDED}{host.summary}; the timing part measured {timing:g} of the top "
         f"rung, which proves nothing about the app (as measured: {row.detail})",
         evidence | {"contended_score": row.score},
         row.duration_s,

@@ -7,6 +7,12 @@ share (``mean_share``: a journey at 0.714 unlocks 0.714 of its share), which is
 why its worked example's 0.904 is not a count. A special condition (zero console
 errors across named scenarios) is binary and proven only by its own evidence
 row: a missing or unmeasured row fails it honestly instead of passing vacuously.
+
+One exception: a timing row a contended host left unproven (``host contended: ...``,
+`benchwright.scoring.contention`) is *excluded* from the gate, as it is from its tier
+mean: it proves nothing about the app either way, so it neither unlocks nor locks a
+share (the run still loses the excellent flag and any freeze, as every unavailable row
+does).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from collections.abc import Mapping
 
 from benchwright.model import ConditionResult, ExcellenceResult, ScoredRow, TierMean
 from benchwright.scoring.config import ConditionConfig
+from benchwright.scoring.contention import HOST_CONTENDED
 from benchwright.scoring.rounding import publish
 from benchwright.scoring.scorer import Scorer
 
@@ -22,6 +29,8 @@ EXACT = 1e-12
 
 
 def _condition(cond: ConditionConfig, row: ScoredRow | None, mode: str) -> ConditionResult:
+    if row is not None and row.counted is None and row.detail.startswith(HOST_CONTENDED):
+        return ConditionResult(cond.name, 0.0, False, "excluded: host contended", excluded=True)
     if row is None or row.counted is None:
         status = "no row" if row is None else row.status.value
         return ConditionResult(cond.name, 0.0, False, f"unproven ({status}): fails honestly")
@@ -44,7 +53,8 @@ def excellence(
         return None
     digits = scorer.config.publish_digits
     results = tuple(_condition(c, rows.get(c.row_id), config.gate) for c in config.conditions)
-    gate = publish(sum(r.share for r in results) / len(results), digits)
+    judged = [r for r in results if not r.excluded]
+    gate = publish(sum(r.share for r in judged) / len(judged), digits) if judged else 0.0
     e_mean = publish(tiers[config.tier].mean or 0.0, digits)
     return ExcellenceResult(
         tier=config.tier,
