@@ -176,3 +176,20 @@ def test_a_taken_app_port_is_a_harness_error_naming_it(tmp_path):
         with pytest.raises(HarnessError, match=f"cannot relay 127.0.0.1:{port} to the app"):
             Bridge("127.0.0.1", port, None).open()
     assert "benchwright-bridge" not in {t.name for t in threading.enumerate()}
+
+
+def test_a_killed_graders_socket_directory_is_swept_and_a_live_ones_kept(tmp_path):
+    """SIGKILL skips ``close``: the next bridge removes what a dead grader left, never
+    the directory of one still running."""
+    from benchwright.services._bridge import sweep_stale
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    left = tmp_path / f"bw-bridge-{dead.stdout.strip()}-abc123"
+    live = tmp_path / f"bw-bridge-{os.getpid()}-def456"
+    odd = tmp_path / "bw-bridge-notapid"
+    for directory in (left, live, odd):
+        directory.mkdir()
+    (left / "app.sock").write_text("")
+    assert sweep_stale(tmp_path) == [left]
+    assert not left.exists() and live.is_dir() and odd.is_dir()

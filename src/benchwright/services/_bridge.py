@@ -10,6 +10,7 @@ runs on one asyncio loop in one thread, which `close` ends and joins.
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import tempfile
 import threading
@@ -29,6 +30,31 @@ from benchwright.services._relay import (
 )
 
 STEP_TIMEOUT_S = 10.0
+PREFIX = "bw-bridge-"
+"""``<tmp>/bw-bridge-<pid>-<random>``: the socket directory of one app start."""
+
+
+def sweep_stale(tmp: Path) -> list[Path]:
+    """Remove the socket directories of graders that died without closing their bridge
+    (SIGKILL leaves them behind); a live grader's are left alone. Returns what went."""
+    gone = []
+    for directory in tmp.glob(f"{PREFIX}*-*"):
+        pid = directory.name[len(PREFIX) :].split("-", 1)[0]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        shutil.rmtree(directory, ignore_errors=True)
+        gone.append(directory)
+    return gone
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's live process
+        return True
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +72,9 @@ class Bridge:
 
     def __init__(self, host: str, app_port: int, vendor: VendorRoute | None) -> None:
         self.host, self.app_port, self.vendor = host, app_port, vendor
-        self.directory = Path(tempfile.mkdtemp(prefix="bw-bridge-"))  # short: sun_path is 108
+        sweep_stale(Path(tempfile.gettempdir()))
+        # short: sun_path is 108 bytes; the pid lets a later grader sweep it if we are killed
+        self.directory = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
         self.reached = False
         """Whether a connection ever reached the app's port inside (the app had bound it)."""
         self._loop = asyncio.new_event_loop()
