@@ -74,3 +74,23 @@ def test_the_report_lists_the_host_across_every_timing_row() -> None:
     )
     assert lines[2].split()[:4] == ["p_summary_latency", "PASS", "others", "1%"]
     assert host_lines([grade_one(perfect(), "b_error_envelope")]) == []
+
+
+def test_a_repeat_that_loses_its_browser_keeps_the_first_run(tmp_path) -> None:
+    """The lanes' results are in before any repeat: a repeat whose browser dies ends the
+    repeats, and the first view stands with its contended state (never a lost phase)."""
+    from benchwright.probes.browser import BrowserUnavailable, browser_available
+    from benchwright.suites.vspro.browser._phase import _retime, _Seen
+
+    if browser_available() is not None:
+        pytest.skip("no headless Chromium here")
+
+    def dies(session, ctx, shots):
+        raise BrowserUnavailable("the browser process exited (signal 9)")
+
+    seen = _Seen()
+    seen.scenarios["load"], seen.host["load"] = "first view", BUSY
+    _retime({"load": dies}, None, tmp_path, seen)  # type: ignore[arg-type]
+    assert seen.scenarios == {"load": "first view"} and not seen.retimed
+    assert seen.host["load"].contended and seen.host["load"].attempts == 1
+    assert "load retimed" in seen.seconds
