@@ -15,7 +15,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from benchwright.probes.browser import Instrumentation, ScenarioHost
 from benchwright.suites.vspro.browser import _dom
 from benchwright.suites.vspro.browser._views import NoteView
-from benchwright.suites.vspro.browser._waits import APPEAR_S, CLICK_S, EDITOR_S
+from benchwright.suites.vspro.browser._waits import APPEAR_S, CLICK_S, EDITOR_S, WRITE_S
 from benchwright.suites.vspro.context import GradeContext
 from benchwright.suites.vspro.observations import rows_of
 
@@ -57,6 +57,7 @@ def observe_note(session: ScenarioHost, ctx: GradeContext, shots: Path) -> NoteV
         mid: dict[str, Any] = {}
         saved, state = False, None
         if edit and edit["committed"]:
+            _await_hold(sc, held)
             sc.page.wait_for_timeout(CHECK_AT_MS)
             mid = sc.page.evaluate(_dom.NOTE_STATE, [edit["handle"], value])
             mid["pending"] = held["start"] is not None and held["end"] is None
@@ -122,6 +123,15 @@ def _edit(sc: Any, td: Any, value: str) -> dict[str, Any]:
     page.evaluate(_dom.STAMP_NOTE, [td, value])
     page.keyboard.press("Enter")
     return {"opened": True, "committed": True, "handle": td, "opened_by": opened_by}
+
+
+def _await_hold(sc: Any, held: dict[str, float | None]) -> None:
+    """Wait, bounded by ``WRITE_S``, until the edit's write reaches the hold, so that
+    "painted while held" is read inside the hold even when a loaded host made the app's
+    POST leave late (an app that never writes still fails: nothing is ever held)."""
+    deadline = time.monotonic() + WRITE_S
+    while held["start"] is None and time.monotonic() < deadline:
+        sc.page.wait_for_timeout(50)  # a Playwright wait: the route handler runs meanwhile
 
 
 EDITOR_FOCUSED = (

@@ -14,3 +14,6 @@ APPEAR_S = 20.0
 """A table, a recovered table, an empty state or a banner to appear."""
 EDITOR_S = 3.0
 """An inline editor to take focus after a click (a double-click is tried after it)."""
+WRITE_S = 5.0
+"""A committed edit's write to leave the page (a loaded host delays the app's own POST;
+when it leaves is not what the optimistic-paint row grades)."""
