@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from dataclasses import replace
 
 import httpx
 
@@ -153,6 +154,10 @@ def test_the_held_line_is_read_even_when_the_vendor_records_it_late(mock, monkey
         write(line)
 
     monkeypatch.setattr(mock.trace, "write", late)
+    # the late write blocks the vendor's event loop for 0.5 s right after the client cut
+    # the hold, so the retry is stamped up to 0.5 s later: the hold must outlast that, or
+    # the retry falls outside it and the test races the scheduler (as it once did on CI)
+    monkeypatch.setattr(mock, "timing", replace(mock.timing, stall_secs=3.0))
     mock.set_visible_cap(SMALL)
     skip_traps(mock)
     mock.arm_stall()
