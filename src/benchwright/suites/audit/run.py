@@ -11,12 +11,9 @@ from typing import Any
 from benchwright.errors import HarnessError, SpecError
 from benchwright.model import Scorecard, Status
 from benchwright.sandbox import Confinement
+from benchwright.scoring.contention import HOST_CONTENDED
 from benchwright.suites.audit.controls import GOLDEN_DIR, Control, control_tree, load_controls
 from benchwright.suites.audit.judge import ControlVerdict, judge, order_problems
-
-CONTENDED = "host contended"
-"""How a timing row's detail starts when the host was too busy to measure it (UNAVAILABLE):
-a fact about the machine, not the control, so the control is graded once more."""
 
 
 @dataclass(frozen=True)
@@ -114,7 +111,7 @@ def contended_targets(control: Control, card: Scorecard) -> tuple[str, ...]:
     return tuple(
         check for check in control.targets
         if card.row(check).status is Status.UNAVAILABLE
-        and card.row(check).detail.startswith(CONTENDED)
+        and card.row(check).detail.startswith(HOST_CONTENDED)
     )  # fmt: skip
 
 
