@@ -224,6 +224,7 @@ def test_a_pin_given_for_a_file_binds_even_an_uncalibrated_one(
 ) -> None:
     config = write_config("sb6")
     rc = config.parent / "sb6-thresholds.json"
+    rc.write_text(rc.read_text().replace('"calibrated": true', '"calibrated": false', 1))
     with pytest.raises(RefusedError, match="was pinned but its sha256 is"):
         load_scorer(config, thresholds=ThresholdsPin(rc, "0" * 64))
     scorer = load_scorer(config, thresholds=ThresholdsPin(rc, sha256_hex(rc.read_bytes())))

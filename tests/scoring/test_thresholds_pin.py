@@ -51,10 +51,23 @@ def test_a_calibrated_file_matching_its_pin_drops_the_rc_and_the_banner(
 def test_uncalibrated_thresholds_put_a_banner_and_rc_on_every_verdict() -> None:
     from scoring.conftest import shipped
 
+    scorer = shipped("sb7")
+    card = compose(perfect_rows(scorer), scorer)
+    assert card.scorer_version == "sb-7.0-rc"
+    assert card.banner == "UNCALIBRATED: thresholds are not a frozen calibration fit (sb-7.0-rc)"
+
+
+def test_sb6_ships_the_public_reference_pass_calibrated_figures() -> None:
+    """Entrants graded here are scored on the public sb-6 reference pass's frozen figures
+    (facts D5), so the shipped sb-6 verdict is sb-6.0 with no banner, and the drag floors
+    are the frozen file's 48/36/24/12, not the methodology page's 24/18/12/6."""
+    from scoring.conftest import shipped
+
     scorer = shipped("sb6")
     card = compose(perfect_rows(scorer), scorer)
-    assert card.scorer_version == "sb-6.0-rc"
-    assert card.banner == "UNCALIBRATED: thresholds are not a frozen calibration fit (sb-6.0-rc)"
+    assert card.scorer_version == "sb-6.0" and card.banner is None
+    assert scorer.floors("e_frames_under_drag") == (48, 36, 24, 12)
+    assert scorer.k_p == 1.0 and scorer.gamma("T") == scorer.gamma("A") == 1.0
 
 
 def test_the_shipped_pins_match_the_shipped_files() -> None:
@@ -70,7 +83,7 @@ def test_thresholds_calibration_m_overrides_the_config(write_config: WriteConfig
     config = write_config("sb6")
     path = config.parent / "sb6-thresholds.json"
     doc = json.loads(path.read_text())
-    doc["m"] = 0.5
+    doc["m"], doc["calibrated"] = 0.5, False  # an edited calibrated file would be refused
     path.write_text(json.dumps(doc))
     assert load_scorer(config).m == 0.5
 

@@ -29,7 +29,7 @@ def test_the_verdict_prints_attribution_unmeasured_rows_and_flags() -> None:
     assert "UNMEASURED (left their means, excellent cleared): t_camera" in lines
     assert "no row (counted FAIL): v_styling" in lines
     assert "critical x0.9600: sync_completeness (data-loss, score 0.9000, severity 0.9000)" in lines
-    assert lines[-1] == "flags: excellent=False partial=True uncalibrated=True"
+    assert lines[-1] == "flags: excellent=False partial=True uncalibrated=False"
 
 
 def test_a_suppressed_multiplier_is_printed_with_its_root() -> None:
