@@ -14,6 +14,7 @@ from types import FrameType
 import typer
 
 from benchwright.cli import (  # noqa: F401 - they register commands
+    ace,
     audit,
     calibrate,
     grade,

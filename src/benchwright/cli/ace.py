@@ -1,0 +1,49 @@
+"""``benchwright ace score|selftest``: the ACE oracle over one workspace, and its gate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+
+from benchwright.cli._app import JsonOpt, app, invalid, reports_errors
+
+ace_app = typer.Typer(help="The ACE oracle: score a workspace on a rung, selftest.",
+                      no_args_is_help=True)  # fmt: skip
+app.add_typer(ace_app, name="ace")
+GRADLE_MODES = ("docker", "local")
+
+
+@ace_app.command("score")
+@reports_errors
+def score_cmd(
+    workspace: Annotated[Path, typer.Argument(help="The workspace directory to grade.")],
+    rung: Annotated[str, typer.Option("--rung", help="A rung of scorers/ace-ladder.json.")],
+    skip_docker: Annotated[
+        bool, typer.Option("--skip-docker", help="Docker-gated rows SKIPPED, no engine probed.")
+    ] = False,
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", help="A running stack for F1-F9 and C2.")
+    ] = None,
+    gradle: Annotated[str, typer.Option("--gradle", help="docker | local (B1-B3).")] = "docker",
+    json_out: JsonOpt = None,
+) -> None:
+    """Score WORKSPACE on one rung with the fixed denominator (2: unknown rung or input)."""
+    import json
+
+    from rich.console import Console
+
+    from benchwright.checks.ace.grade import grade_workspace
+    from benchwright.reports.ace import print_grade
+
+    if gradle not in GRADLE_MODES:
+        invalid(f"--gradle {gradle!r}: choose one of {', '.join(GRADLE_MODES)}")
+    mode: Literal["docker", "local"] = "local" if gradle == "local" else "docker"
+    grade = grade_workspace(
+        workspace, rung, skip_docker=skip_docker, base_url=base_url, gradle=mode
+    )
+    if json_out:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(grade.to_dict(), indent=2) + "\n", encoding="utf-8")
+    print_grade(grade, Console())
