@@ -96,6 +96,22 @@ def test_batch_partial_gives_no_vacuous_credit_when_nothing_reached_the_vendor()
     assert (row.status, row.score) == (Status.FAIL, 0.0)
 
 
+def test_batch_partial_names_the_key_duty_when_items_reach_the_vendor_under_other_keys():
+    ops = tuple({**op, "key": f"uuid-{i}"} for i, op in enumerate(perfect()["batch"].trace.ops))
+    row = grade_one(swap(perfect(), "batch", trace=BatchTrace(ops, 0, 0, 0)), "c_batch_partial")
+    assert row.score == 0.5
+    assert row.detail == (
+        "0.5: 2/4 quarters; missed: created once each, no retry of the failed item; duty: "
+        "§6.8 each batch item goes to the vendor with its own idempotency key (a resent item "
+        "must not create a second payment) - sb6-b1, sb6-b2, sb6-b3 never reached the vendor, "
+        "which saw 'uuid-0', 'uuid-1', 'uuid-2'"
+    )
+    keyless = tuple({**op, "key": "", "outcome": "idempotency_key_required"} for op in ops)
+    row = grade_one(swap(perfect(), "batch", trace=BatchTrace(keyless, 0, 0, 0)), "c_batch_partial")
+    assert "never reached the vendor, which saw no key" in row.detail
+    assert "duty" not in grade_one(perfect(), "c_batch_partial").detail
+
+
 def test_cursor_paging_offenders_and_no_cursor():
     lines = (*trace_lines(), list_line(400, cursor=None, offset="100"))
     row = grade_one(swap(perfect(), "trace", lines=lines), "vendor_cursor_paging")

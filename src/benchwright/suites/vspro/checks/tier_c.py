@@ -89,8 +89,12 @@ def _code(item: dict) -> str | None:
 @vspro_check("c_batch_partial", needs=("batch",))
 def c_batch_partial(obs: Observations, _s) -> CheckResult:
     """Quarters: results in input order with the good items created; each good item created
-    once at the vendor; the failed item's code amount_over_limit; no retry of it (credited
-    only when the batch reached the vendor at all)."""
+    once at the vendor, under its own key; the failed item's code amount_over_limit; no
+    retry of it (credited only when the batch reached the vendor under its keys at all).
+
+    The key is the payment's identity at the vendor ("unique per intended payment"), so an
+    item that arrives under another key (or none) is another payment: its good items were
+    never created once *as sent*, and no retry of the failed one can be ruled out."""
     b = obs["batch"]
     items = (body(b.response) or {}).get("results")
     items = [x for x in items if isinstance(x, dict)] if isinstance(items, list) else []
@@ -109,8 +113,22 @@ def c_batch_partial(obs: Observations, _s) -> CheckResult:
     missed = [k for k, ok in parts.items() if not ok]
     tail = f"; missed: {', '.join(missed)}" if missed else ""
     return result("c_batch_partial", score, f"{g(score)}: {sum(parts.values())}/4 quarters"
-                  f"{tail}", status=b.response.status, trace=b.trace.as_dict() | {"ops": len(
-                      b.trace.ops)})  # fmt: skip
+                  f"{tail}{_key_duty(b.trace.ops)}", status=b.response.status,
+                  trace=b.trace.as_dict() | {"ops": len(b.trace.ops)})  # fmt: skip
+
+
+def _key_duty(ops: tuple[dict, ...]) -> str:
+    """Names §6.8's key duty when an item the grader sent never reached the vendor under
+    its own idempotency key while others did (a key stripped, replaced or left empty)."""
+    seen = [op.get("key") or "" for op in ops]
+    lost = [k for k in BATCH_KEYS if k not in seen]
+    if not lost or not ops:
+        return ""
+    others = sorted({repr(k) if k else "no key" for k in seen if k not in BATCH_KEYS})
+    shown = ", ".join(others[:3]) + (f" (+{len(others) - 3} more)" if len(others) > 3 else "")
+    return (f"; duty: §6.8 each batch item goes to the vendor with its own idempotency key "
+            f"(a resent item must not create a second payment) - {', '.join(lost)} never "
+            f"reached the vendor, which saw {shown}")  # fmt: skip
 
 
 @vspro_check("vendor_cursor_paging", needs=("trace",))
