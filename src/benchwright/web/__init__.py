@@ -1,0 +1,14 @@
+"""The one web layer: templates, components and the stylesheet the board and the local
+results viewer share (components take plain dicts, see ``templates/components.html``)."""
+
+from benchwright.web._env import TEMPLATES, environment, fmt_score, fmt_secs, fmt_when
+from benchwright.web.static import router as static_router
+
+__all__ = [
+    "TEMPLATES",
+    "environment",
+    "fmt_score",
+    "fmt_secs",
+    "fmt_when",
+    "static_router",
+]
