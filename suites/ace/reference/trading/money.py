@@ -52,4 +52,5 @@ def instant(raw: str) -> datetime:
 
 def stamp(moment: datetime) -> str:
     """``2026-12-01T16:48:04.123Z``: UTC, three fractional digits, a literal Z."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    utc = moment.astimezone(UTC)
+    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
