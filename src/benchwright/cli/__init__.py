@@ -19,6 +19,7 @@ from benchwright.cli import (  # noqa: F401 - they register commands
     calibrate,
     grade,
     grading,
+    publish,
     scoring,
     suites,
     vendor,

@@ -1,0 +1,36 @@
+"""``benchwright publish``: post a graded scorecard to a board."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from benchwright.cli._app import app, reports_errors
+
+
+@app.command("publish")
+@reports_errors
+def publish(
+    card: Annotated[Path, typer.Argument(help="A scorecard JSON (benchwright grade --json).")],
+    to: Annotated[str, typer.Option("--to", help="The board's base URL.")],
+    model: Annotated[
+        str | None, typer.Option("--model", help="The model the agent ran (default: the card's).")
+    ] = None,
+    nodes: Annotated[
+        int, typer.Option("--nodes", min=0, help="0 = a single agent; N = a swarm of N nodes.")
+    ] = 0,
+    screenshots_dir: Annotated[
+        Path | None,
+        typer.Option("--screenshots-dir", help="Where the card's marked screenshots now are."),
+    ] = None,
+) -> None:
+    """Post CARD to the board: prints the run's URL, or the board's error (exit 1)."""
+    from benchwright.board.identity import load_or_create
+    from benchwright.board.publish import build_payload, post
+
+    payload = build_payload(
+        card, load_or_create(), model=model, nodes=nodes, screenshots_dir=screenshots_dir
+    )
+    typer.echo(post(payload, to))
