@@ -47,3 +47,22 @@ def score_cmd(
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps(grade.to_dict(), indent=2) + "\n", encoding="utf-8")
     print_grade(grade, Console())
+
+
+@ace_app.command("selftest")
+@reports_errors
+def selftest_cmd(
+    fixtures: Annotated[Path, typer.Argument(help="A directory with expectations.yaml.")],
+) -> None:
+    """Grade every fixture against its expectations (1: one broke, 2: bad expectations)."""
+    from benchwright.checks.ace.selftest import run_selftest
+
+    outcomes = run_selftest(fixtures)
+    for outcome in outcomes:
+        mark = "BROKEN" if outcome.broken else "ok"
+        typer.echo(f"{mark:6} {outcome.workspace}: partial {outcome.partial_pct}%")
+        for line in outcome.broken:
+            typer.echo(f"  {outcome.workspace}: {line}", err=True)
+    if any(o.broken for o in outcomes):
+        raise typer.Exit(1)
+    typer.echo(f"ace selftest passed: {len(outcomes)} fixture(s) within their expectations")

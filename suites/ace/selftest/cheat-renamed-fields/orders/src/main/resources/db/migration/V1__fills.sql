@@ -1,0 +1,5 @@
+CREATE TABLE fills (
+    id BIGSERIAL PRIMARY KEY,
+    price DOUBLE PRECISION NOT NULL,
+    quantity REAL NOT NULL
+);

@@ -1,0 +1,5 @@
+CREATE TABLE price_requests (
+    id BIGSERIAL PRIMARY KEY,
+    symbol VARCHAR(16) NOT NULL,
+    requested_at TIMESTAMP WITH TIME ZONE NOT NULL
+);
