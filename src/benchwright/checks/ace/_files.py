@@ -1,0 +1,75 @@
+"""The files of a workspace the offline ACE checks (S*, P*, M*) may look at.
+
+The oracle judges what an agent wrote, not what a build produced or a package
+manager vendored, so build outputs and vendored trees are never walked. Only
+regular files count: an empty directory named ``Broken.java`` is not a Java file,
+and a symbolic link is passed over (it could point outside the workspace, and it
+holds no content the agent wrote).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+SKIPPED_DIRS = frozenset({"build", "target", "dist", "out", ".gradle", "node_modules", ".git"})
+"""Build outputs (Gradle, Maven, bundlers), Gradle's cache, vendored packages, git metadata."""
+
+READ_LIMIT = 2 * 1024 * 1024
+"""Bytes read from one file: a source or doc file the checks judge is far smaller."""
+
+_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
+
+@dataclass(frozen=True)
+class Tree:
+    """The regular files under ``root`` (relative POSIX paths), walked once on first use."""
+
+    root: Path
+
+    @cached_property
+    def files(self) -> tuple[str, ...]:
+        """Every regular file outside `SKIPPED_DIRS`, sorted."""
+        found: list[str] = []
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = [d for d in dirnames if d not in SKIPPED_DIRS]
+            for name in filenames:
+                full = Path(dirpath, name)
+                if stat.S_ISREG(full.lstat().st_mode):
+                    found.append(full.relative_to(self.root).as_posix())
+        return tuple(sorted(found))
+
+    def size(self, rel: str) -> int | None:
+        """Bytes of the regular file ``rel``; None when it is absent or anything else."""
+        try:
+            mode = (self.root / rel).lstat()
+        except OSError:
+            return None
+        return mode.st_size if stat.S_ISREG(mode.st_mode) else None
+
+    def text(self, rel: str) -> str:
+        """The file decoded as UTF-8 (undecodable bytes replaced); "" when unreadable."""
+        try:
+            fd = os.open(self.root / rel, _READ)
+        except OSError:
+            return ""
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return ""
+            return handle.read(READ_LIMIT).decode("utf-8", errors="replace")
+
+    def main_sources(self, suffixes: tuple[str, ...]) -> list[str]:
+        """Files under some ``src/main`` directory whose name ends with one of ``suffixes``.
+
+        Every file below ``src/main`` is main source, a package named ``test`` included
+        (``src/main/java/app/test/Ledger.java`` ships in the jar); only ``src/test`` and
+        other source sets are left out.
+        """
+        return [f for f in self.files if f.endswith(suffixes) and _under_src_main(f)]
+
+
+def _under_src_main(rel: str) -> bool:
+    return "/src/main/" in f"/{rel}"
