@@ -55,7 +55,7 @@ def test_api_depth_validation_status_and_gate():
     row = grade_one(
         swap(obs, "validation", matrix=MatrixObservation(tuple(results))), "c_api_depth"
     )
-    assert row.score == pytest.approx(9 / 10, abs=1e-5) and "sort=bogus -> 400" in row.detail
+    assert row.score == pytest.approx(10 / 11, abs=1e-5) and "sort=bogus -> 400" in row.detail
     empty = grade_one(swap(obs, "reads", raw_pages=(jr(page([])),)), "c_api_depth")
     assert empty.detail == "0: gate: no rows on the wire"
 
@@ -207,6 +207,17 @@ def _with_cell(obs, name, answer):
     return swap(obs, "validation", matrix=MatrixObservation(tuple(results)))
 
 
+def test_api_depth_refuses_limit_zero():
+    """§6.3: a limit below 1 is invalid; an app that serves a page for limit=0 misses a cell
+    of the validation matrix (c_api_depth, input_validation) and its field error."""
+    obs = _with_cell(perfect(), "limit=0", jr(page([], limit=0)).response)
+    row = grade_one(obs, "c_api_depth")
+    assert row.score == pytest.approx(10 / 11)
+    assert "failed: limit=0 -> 400 (§6.3 a limit below 1 is invalid)" in row.detail
+    assert grade_one(obs, "input_validation").detail.startswith("0.9091: 10/11; wrong: limit=0")
+    assert "short: limit=0" in grade_one(obs, "b_error_envelope").detail
+
+
 def test_api_depth_refuses_a_long_note_and_an_unknown_id():
     """§6.7 and §6.4, the duties the seed's matrix never probed, named in the detail."""
     obs = perfect()
@@ -214,13 +225,13 @@ def test_api_depth_refuses_a_long_note_and_an_unknown_id():
     accepted = _with_cell(obs, "note>280", jr({"id": NOTE_PROBE_ID, "note": LONG_NOTE}).response)
     accepted = swap(accepted, "validation", note_row=jr(stored))
     row = grade_one(accepted, "c_api_depth")
-    assert row.score == pytest.approx(0.8)
+    assert row.score == pytest.approx(9 / 11)
     assert "note>280 -> 400 (§6.7 a note is 1 to 280 characters)" in row.detail
     assert "note>280 not stored (§6.7)" in row.detail
     null = grade_one(_with_cell(obs, "unknown id", jr(None).response), "c_api_depth")
-    assert null.score == pytest.approx(0.9)
+    assert null.score == pytest.approx(10 / 11)
     assert "unknown id -> 404 (§6.4 an unknown payment is 404 not_found)" in null.detail
     diag = grade_one(accepted, "input_validation")
-    assert diag.detail.startswith("0.8: 8/10; wrong: note>280 -> 400")
+    assert diag.detail.startswith("0.8182: 9/11; wrong: note>280 -> 400")
     envelope = grade_one(accepted, "b_error_envelope")
     assert "short: note>280" in envelope.detail and envelope.score < 1.0

@@ -48,7 +48,7 @@ ROW_KEYS = {
     "counterparty_name",
     "country",
 }
-BAD_QUERIES = ("limit=-1", "limit=abc", "offset=-5", "sort=bogus", "status=bogus")
+BAD_QUERIES = ("limit=-1", "limit=0", "limit=abc", "offset=-5", "sort=bogus", "status=bogus")
 ITEM = {
     "counterparty": {"name": "Alpha GmbH", "country": "DE"},
     "occurred_at": "2026-04-01T09:30:00+02:00",

@@ -15,7 +15,8 @@ from benchwright.suites.vspro.observations import Observations, body, rows_of
 EXTERNAL = re.compile(
     rb"""(?:\b(?:src|href)\s*=\s*["']?\s*https?://|\bimport\s*\(\s*["'`]https?:)""", re.I
 )
-FIELD_ERROR_CELLS = ("limit=-1", "limit=abc", "offset=-5", "sort=bogus", "status=bogus", "note>280")
+FIELD_ERROR_CELLS = ("limit=-1", "limit=abc", "offset=-5", "sort=bogus", "status=bogus",
+                     "limit=0", "note>280")  # fmt: skip
 
 
 @vspro_check("row_integrity", needs=("reads",))

@@ -21,7 +21,8 @@ PAGING_PARAMS = ("offset", "page", "start", "skip")
 BATCH_KEYS = ("sb6-b1", "sb6-b2", "sb6-b3")
 MATRIX_WANT = {"limit=-1": 400, "limit=abc": 400, "offset=-5": 400, "sort=bogus": 400,
                "status=bogus": 400, "nope": 404}  # fmt: skip
-DUTY_CELLS = {"note>280": (400, "§6.7 a note is 1 to 280 characters"),
+DUTY_CELLS = {"limit=0": (400, "§6.3 a limit below 1 is invalid"),
+              "note>280": (400, "§6.7 a note is 1 to 280 characters"),
               "unknown id": (404, "§6.4 an unknown payment is 404 not_found")}  # fmt: skip
 """Issue #13's cells: spec duties the seed's matrix never probed, named in the cell."""
 
@@ -47,8 +48,8 @@ def pagination_cells(obs: Observations) -> dict[str, bool]:
 
 
 def validation_cells(obs: Observations) -> dict[str, bool]:
-    """The ten status cells: six bad GETs, the invalid batch, a note over 280 characters
-    (refused, and not stored) and an unknown payment id."""
+    """The eleven status cells: six bad GETs, the invalid batch, ``limit=0``, a note over
+    280 characters (refused, and not stored) and an unknown payment id."""
     v = obs["validation"]
     got = {c.name: o.status for c, o in v.matrix.results}
     cells = {f"{name} -> {want}": got.get(name) == want for name, want in MATRIX_WANT.items()}

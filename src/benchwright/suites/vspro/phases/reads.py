@@ -20,6 +20,7 @@ BAD_GETS = (
     ("offset=-5", "/api/payments?offset=-5"),
     ("sort=bogus", "/api/payments?sort=bogus"),
     ("status=bogus", "/api/payments?status=bogus"),
+    ("limit=0", "/api/payments?limit=0"),
     ("nope", "/api/nope"),
 )
 NOTE_PROBE_ID = "pay_1500"
@@ -59,7 +60,7 @@ def reads(ctx: GradeContext, obs: Observations) -> ReadsObs:
 
 
 def validation(ctx: GradeContext, obs: Observations) -> ValidationObs:
-    """Six bad GETs, a note over 280 characters, an unknown id, a PUT; the note's row after."""
+    """Seven bad GETs, a note over 280 characters, an unknown id, a PUT; the note's row after."""
     cells = [MatrixCell(name, path) for name, path in BAD_GETS] + list(WRITE_CELLS)
     matrix = run_matrix(ctx.base_url, cells, timeout_s=ctx.settings.request_timeout_s)
     return ValidationObs(matrix, ctx.call(f"/api/payments/{NOTE_PROBE_ID}"))
