@@ -1,0 +1,117 @@
+"""``benchwright ace score`` and ``benchwright ace selftest`` through the real console script."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "suites" / "ace" / "selftest"
+RUNGS = ("L1_migration_entity", "L3_point_in_time", "L7_full_platform")
+
+
+def test_an_unknown_rung_exits_2_listing_the_rungs(cli, tmp_path):
+    proc = cli("ace", "score", str(tmp_path), "--rung", "L3")
+    assert proc.returncode == 2
+    assert "unknown rung 'L3'" in proc.stderr
+    for rung in RUNGS:
+        assert rung in proc.stderr
+
+
+def test_a_missing_workspace_exits_2_naming_it(cli, tmp_path):
+    proc = cli("ace", "score", str(tmp_path / "nowhere"), "--rung", "L1_migration_entity")
+    assert proc.returncode == 2
+    assert "nowhere: no such workspace directory" in proc.stderr
+
+
+def test_score_prints_every_wanted_id_and_writes_json(cli, tmp_path):
+    out = tmp_path / "ace.json"
+    good = FIXTURES / "good"
+    proc = cli("ace", "score", str(good), "--rung", "L3_point_in_time", "--skip-docker",
+               "--json", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    for ace_id in ("M1", "M2", "M4", "B1", "B2", "B3", "C2", "F1", "F2", "F3", "F8"):
+        assert f"│ {ace_id} " in proc.stdout
+    assert "(fixed denominator 34)" in proc.stdout
+    assert "weighted_score_pct: null" in proc.stdout
+    doc = json.loads(out.read_text())
+    assert doc["rung"] == "L3_point_in_time"
+    assert doc["full_denominator"] == 34
+    assert doc["weighted_score_pct"] is None
+    rows = {r["check_id"]: r for r in doc["rows"]}
+    assert list(rows) == ["M1", "M2", "M4", "B1", "B2", "B3", "C2", "F1", "F2", "F3", "F8"]
+    # Docker-gated rows are SKIPPED by the flag itself, never by a probe.
+    assert rows["B1"]["status"] == "SKIPPED"
+    assert "--skip-docker" in rows["B1"]["detail"]
+    assert f"partial_score_pct: {doc['partial_score_pct']}" in proc.stdout
+
+
+def test_structure_ids_pass_the_good_fixture_and_fail_a_stub(cli, tmp_path):
+    good = cli("ace", "score", str(FIXTURES / "good"), "--rung", "L6_compose_health",
+               "--skip-docker", "--json", str(tmp_path / "good.json"))  # fmt: skip
+    stub = cli("ace", "score", str(FIXTURES / "cheat-stub-services"), "--rung",
+               "L6_compose_health", "--skip-docker", "--json", str(tmp_path / "stub.json"))  # fmt: skip
+    assert good.returncode == stub.returncode == 0, good.stderr + stub.stderr
+    good_rows = {r["check_id"]: r for r in json.loads((tmp_path / "good.json").read_text())["rows"]}
+    stub_rows = {r["check_id"]: r for r in json.loads((tmp_path / "stub.json").read_text())["rows"]}
+    assert good_rows["S4"]["status"] == good_rows["S5"]["status"] == "PASS"
+    assert stub_rows["S4"]["status"] == stub_rows["S5"]["status"] == "FAIL"
+
+
+def test_selftest_passes_the_shipped_fixtures(cli):
+    proc = cli("ace", "selftest", str(FIXTURES))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "ace selftest passed: 7 fixture(s)" in proc.stdout
+
+
+def _copy(tmp_path: Path) -> Path:
+    copy = tmp_path / "fixtures"
+    shutil.copytree(FIXTURES, copy)
+    return copy
+
+
+def test_selftest_exits_1_when_a_cheat_is_taken_for_the_good_workspace(cli, tmp_path):
+    copy = _copy(tmp_path)
+    exp = yaml.safe_load((copy / "expectations.yaml").read_text())
+    exp["positive"]["workspace"] = "cheat-stub-services"
+    (copy / "expectations.yaml").write_text(yaml.safe_dump(exp))
+    proc = cli("ace", "selftest", str(copy))
+    assert proc.returncode == 1
+    assert "BROKEN cheat-stub-services" in proc.stdout
+    assert "cheat-stub-services: S1 must pass, got FAIL" in proc.stderr
+    assert "is under the floor 85%" in proc.stderr
+
+
+def test_selftest_exits_1_when_a_must_fail_id_passes(cli, tmp_path):
+    copy = _copy(tmp_path)
+    exp = yaml.safe_load((copy / "expectations.yaml").read_text())
+    exp["adversarial"][0]["workspace"] = "good"
+    (copy / "expectations.yaml").write_text(yaml.safe_dump(exp))
+    proc = cli("ace", "selftest", str(copy))
+    assert proc.returncode == 1
+    assert "good: S1 must fail by detection, got PASS" in proc.stderr
+
+
+def test_selftest_exits_2_on_malformed_expectations_naming_file_and_field(cli, tmp_path):
+    copy = _copy(tmp_path)
+    exp = yaml.safe_load((copy / "expectations.yaml").read_text())
+    exp["adversarial"][1]["must_fail"] = ["M9"]
+    (copy / "expectations.yaml").write_text(yaml.safe_dump(exp))
+    proc = cli("ace", "selftest", str(copy))
+    assert proc.returncode == 2
+    assert "fixtures/expectations.yaml: adversarial[1].must_fail: unknown ACE id 'M9'" in (
+        proc.stderr
+    )
+    exp["adversarial"][1]["must_fail"] = ["M1"]
+    exp["positive"]["workspace"] = "absent"
+    exp["rung"] = "L9"
+    (copy / "expectations.yaml").write_text(yaml.safe_dump(exp))
+    proc = cli("ace", "selftest", str(copy))
+    assert proc.returncode == 2
+    assert "expectations.yaml: rung: unknown rung 'L9'" in proc.stderr
+    assert "expectations.yaml: positive.workspace: no such fixture directory: absent" in (
+        proc.stderr
+    )
