@@ -8,7 +8,13 @@ turn measurements into scores.
 from benchwright.scoring.ace import ace_fields
 from benchwright.scoring.compose import compose
 from benchwright.scoring.config import DEFECT_ORDER, GAMMA_CAP, ScorerConfig
-from benchwright.scoring.files import load_config, load_ladder, load_rows, load_scorer
+from benchwright.scoring.files import (
+    load_config,
+    load_ladder,
+    load_rows,
+    load_scorer,
+    rows_from,
+)
 from benchwright.scoring.freeze import FREEZE_FLOOR, FreezeDecision, freeze_check, freeze_marker
 from benchwright.scoring.rounding import percent, publish
 from benchwright.scoring.rungs import DEFAULT_LATENCY_RUNGS, Rung, RungScore, compound, ladder_score
@@ -43,6 +49,7 @@ __all__ = [
     "perfect_rows",
     "pin_thresholds",
     "publish",
+    "rows_from",
     "selftest",
     "sha256_hex",
 ]

@@ -145,8 +145,11 @@ def load_rows(path: Path, scorer: Scorer | None = None) -> list[CheckResult]:
     would otherwise leave the real check missing, hence FAIL, without a word). A
     score must be a JSON number (not ``"1"`` or ``true``) that agrees with its status.
     """
-    source = display_path(path)
-    raw = read_document(path)
+    return rows_from(read_document(path), display_path(path), scorer)
+
+
+def rows_from(raw: Any, source: str, scorer: Scorer | None = None) -> list[CheckResult]:
+    """`load_rows` of already-read data (a board's posted rows); ``source`` names it."""
     try:
         parsed = _ROWS.validate_python(raw)
     except ValidationError as exc:

@@ -1,0 +1,173 @@
+"""The body of ``POST /api/benchmark-runs``: one graded run, its evidence and its poster.
+
+JSON, camelCase keys, unknown keys rejected at every level (the server answers 400 naming
+the key path, e.g. ``checks[3].foo``). This module is the contract between the poster
+(``benchwright publish``) and the board: the poster validates its payload with `Payload`
+before sending, the server with the same model after reading the body.
+
+Shape only lives here (types, required keys, no unknown keys); the consistency limits
+(values in [0, 1], finish after start, swarm minimums, non-blank model) are
+`benchwright.board.validation`, the screenshot limits `benchwright.board._png`, and the
+agreement between the posted figures and their own rows `benchwright.board.recompose`.
+
+A publisher builds the scorecard part with `scorecard_fields(report)` from the scorecard
+JSON of ``benchwright grade --json`` (`benchwright.reports.scorecard.scorecard_dict`);
+the server re-derives the same fields from the posted rows with the same function, so
+the two can only disagree when someone edited the numbers.
+
+Example (abridged)::
+
+    {"scorerVersion": "sb-6.0-rc", "score": 0.9029, "tiers": {"A": 1.0, "B": 0.9},
+     "composition": {"components": {"inner": 0.98}, "excellenceGate": 0.9286,
+                     "excellenceMean": 1.0, "excellence": 0.1114, "preSeverityScore": 0.9738,
+                     "multiplier": 1.0, "excellent": true, "partial": false},
+     "checks": [{"id": "server_runs", "tier": "A", "status": "PASS", "score": 1.0,
+                 "detail": "1.0: healthy in 0.4 s", "weight": 1.0}],
+     "model": "qwen3-coder-30b", "nodes": 0,
+     "run": {"startedAt": "2026-12-01T10:00:00Z", "finishedAt": "2026-12-01T11:02:00Z",
+             "engineEvents": 412, "repairRounds": 2, "wallSecs": 3720.0,
+             "agent": "goose", "suite": "vspro", "treeSha256": "148232e1..."},
+     "poster": {"handle": "crimson-heron-7f3a", "installId": "3f2a...(uuid4 hex)"},
+     "screenshots": [{"name": "load.png", "png": "<base64 of the PNG file>"}]}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from math import prod
+from typing import Any
+
+from pydantic import AwareDatetime, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+from benchwright.model import Status, StrictInput
+
+
+class _Camel(StrictInput):
+    """Strict scalars, no unknown keys, camelCase on the wire and snake_case in Python."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, alias_generator=to_camel)
+
+
+class Composition(_Camel):
+    """How the overall score was put together (the run card prints it)."""
+
+    components: dict[str, float]
+    """Each component's value before its weight (sb-6: ``inner``; sb-5.2: core, journey...)."""
+    excellence_gate: float | None = None
+    """Share of the excellence conditions met; None for a scorer without excellence."""
+    excellence_mean: float | None = None
+    """Mean of the excellence tier."""
+    excellence: float | None = None
+    """The excellence slice added to the weighted components."""
+    pre_severity_score: float
+    """The score before critical multipliers (the scorecard's ``composed``)."""
+    multiplier: float
+    """Product of the critical multipliers that fired (1.0 when none did)."""
+    excellent: bool
+    """The excellent flag (score at or above the scorer's bar, no unmeasured row)."""
+    partial: bool
+    """Some wanted row could not be measured: the number covers less than asked."""
+
+
+class CheckRow(_Camel):
+    """One per-check row, exactly as the scorecard recorded it."""
+
+    id: str = Field(min_length=1)
+    tier: str | None = None
+    """Owning tier; None for diagnostics and evidence rows."""
+    status: Status
+    score: float
+    detail: str = ""
+    weight: float = 1.0
+
+
+class RunMeta(_Camel):
+    """Run metadata the poster's harness measured."""
+
+    started_at: AwareDatetime
+    """ISO 8601 with a zone (``Z`` or an offset)."""
+    finished_at: AwareDatetime
+    engine_events: int = Field(ge=0)
+    repair_rounds: int = Field(ge=0)
+    wall_secs: float = Field(ge=0)
+    agent: str
+    suite: str
+    tree_sha256: str
+
+
+class Poster(_Camel):
+    """Who posted: the handle is shown, the install id only groups and rate-limits posts."""
+
+    handle: str = Field(min_length=1, max_length=64)
+    install_id: str = Field(min_length=1, max_length=128)
+
+
+class Screenshot(_Camel):
+    """A PNG of the built application, base64 encoded (standard alphabet, padded)."""
+
+    name: str = Field(min_length=1, max_length=128)
+    png: str
+
+
+class Payload(_Camel):
+    """The whole post. Limits beyond shape: see the module docstring."""
+
+    scorer_version: str = Field(min_length=1)
+    score: float
+    tiers: dict[str, float]
+    """Per-tier means; a tier that measured nothing is left out."""
+    composition: Composition
+    checks: list[CheckRow] = Field(min_length=1)
+    model: str
+    """The model the agent ran; required and not blank (a 422 rule)."""
+    nodes: int = Field(ge=0)
+    """0 = a single agent; 1 or more = a swarm entrant."""
+    run: RunMeta
+    poster: Poster
+    screenshots: list[Screenshot] = Field(default_factory=list)
+
+    def wire(self) -> dict[str, Any]:
+        """The JSON-ready camelCase dict to send."""
+        return self.model_dump(by_alias=True, mode="json")
+
+
+def scorecard_fields(report: Mapping[str, Any]) -> dict[str, Any]:
+    """``scorerVersion, score, tiers, composition, checks`` of a scorecard JSON document.
+
+    Args:
+        report: the scorecard JSON of ``benchwright grade --json`` (or
+            `benchwright.reports.scorecard.scorecard_dict` of a `Scorecard`).
+    """
+    excellence = report.get("excellence")
+    applied = [
+        f["factor"] for f in report["factors"] if f["factor"] < 1.0 and f["suppressed_by"] is None
+    ]
+    composed = report["composed"]
+    return {
+        "scorerVersion": report["scorer_version"],
+        "score": report["score"],
+        "tiers": {t["name"]: t["mean"] for t in report["tiers"] if t["mean"] is not None},
+        "composition": {
+            "components": {c["name"]: c["value"] for c in report["components"]},
+            "excellenceGate": excellence["gate_fraction"] if excellence else None,
+            "excellenceMean": excellence["e_mean"] if excellence else None,
+            "excellence": excellence["slice"] if excellence else None,
+            "preSeverityScore": composed,
+            "multiplier": float(round(prod(applied), 6)),
+            "excellent": report["flags"]["excellent"],
+            "partial": report["flags"]["partial"],
+        },
+        "checks": [
+            {
+                "id": r["check_id"],
+                "tier": r["tier"],
+                "status": r["status"],
+                "score": r["score"],
+                "detail": r["detail"],
+                "weight": r["weight"],
+            }
+            for r in report["rows"]
+            if not r.get("missing")
+        ],
+    }

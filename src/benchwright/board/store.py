@@ -1,0 +1,349 @@
+"""`BoardStore`: every read and write the board makes, on SQLite or PostgreSQL.
+
+The API routes and the HTML pages both call this, so a page and the JSON card can
+never disagree. Nothing here returns the poster's install id (only its digest is
+stored, and never leaves the store); screenshots come back as numbers to fetch one
+at a time. Validation happens before `add` is called (`benchwright.board.app`);
+`add` enforces only what needs the database: the rate limit, inside the same
+transaction as the insert, so several workers cannot admit a sixth post between them.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import secrets
+from datetime import datetime
+from math import ceil
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+from sqlalchemy import Select, delete, func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from benchwright.board import ratelimit
+from benchwright.board.db import (
+    CheckRowRow,
+    RunRow,
+    ScreenshotRow,
+    digest,
+    make_engine,
+    naive_utc,
+    utc,
+)
+from benchwright.board.payload import Payload
+
+SortKey = Literal["score", "wallSecs", "postedAt", "nodes", "model", "handle"]
+SORT_KEYS: tuple[str, ...] = ("score", "wallSecs", "postedAt", "nodes", "model", "handle")
+_COLUMNS = {
+    "score": RunRow.score,
+    "wallSecs": RunRow.wall_secs,
+    "postedAt": RunRow.posted_at,
+    "nodes": RunRow.nodes,
+    "model": RunRow.model,
+    "handle": RunRow.handle,
+}
+MAX_PER_PAGE = 200
+
+
+class _View(BaseModel):
+    """Read-only output; ``json()`` gives the camelCase API form."""
+
+    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+
+    def json_dict(self) -> dict[str, Any]:
+        return self.model_dump(by_alias=True, mode="json")
+
+
+class BoardRow(_View):
+    """One leaderboard line."""
+
+    rank: int
+    """Position by score within the scorer version (ties share a rank), whatever the sort."""
+    run_id: str
+    handle: str
+    model: str
+    nodes: int
+    score: float
+    excellent: bool
+    baseline: bool
+    tiers: dict[str, float]
+    wall_secs: float | None
+    posted_at: datetime | None
+
+
+class Page(_View):
+    """One page of one scorer version's board."""
+
+    version: str
+    sort: str
+    descending: bool
+    page: int
+    per_page: int
+    total: int
+    pages: int
+    rows: list[BoardRow]
+
+
+class CheckView(_View):
+    id: str
+    tier: str | None
+    status: str
+    score: float
+    detail: str
+    weight: float
+
+
+class ScreenshotRef(_View):
+    n: int
+    """Fetch with `BoardStore.screenshot` (``GET /api/benchmark-runs/{id}/screenshots/{n}``)."""
+    name: str
+
+
+class RunCard(_View):
+    """Everything posted for a run except the install id; screenshots as references."""
+
+    id: str
+    scorer_version: str
+    score: float
+    excellent: bool
+    baseline: bool
+    tiers: dict[str, float]
+    composition: dict[str, Any] | None
+    checks: list[CheckView]
+    model: str
+    nodes: int
+    handle: str
+    posted_at: datetime | None
+    run: dict[str, Any]
+    screenshots: list[ScreenshotRef]
+
+
+class UnknownSort(ValueError):
+    """A sort key the board does not offer."""
+
+
+class BoardStore:
+    """The board's database, from an SQLAlchemy URL (None: the default SQLite file)."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.engine = make_engine(url)
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def versions(self) -> list[str]:
+        """Scorer versions with at least one entry, newest first."""
+        with self._session() as session:
+            found = session.scalars(select(RunRow.scorer_version).distinct()).all()
+        return sorted(found, key=version_key, reverse=True)
+
+    def leaderboard(
+        self,
+        version: str,
+        sort: str = "score",
+        descending: bool = True,
+        page: int = 1,
+        per_page: int = 50,
+    ) -> Page:
+        """One page of ``version``'s entries (baselines included, flagged).
+
+        Raises:
+            UnknownSort: ``sort`` is not one of `SORT_KEYS`.
+        """
+        if sort not in _COLUMNS:
+            raise UnknownSort(f"unknown sort '{sort}' (known: {', '.join(SORT_KEYS)})")
+        page, per_page = max(1, page), min(max(1, per_page), MAX_PER_PAGE)
+        ranked = _ranked(version).subquery()
+        column = ranked.c[_COLUMNS[sort].key]
+        order = column.desc() if descending else column.asc()
+        query = (
+            select(ranked)
+            .order_by(order.nulls_last(), ranked.c.rank, ranked.c.id)
+            .limit(per_page)
+            .offset((page - 1) * per_page)
+        )
+        with self._session() as session:
+            total = session.scalar(
+                select(func.count()).select_from(RunRow).where(RunRow.scorer_version == version)
+            )
+            rows = session.execute(query).mappings().all()
+        total = total or 0
+        return Page(
+            version=version,
+            sort=sort,
+            descending=descending,
+            page=page,
+            per_page=per_page,
+            total=total,
+            pages=max(1, ceil(total / per_page)),
+            rows=[_board_row(r) for r in rows],
+        )
+
+    def run(self, run_id: str) -> RunCard | None:
+        """The run's card, or None when there is no such run."""
+        with self._session() as session:
+            row = session.get(RunRow, run_id)
+            if row is None:
+                return None
+            shots = session.execute(
+                select(ScreenshotRow.position, ScreenshotRow.name)
+                .where(ScreenshotRow.run_id == run_id)
+                .order_by(ScreenshotRow.position)
+            ).all()
+            return _card(row, [ScreenshotRef(n=n, name=name) for n, name in shots])
+
+    def screenshot(self, run_id: str, n: int) -> bytes | None:
+        """The PNG bytes of screenshot ``n`` (from 0), or None."""
+        with self._session() as session:
+            shot = session.get(ScreenshotRow, (run_id, n))
+            return shot.png if shot else None
+
+    def add(self, payload: Payload, client_ip: str, now: datetime) -> str:
+        """Store a validated post; returns the new run id.
+
+        Raises:
+            ratelimit.RateLimited: the address or the install id already has its
+                posts for the rolling window (nothing is stored).
+        """
+        run_id = secrets.token_hex(8)
+        install = digest(payload.poster.install_id)
+        with self._session.begin() as session:
+            ratelimit.admit(session, digest(client_ip), install, naive_utc(now))
+            session.add(_run_row(run_id, payload, install, naive_utc(now)))
+        return run_id
+
+    def add_baseline(self, row: RunRow) -> None:
+        """Store a seeded baseline entry (the migration's seed step)."""
+        with self._session.begin() as session:
+            session.merge(row)
+
+    def remove(self, run_id: str) -> bool:
+        """Delete a run with its rows and screenshots; False when there was none."""
+        with self._session.begin() as session:
+            # check rows and screenshots go with it: ON DELETE CASCADE (SQLite: the
+            # foreign_keys pragma `make_engine` sets)
+            gone = session.execute(delete(RunRow).where(RunRow.id == run_id))
+        return bool(gone.rowcount)
+
+    def session(self) -> Session:
+        """A plain session, for maintenance code (migrations' seed, tests)."""
+        return self._session()
+
+
+def version_key(version: str) -> tuple[tuple[int, ...], int, str]:
+    """Orders ``sb-5.2 < sb-6.0-rc < sb-6.0 < sb-7.0``: numbers, then release after rc."""
+    numbers = tuple(int(n) for n in re.findall(r"\d+", version.split("-rc")[0]))
+    return numbers, 0 if "-rc" in version else 1, version
+
+
+def _ranked(version: str) -> Select[Any]:
+    rank = func.rank().over(order_by=RunRow.score.desc()).label("rank")
+    return select(
+        RunRow.id,
+        RunRow.handle,
+        RunRow.model,
+        RunRow.nodes,
+        RunRow.score,
+        RunRow.excellent,
+        RunRow.baseline,
+        RunRow.tiers,
+        RunRow.wall_secs,
+        RunRow.posted_at,
+        rank,
+    ).where(RunRow.scorer_version == version)
+
+
+def _board_row(r: Any) -> BoardRow:
+    return BoardRow(
+        rank=r["rank"],
+        run_id=r["id"],
+        handle=r["handle"],
+        model=r["model"],
+        nodes=r["nodes"],
+        score=r["score"],
+        excellent=r["excellent"],
+        baseline=r["baseline"],
+        tiers=r["tiers"] or {},
+        wall_secs=r["wall_secs"],
+        posted_at=utc(r["posted_at"]),
+    )
+
+
+def _run_row(run_id: str, p: Payload, install: str, now: datetime) -> RunRow:
+    return RunRow(
+        id=run_id,
+        scorer_version=p.scorer_version,
+        score=p.score,
+        excellent=p.composition.excellent,
+        baseline=False,
+        handle=p.poster.handle,
+        model=p.model,
+        nodes=p.nodes,
+        tiers=dict(p.tiers),
+        composition=p.composition.model_dump(by_alias=True, mode="json"),
+        wall_secs=p.run.wall_secs,
+        started_at=naive_utc(p.run.started_at),
+        finished_at=naive_utc(p.run.finished_at),
+        engine_events=p.run.engine_events,
+        repair_rounds=p.run.repair_rounds,
+        agent=p.run.agent,
+        suite=p.run.suite,
+        tree_sha256=p.run.tree_sha256,
+        posted_at=now,
+        install_digest=install,
+        checks=[
+            CheckRowRow(
+                position=i,
+                check_id=c.id,
+                tier=c.tier,
+                status=c.status.value,
+                score=c.score,
+                detail=c.detail,
+                weight=c.weight,
+            )
+            for i, c in enumerate(p.checks)
+        ],
+        screenshots=[
+            ScreenshotRow(position=i, name=s.name, png=base64.b64decode(s.png, validate=True))
+            for i, s in enumerate(p.screenshots)
+        ],
+    )
+
+
+def _card(row: RunRow, shots: list[ScreenshotRef]) -> RunCard:
+    started, finished = utc(row.started_at), utc(row.finished_at)
+    return RunCard(
+        id=row.id,
+        scorer_version=row.scorer_version,
+        score=row.score,
+        excellent=row.excellent,
+        baseline=row.baseline,
+        tiers=row.tiers or {},
+        composition=row.composition,
+        checks=[
+            CheckView(
+                id=c.check_id,
+                tier=c.tier,
+                status=c.status,
+                score=c.score,
+                detail=c.detail,
+                weight=c.weight,
+            )
+            for c in row.checks
+        ],
+        model=row.model,
+        nodes=row.nodes,
+        handle=row.handle,
+        posted_at=utc(row.posted_at),
+        run={
+            "startedAt": started.isoformat() if started else None,
+            "finishedAt": finished.isoformat() if finished else None,
+            "engineEvents": row.engine_events,
+            "repairRounds": row.repair_rounds,
+            "wallSecs": row.wall_secs,
+            "agent": row.agent,
+            "suite": row.suite,
+            "treeSha256": row.tree_sha256,
+        },
+        screenshots=shots,
+    )
