@@ -49,14 +49,16 @@ def test_score_prints_every_wanted_id_and_writes_json(cli, tmp_path):
     assert f"partial_score_pct: {doc['partial_score_pct']}" in proc.stdout
 
 
+def _rows(cli, fixture: str, rung: str, out: Path) -> dict[str, dict]:
+    proc = cli("ace", "score", str(FIXTURES / fixture), "--rung", rung, "--skip-docker",
+               "--json", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return {r["check_id"]: r for r in json.loads(out.read_text())["rows"]}
+
+
 def test_structure_ids_pass_the_good_fixture_and_fail_a_stub(cli, tmp_path):
-    good = cli("ace", "score", str(FIXTURES / "good"), "--rung", "L6_compose_health",
-               "--skip-docker", "--json", str(tmp_path / "good.json"))  # fmt: skip
-    stub = cli("ace", "score", str(FIXTURES / "cheat-stub-services"), "--rung",
-               "L6_compose_health", "--skip-docker", "--json", str(tmp_path / "stub.json"))  # fmt: skip
-    assert good.returncode == stub.returncode == 0, good.stderr + stub.stderr
-    good_rows = {r["check_id"]: r for r in json.loads((tmp_path / "good.json").read_text())["rows"]}
-    stub_rows = {r["check_id"]: r for r in json.loads((tmp_path / "stub.json").read_text())["rows"]}
+    good_rows = _rows(cli, "good", "L6_compose_health", tmp_path / "good.json")
+    stub_rows = _rows(cli, "cheat-stub-services", "L6_compose_health", tmp_path / "stub.json")
     assert good_rows["S4"]["status"] == good_rows["S5"]["status"] == "PASS"
     assert stub_rows["S4"]["status"] == stub_rows["S5"]["status"] == "FAIL"
 
