@@ -88,6 +88,25 @@ def test_serves_page_rungs():
     assert grade_one(nobody, "serves_page").detail == "0: no server answered GET / (refused)"
 
 
+def test_serves_page_wants_the_same_files_under_web():
+    """§6.9: each asset also under /web/, typed, the same bytes; a miss names the path."""
+    obs = perfect()
+    web = dict(obs["page"].web_assets) | {"app.js": http(404, b"{}", "application/json")}
+    row = grade_one(swap(obs, "page", web_assets=web), "serves_page")
+    assert row.score == 0.7
+    assert row.detail == (
+        "0.7: page served, 2/3 assets with the right content type at /<file> and /web/<file>; "
+        "wrong or missing: app.js (/web/app.js answered 404 application/json; §6.9 the files "
+        "are served at /<file> and the same files under /web/<file>)"
+    )
+    web = {n: http(200, b"<html>index</html>", "text/html") for n in obs["page"].web_assets}
+    assert grade_one(swap(obs, "page", web_assets=web), "serves_page").score == 0.4
+    other = dict(obs["page"].web_assets) | {"viz.js": http(200, b"2", "text/javascript")}
+    row = grade_one(swap(obs, "page", web_assets=other), "serves_page")
+    assert "viz.js (/web/viz.js serves other bytes than /viz.js" in row.detail
+    assert grade_one(obs, "serves_page").detail.startswith("1: page served, 3/3 assets")
+
+
 def test_row_is_fail_below_full_score_and_keeps_partial_credit():
     obs = perfect()
     static = replace(obs["static"], modules=dict.fromkeys(obs["static"].modules, False))

@@ -302,6 +302,11 @@ def perfect() -> Observations:
                 "viz.js": http(200, b"1", "application/javascript"),
             },
             {"styles.css": 6, "app.js": 1, "viz.js": 1},
+            {
+                "styles.css": http(200, b"body{}", "text/css"),
+                "app.js": http(200, b"1", "text/javascript"),
+                "viz.js": http(200, b"1", "application/javascript"),
+            },
         ),
         "sync1": SyncObs(jr({"fetched": 776, "inserted": 776, "updated": 0, "total": 776})),
         "sync_full": SyncObs(

@@ -43,9 +43,11 @@ class PageObs:
     index: HttpObservation
     index_on_disk: bool
     assets: Mapping[str, HttpObservation]
-    """Asset -> the answer to the first path tried that said 200 (else the last tried)."""
+    """Asset -> the answer at its bare path (``/app.js``)."""
     on_disk: Mapping[str, int]
     """Asset -> bytes on disk (0 when absent)."""
+    web_assets: Mapping[str, HttpObservation]
+    """Asset -> the answer under ``/web/`` (``/web/app.js``): spec §6.9 asks for both."""
 
 
 @dataclass(frozen=True)

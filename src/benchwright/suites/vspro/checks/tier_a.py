@@ -5,7 +5,7 @@ from __future__ import annotations
 from benchwright.model import CheckResult
 from benchwright.suites.vspro.checks._common import frac, g, result
 from benchwright.suites.vspro.checks._registry import vspro_check
-from benchwright.suites.vspro.observations import Observations, body, health_json
+from benchwright.suites.vspro.observations import Observations, PageObs, body, health_json
 
 BUDGET = 153_600
 INTERFACES = {
@@ -18,6 +18,7 @@ HEALTH_KEYS = ("status", "payments", "last_sync", "webhook")
 WEBHOOK_KEYS = ("registered", "received", "applied", "ignored", "rejected")
 SYNC_KEYS = ("fetched", "inserted", "updated", "total")
 ASSET_TYPES = {"styles.css": "css", "app.js": "javascript", "viz.js": "javascript"}
+ASSET_DUTY = "the files are served at /<file> and the same files under /web/<file>"
 
 
 @vspro_check("modules_present", needs=("static",))
@@ -94,7 +95,8 @@ def sync_shape(obs: Observations, _s) -> CheckResult:
 
 @vspro_check("serves_page", needs=("page",))
 def serves_page(obs: Observations, _s) -> CheckResult:
-    """GET / 200 with markup, 3 assets non-empty on disk and served with css/javascript types.
+    """GET / 200 with markup, 3 assets non-empty on disk and served with css/javascript types
+    at both paths the spec names (``/app.js`` and ``/web/app.js``, the same bytes: §6.9).
 
     1.0 all three; 0.7 two; 0.4 zero or one; 0.2 index.html on disk but / not a 200 page;
     0 no server answered.
@@ -107,11 +109,24 @@ def serves_page(obs: Observations, _s) -> CheckResult:
         score = 0.2 if p.index_on_disk else 0.0
         return result("serves_page", score, f"{g(score)}: GET / answered {index.status} "
                       f"without a page (index.html on disk: {p.index_on_disk})")  # fmt: skip
-    good = [n for n, kind in ASSET_TYPES.items()
-            if p.on_disk.get(n, 0) > 0 and p.assets[n].status == 200
-            and kind in (p.assets[n].content_type or "").lower()]  # fmt: skip
-    score = {3: 1.0, 2: 0.7}.get(len(good), 0.4)
-    bad = [n for n in ASSET_TYPES if n not in good]
+    wrong = {n: _asset_fault(n, kind, p) for n, kind in ASSET_TYPES.items()}
+    bad = [f"{n} ({why})" for n, why in wrong.items() if why]
+    score = {3: 1.0, 2: 0.7}.get(3 - len(bad), 0.4)
     tail = f"; wrong or missing: {', '.join(bad)}" if bad else ""
-    return result("serves_page", score, f"{g(score)}: page served, {len(good)}/3 assets "
-                  f"with the right content type{tail}")  # fmt: skip
+    return result("serves_page", score, f"{g(score)}: page served, {3 - len(bad)}/3 assets "
+                  f"with the right content type at /<file> and /web/<file>{tail}")  # fmt: skip
+
+
+def _asset_fault(name: str, kind: str, page: PageObs) -> str:
+    """Why one asset fails (empty when it passes): empty on disk, or a path of §6.9 that
+    does not serve it with its type family, or ``/web/`` serving other bytes."""
+    if page.on_disk.get(name, 0) <= 0:
+        return "empty or absent on disk"
+    answers = {f"/{name}": page.assets[name], f"/web/{name}": page.web_assets[name]}
+    for path, answer in answers.items():
+        if answer.status != 200 or kind not in (answer.content_type or "").lower():
+            typed = answer.content_type or "no content type"
+            return f"{path} answered {answer.status} {typed}; §6.9 {ASSET_DUTY}"
+    if page.assets[name].body != page.web_assets[name].body:
+        return f"/web/{name} serves other bytes than /{name}; §6.9 {ASSET_DUTY}"
+    return ""

@@ -119,6 +119,8 @@ def ui_offline(obs: Observations, _s) -> CheckResult:
         return result("ui_offline", 0.0, f"0: no page to inspect (GET / {p.index.status})")
     served = [("index.html", p.index.body)]
     served += [(n, a.body) for n, a in p.assets.items() if a.status == 200]
+    served += [(f"web/{n}", a.body) for n, a in p.web_assets.items()
+               if a.status == 200 and a.body != p.assets[n].body]  # fmt: skip
     hits = [(n, m.group(0).decode(errors="replace")) for n, b in served
             for m in EXTERNAL.finditer(b)]  # fmt: skip
     if hits:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchwright.probes.http import HttpObservation, client, fetch
+from benchwright.probes.http import client, fetch
 from benchwright.services.app import BootPolicy
 from benchwright.suites.vspro.context import GradeContext
 from benchwright.suites.vspro.observations import BootObs, Observations, PageObs
@@ -16,20 +16,16 @@ def boot(ctx: GradeContext, obs: Observations) -> BootObs:
 
 
 def page(ctx: GradeContext, obs: Observations) -> PageObs:
-    """GET / and each asset (bare path first, then under ``web/``)."""
+    """GET / and each asset at its bare path and under ``/web/`` (spec §6.9 names both)."""
     web = ctx.tree / "vspro" / "web"
     with client(ctx.base_url, ctx.settings.request_timeout_s) as http:
         index = fetch(http, "/")
-        assets: dict[str, HttpObservation] = {}
-        for name in ASSETS:
-            for path in (f"/{name}", f"/web/{name}"):
-                answer = fetch(http, path)
-                assets[name] = answer
-                if answer.status == 200:
-                    break
+        assets = {name: fetch(http, f"/{name}") for name in ASSETS}
+        web_assets = {name: fetch(http, f"/web/{name}") for name in ASSETS}
     return PageObs(
         index=index,
         index_on_disk=(web / "index.html").is_file(),
         assets=assets,
         on_disk={n: (web / n).stat().st_size if (web / n).is_file() else 0 for n in ASSETS},
+        web_assets=web_assets,
     )
