@@ -20,7 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 from sqlalchemy import Select, delete, func, select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import sessionmaker
 
 from benchwright.board import ratelimit
 from benchwright.board.db import (
@@ -212,11 +212,6 @@ class BoardStore:
             session.add(_run_row(run_id, payload, install, naive_utc(now)))
         return run_id
 
-    def add_baseline(self, row: RunRow) -> None:
-        """Store a seeded baseline entry (the migration's seed step)."""
-        with self._session.begin() as session:
-            session.merge(row)
-
     def remove(self, run_id: str) -> bool:
         """Delete a run with its rows and screenshots; False when there was none."""
         with self._session.begin() as session:
@@ -224,10 +219,6 @@ class BoardStore:
             # foreign_keys pragma `make_engine` sets)
             gone = session.execute(delete(RunRow).where(RunRow.id == run_id))
         return bool(gone.rowcount)
-
-    def session(self) -> Session:
-        """A plain session, for maintenance code (migrations' seed, tests)."""
-        return self._session()
 
 
 def version_key(version: str) -> tuple[tuple[int, ...], int, str]:

@@ -16,6 +16,7 @@ import typer
 from benchwright.cli import (  # noqa: F401 - they register commands
     ace,
     audit,
+    board,
     calibrate,
     grade,
     grading,

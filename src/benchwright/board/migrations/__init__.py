@@ -1,0 +1,1 @@
+"""Alembic migrations of the board schema, shipped in the package (`benchwright.board.migrate`)."""

@@ -1,0 +1,85 @@
+"""``benchwright board serve | migrate | remove``: run a board and administer its entries."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from benchwright.cli._app import app, reports_errors
+
+if TYPE_CHECKING:
+    from benchwright.board.store import BoardStore
+
+board_app = typer.Typer(help="Run a benchmark board: serve, migrate, remove.", no_args_is_help=True)
+app.add_typer(board_app, name="board")
+DbOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="SQLAlchemy URL (default: sqlite under $XDG_DATA_HOME/benchwright/board.sqlite; "
+        "PostgreSQL: postgresql+psycopg://user:pw@host/db).",
+    ),
+]
+
+
+@board_app.command("serve")
+@reports_errors
+def serve(
+    db: DbOpt = None,
+    host: Annotated[str, typer.Option("--host")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port")] = 8000,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="A proxy address or network whose X-Forwarded-For is believed (repeatable).",
+        ),
+    ] = None,
+) -> None:
+    """Serve the board; an empty database is migrated, an outdated one refused (exit 3)."""
+    import uvicorn
+
+    from benchwright.board.app import create_app
+    from benchwright.board.migrate import ensure_ready
+    from benchwright.board.store import BoardStore
+
+    store = BoardStore(db)
+    ensure_ready(store.engine, _shown(store))
+    app_ = create_app(store, trusted_proxies=tuple(trusted_proxy or ()))
+    # proxy_headers off: the app alone decides whom to believe (--trusted-proxy)
+    uvicorn.run(app_, host=host, port=port, proxy_headers=False, log_level="warning")
+
+
+@board_app.command("migrate")
+@reports_errors
+def migrate(db: DbOpt = None) -> None:
+    """Upgrade the board database to the newest schema (safe to repeat)."""
+    from benchwright.board.migrate import upgrade
+    from benchwright.board.store import BoardStore
+
+    store = BoardStore(db)
+    before, after = upgrade(store.engine)
+    state = "already at" if before == after else f"upgraded from {before or 'empty'} to"
+    typer.echo(f"{_shown(store)}: {state} revision {after}")
+
+
+@board_app.command("remove")
+@reports_errors
+def remove(
+    run_id: Annotated[str, typer.Argument(help="The run's id (the last part of its URL).")],
+    db: DbOpt = None,
+) -> None:
+    """Remove a run from the board with its rows and screenshots (exit 1: no such run)."""
+    from benchwright.board.store import BoardStore
+
+    store = BoardStore(db)
+    if not store.remove(run_id):
+        typer.echo(f"error: {_shown(store)}: no run '{run_id}'", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"removed run {run_id}")
+
+
+def _shown(store: BoardStore) -> str:
+    """The database URL with its password hidden."""
+    return store.engine.url.render_as_string(hide_password=True)
