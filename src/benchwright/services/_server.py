@@ -25,7 +25,13 @@ class BackgroundServer:
     """An ASGI app served by uvicorn in a daemon thread; a context manager."""
 
     def __init__(
-        self, app: Any, *, host: str = "127.0.0.1", port: int = 0, verbatim_headers: bool = False
+        self,
+        app: Any,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        verbatim_headers: bool = False,
+        proxy_headers: bool = True,
     ) -> None:
         """Prepare to serve ``app``; nothing is bound until `start`.
 
@@ -38,11 +44,15 @@ class BackgroundServer:
                 protocol is pinned, because it writes names in the case given where
                 httptools (uvicorn's choice when installed) lower-cases them. The
                 Meridian mock needs this to send the public vendor's exact lines.
+            proxy_headers: uvicorn's default: believe ``X-Forwarded-For`` from a
+                127.0.0.1 peer. False leaves the socket peer in ``request.client`` (the
+                board decides whom to believe itself).
         """
         self._app = app
         self._host = host
         self._port = port
         self._verbatim = verbatim_headers
+        self._proxy_headers = proxy_headers
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self.port: int | None = None
@@ -73,6 +83,7 @@ class BackgroundServer:
             server_header=not self._verbatim,
             date_header=not self._verbatim,
             http="h11" if self._verbatim else "auto",
+            proxy_headers=self._proxy_headers,
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(
