@@ -23,6 +23,7 @@ from benchwright.checks import (
 from benchwright.errors import BenchwrightError
 
 BUILTIN_NAMES = [
+    "ace",
     "answer_matches",
     "assertion_exists",
     "file_exists",

@@ -22,6 +22,7 @@ from benchwright.checks._registry import (
 )
 
 BUILTIN_CHECKS: tuple[str, ...] = (
+    "benchwright.checks.ace_oracle",
     "benchwright.checks.answer_matches",
     "benchwright.checks.assertion_exists",
     "benchwright.checks.file_exists",

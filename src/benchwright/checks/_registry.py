@@ -48,6 +48,11 @@ class CheckParams(StrictInput):
         """
         return []
 
+    def id_errors(self, check_id: str) -> list[tuple[str, str]]:
+        """Authoring errors in the check's id (``id``), for a type whose id names what it
+        checks (an ACE check's id is its ACE id)."""
+        return []
+
 
 def _inside_workspace(value: str) -> str:
     path = normalize_path(value)

@@ -251,6 +251,7 @@ def _check_specs(
         default_id = (
             meta.type if type_counts[meta.type] == 1 else f"{meta.type}#{seen_of_type[meta.type]}"
         )
+        problems.extend((f"{where}.{f}", m) for f, m in params.id_errors(meta.id or default_id))
         specs.append(
             (
                 n,
