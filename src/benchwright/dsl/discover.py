@@ -25,6 +25,7 @@ from benchwright.model import Task
 
 SKIPPED_DIRS = frozenset(
     {"fixtures", "fixture", "reference", "solution", "solutions", "stamps"}
+    | {"selftest", "contract"}  # a checker's fixtures, a frozen API contract (suites/ace)
     | {"node_modules", "__pycache__"}
 )
 Kind = Literal["task", "trajectory", "manifest", "suite"]

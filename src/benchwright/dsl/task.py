@@ -17,6 +17,7 @@ from pydantic import ConfigDict, Field, ValidationError, field_validator
 
 from benchwright.checks import CheckRegistry, UnknownCheckType, default_registry
 from benchwright.dsl._documents import display_path, problems_from, read_document
+from benchwright.dsl._rung import rung_problems
 from benchwright.dsl._trial_fields import (
     phases_of,
     read_dir,
@@ -64,6 +65,7 @@ class _TaskDocument(StrictInput):
     stamp: Any = None
     solution: Any = None
     phases: Any = None
+    rung: str | None = Field(default=None, min_length=1)
 
     @field_validator("id")
     @classmethod
@@ -139,6 +141,8 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
     stamp = stamp_files(doc.stamp, path.parent, later)
     later += [(f"stamp[{json.dumps(p)}]", m) for p, m in tree_conflicts(files, stamp)]
     solution = solution_of(doc.solution, path.parent, "solution", later, files)
+    if doc.rung is not None:
+        later += rung_problems(doc.rung, [s.id for s in specs if s.type == "ace"])
     # A field already reported invalid is not reported again as missing.
     problems.extend((field, message) for field, message in later if field not in invalid)
     if problems:
@@ -158,6 +162,7 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
         stamp=stamp,
         solution=solution,
         phases=phases,
+        rung=doc.rung,
     )
 
 

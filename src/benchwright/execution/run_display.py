@@ -13,6 +13,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from benchwright.execution.records import TrialResult
+from benchwright.reports.ace import summary_lines
 
 MARKS = {"passed": "PASS", "failed": "FAIL", "errored": "ERROR", "completed": "RAN"}
 
@@ -93,6 +94,12 @@ def print_summary(summary: dict[str, Any], run_dir: str, console: Console) -> No
             *(_s(lat[k]) for k in ("p50", "p95", "max")),
         )
     console.print(table)
+    for task_id, task in summary["tasks"].items():
+        for n, fields in enumerate(task.get("ace", ()), start=1):
+            for line in summary_lines(fields):
+                console.print(
+                    f"{task_id} #{n}: {line}", highlight=False, markup=False, soft_wrap=True
+                )
     if summary.get("isolation") == "none":
         console.print(UNCONFINED_WARNING, style="bold red")
     for tier, key in (("correctness", "correctness_pass_rate"), ("build", "build_pass_rate")):

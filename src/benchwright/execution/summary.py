@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from benchwright.checks.ace.grade import ace_summary
 from benchwright.errors import SpecError
 from benchwright.execution.records import SCHEMA_VERSION, TrialResult
 from benchwright.model import TIERS, Suite
@@ -69,6 +70,8 @@ def summarize(
         error = next((r.error for r in done if r.error), None)
         tasks[task_id] = {"class": task_class, "tier": tier, "verdict": verdict,
                           "iterations": [r.verdict for r in done], "error": error}  # fmt: skip
+        if rung := suite.task(task_id).rung:
+            tasks[task_id]["ace"] = [ace_summary(rung, r.checks) for r in done]
     tiers = {t: _counts(t, [v["verdict"] for v in tasks.values() if v["tier"] == t]) for t in TIERS}
     classes: dict[str, Any] = {}
     for name in dict.fromkeys(v["class"] for v in tasks.values()):

@@ -80,6 +80,9 @@ class Task:
     solution: Solution | None = None
     phases: tuple[Phase, ...] = ()
     """Declared phases; empty means one implicit phase named ``main``."""
+    rung: str | None = None
+    """An ACE ladder rung (``scorers/ace-ladder.json``): the run composes the task's ``ace``
+    rows on it with the fixed denominator."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "files", MappingProxyType(dict(self.files)))

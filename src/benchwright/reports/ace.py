@@ -6,6 +6,9 @@ INFRA): a machine without Docker never shows a clean percentage, only the partia
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from rich.console import Console
 from rich.table import Table
 
@@ -21,16 +24,16 @@ def print_grade(grade: AceGrade, console: Console) -> None:
     for row in grade.rows:
         table.add_row(row.check_id, row.status.value, f"{weights[row.check_id]:g}", row.detail)
     console.print(table)
-    for line in summary_lines(grade):
+    for line in summary_lines(grade.fields):
         console.print(line, highlight=False, markup=False)
 
 
-def summary_lines(grade: AceGrade) -> list[str]:
+def summary_lines(fields: Mapping[str, Any]) -> list[str]:
     """The figures under the table (also what ``benchwright run`` prints for a rung task)."""
-    f = grade.fields
+    f = fields
     weighted = "null" if f["weighted_score_pct"] is None else f["weighted_score_pct"]
     return [
-        f"ACE {grade.rung}: points {f['points']} / scorable {f['denominator']} "
+        f"ACE {f['rung']}: points {f['points']} / scorable {f['denominator']} "
         f"(fixed denominator {f['full_denominator']})",
         f"weighted_score_pct: {weighted}",
         f"partial_score_pct: {f['partial_score_pct']}",

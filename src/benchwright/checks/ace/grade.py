@@ -81,7 +81,8 @@ def grade_workspace(
     return AceGrade(rung, rows, compose(rows, scorer))
 
 
-def compose_rung(rows: Iterable[CheckResult], rung: str) -> AceGrade:
-    """Rows already scored (a ``benchwright run`` trial's) composed on ``rung``."""
-    rows = tuple(rows)
-    return AceGrade(rung, rows, compose(rows, rung_scorer(rung)))
+def ace_summary(rung: str, rows: Iterable[CheckResult]) -> dict[str, Any]:
+    """A ``benchwright run`` trial's ACE fields: its rows on ``rung`` (other rows ignored)."""
+    scorer = rung_scorer(rung)
+    wanted = set(scorer.wanted)
+    return AceGrade(rung, (), compose([r for r in rows if r.check_id in wanted], scorer)).fields
