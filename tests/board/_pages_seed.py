@@ -1,5 +1,5 @@
 """Entries for the page tests: payloads as a poster would send them, real PNG bytes, and the
-pages router served over real HTTP on 127.0.0.1 from a fresh SQLite board."""
+board app served over real HTTP on 127.0.0.1 from a fresh, migrated SQLite board."""
 
 from __future__ import annotations
 
@@ -12,10 +12,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
-
-from benchwright.board.db import Base
-from benchwright.board.pages import router
+from benchwright.board.app import create_app
+from benchwright.board.migrate import upgrade
 from benchwright.board.payload import Payload
 from benchwright.board.store import BoardStore
 from benchwright.services._server import BackgroundServer
@@ -84,17 +82,14 @@ def add(store: BoardStore, entry: Payload, i: int) -> str:
 
 def fresh_store(folder: Path) -> BoardStore:
     store = BoardStore(f"sqlite:///{folder / 'board.sqlite'}")
-    Base.metadata.create_all(store.engine)  # the page tests need tables, not the migration path
+    upgrade(store.engine)  # the schema and the three sb-5.2 baselines
     return store
 
 
 @contextmanager
 def pages_server(store: BoardStore) -> Iterator[str]:
-    """The pages router alone, over real HTTP; yields the base URL."""
-    app = FastAPI()
-    app.state.store = store
-    app.include_router(router)
-    with BackgroundServer(app) as server:
+    """The board app (API and pages) over real HTTP; yields the base URL."""
+    with BackgroundServer(create_app(store)) as server:
         yield server.base_url
 
 

@@ -49,8 +49,12 @@ def test_the_scorer_selector_switches_to_a_historic_board(board, page) -> None:
     page.get_by_role("link", name="sb-5.2").click()
     page.wait_for_url("**version=sb-5.2**")
     assert page.locator("h1 .version").inner_text() == "sb-5.2"
-    shown = page.locator("tr.entry").evaluate_all("rows => rows.map(r => r.dataset.run)")
+    shown = page.locator("tr.entry:not(.baseline)").evaluate_all(
+        "rows => rows.map(r => r.dataset.run)"
+    )
     assert sorted(shown) == sorted(ids["old"])
+    baselines = page.locator("tr.baseline")
+    assert baselines.count() == 3 and "baseline" in baselines.first.inner_text()
 
 
 def test_clicking_a_column_header_sorts_on_the_server(board, page) -> None:

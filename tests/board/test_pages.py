@@ -28,7 +28,7 @@ def get(board: tuple[str, dict[str, Any]], path: str) -> httpx.Response:
 
 
 def run_ids(html: str) -> list[str]:
-    return re.findall(r'data-run="([0-9a-f]+)"', html)
+    return re.findall(r'data-run="([^"]+)"', html)
 
 
 def cells(html: str, cls: str) -> list[str]:
@@ -46,7 +46,11 @@ def test_the_board_shows_the_newest_version_and_lists_older_ones_as_historic(boa
 
 def test_an_older_version_is_its_own_board_never_mixed(board) -> None:
     page = get(board, "/?version=sb-5.2")
-    assert sorted(run_ids(page.text)) == sorted(board[1]["old"])
+    shown = run_ids(page.text)
+    baselines = [i for i in shown if i.startswith("baseline-")]
+    assert sorted(set(shown) - set(baselines)) == sorted(board[1]["old"]) and len(baselines) == 3
+    assert page.text.count('class="entry baseline"') == 3
+    assert "claude-opus-5" in page.text and "0.9755" in page.text
     assert "frozen historic board" in page.text
     assert get(board, "/?version=sb-9").status_code == 404
 
@@ -126,3 +130,10 @@ def test_poster_text_is_escaped_and_no_install_id_is_on_any_page(board) -> None:
 def test_the_stylesheet_is_served_from_the_board(board) -> None:
     css = get(board, "/static/web.css")
     assert css.headers["content-type"].startswith("text/css") and ".badge-pass" in css.text
+
+
+def test_a_baseline_card_is_marked_as_a_baseline(board) -> None:
+    page = get(board, "/runs/baseline-claude-opus-5")
+    assert page.status_code == 200
+    assert "baseline</span></h1>" in page.text and "0.9755" in page.text
+    assert "No per-check rows were recorded" in page.text and "<dd>None</dd>" not in page.text

@@ -90,3 +90,9 @@ def test_timestamps_print_in_utc() -> None:
     assert fmt_when("2026-12-01T12:30:00+02:00") == "2026-12-01 10:30 UTC"
     assert fmt_when(datetime(2026, 12, 1, 10, 30)) == "2026-12-01 10:30 UTC"
     assert fmt_when(datetime(2026, 12, 1, 10, 30, tzinfo=UTC)) == "2026-12-01 10:30 UTC"
+
+
+def test_empty_tiers_and_rows_say_so() -> None:
+    html = render("{{ c.tier_table({}) }}{{ c.check_rows([]) }}")
+    assert "No tier means were recorded" in html and "No per-check rows were recorded" in html
+    assert "<table" not in html

@@ -133,16 +133,21 @@ def _header_link(version: str | None, sort: str, direction: str, key: str) -> st
 def _meta(card: RunCard) -> dict[str, str]:
     run = card.run
     return {
-        "handle": card.handle + (" (baseline)" if card.baseline else ""),
+        "handle": card.handle,
         "model": card.model,
         "nodes": str(card.nodes) if card.nodes else "0 (single agent)",
-        "agent": str(run.get("agent") or "-"),
-        "suite": str(run.get("suite") or "-"),
+        "agent": _text(run.get("agent")),
+        "suite": _text(run.get("suite")),
         "started": fmt_when(run.get("startedAt")),
         "finished": fmt_when(run.get("finishedAt")),
         "wall time": fmt_secs(run.get("wallSecs")),
-        "engine events": str(run.get("engineEvents", "-")),
-        "repair rounds": str(run.get("repairRounds", "-")),
-        "tree sha256": str(run.get("treeSha256") or "-"),
+        "engine events": _text(run.get("engineEvents")),
+        "repair rounds": _text(run.get("repairRounds")),
+        "tree sha256": _text(run.get("treeSha256")),
         "posted": fmt_when(card.posted_at),
     }
+
+
+def _text(value: object) -> str:
+    """A metadata value, ``-`` when it was not recorded (the seeded baselines)."""
+    return "-" if value is None or value == "" else str(value)

@@ -165,11 +165,11 @@ def _locate(recorded: Path, card_dir: Path, folder: Path | None) -> Path | None:
 
 
 def _message(answer: httpx.Response) -> str:
-    body = _json(answer)
-    detail = body.get("detail") or body.get("error")
-    if detail is None:
-        return answer.text.strip()[:500] or answer.reason_phrase
-    return detail if isinstance(detail, str) else json.dumps(detail)
+    """The board's ``{"error": {"code", "message"}}`` as ``code: message``, else the text."""
+    error = _json(answer).get("error")
+    if isinstance(error, dict) and "message" in error:
+        return f"{error.get('code', 'error')}: {error['message']}"
+    return answer.text.strip()[:500] or answer.reason_phrase
 
 
 def _json(answer: httpx.Response) -> dict[str, Any]:
