@@ -58,7 +58,6 @@ def test_validate_passes(cli) -> None:
     assert "valid: 8 tasks, 1 suite" in proc.stdout
 
 
-@pytest.mark.slow
 def test_the_oracle_scores_l3_with_the_fixed_denominator(cli, tmp_path) -> None:
     out, summary_file = tmp_path / "runs", tmp_path / "summary.json"
     proc = cli("run", str(SUITE), "--agent", "oracle", "--tasks", "L3_point_in_time",
