@@ -128,3 +128,57 @@ def test_a_checker_finding_is_a_detection(tmp_path, monkeypatch) -> None:
 def test_an_unknown_id_is_refused(tmp_path) -> None:
     with pytest.raises(KeyError, match="known: S1, S2"):
         score(env(tmp_path), ["Z9"])
+
+
+STACK = """
+import contextlib
+from types import SimpleNamespace
+IDS = frozenset({"C1"})
+EVENTS = []
+def run(env, wanted):
+    return {}
+@contextlib.contextmanager
+def stack(env):
+    EVENTS.append("up")
+    yield SimpleNamespace(base_url="http://127.0.0.1:9")
+    EVENTS.append("down")
+"""
+SEES_URL = """
+from benchwright.model import CheckResult
+IDS = frozenset({"C2"})
+def run(env, wanted):
+    return {"C2": CheckResult.failing("C2", f"base_url={env.base_url}")}
+"""
+
+
+def test_with_an_engine_the_live_checks_run_against_the_workspace_stack(
+    tmp_path, monkeypatch
+) -> None:
+    pkg = fake_package(tmp_path, monkeypatch, compose=STACK, health=SEES_URL)
+    engine = AceEnv(workspace=tmp_path, engine=Engine(True, "docker engine (test)"))
+    (row,) = score(engine, ["C2"], package=pkg)
+    assert row.detail == "base_url=http://127.0.0.1:9"
+    compose = __import__(f"{pkg}.compose", fromlist=["EVENTS"])
+    assert compose.EVENTS == ["up", "down"]
+    (row,) = score(env(tmp_path), ["C2"], package=pkg)  # no engine: no stack brought up
+    assert row.detail == "base_url=None"
+    assert compose.EVENTS == ["up", "down"]
+    given = AceEnv(tmp_path, Engine(True, "docker"), base_url="http://127.0.0.1:7")
+    (row,) = score(given, ["C2"], package=pkg)  # the user's own stack wins
+    assert row.detail == "base_url=http://127.0.0.1:7"
+    assert compose.EVENTS == ["up", "down"]
+
+
+def test_a_stack_that_cannot_come_up_fails_the_live_ids(tmp_path, monkeypatch) -> None:
+    broken = """
+    import contextlib
+    @contextlib.contextmanager
+    def stack(env):
+        raise OSError("no")
+        yield
+    """
+    pkg = fake_package(tmp_path, monkeypatch, compose=broken, health=SEES_URL)
+    engine = AceEnv(workspace=tmp_path, engine=Engine(True, "docker engine (test)"))
+    (row,) = score(engine, ["C2"], package=pkg)
+    assert row.detail == "checker compose crashed: OSError: no"
+    assert not failed_by_detection(row)

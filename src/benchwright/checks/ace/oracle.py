@@ -81,11 +81,39 @@ def score(
     for ace_id in wanted:
         by_family.setdefault(owner(ace_id), []).append(ace_id)
     records: dict[str, CheckResult] = {}
-    for family in FAMILIES:
-        ids = by_family.get(family)
-        if ids:
+    offline = FAMILIES[: FAMILIES.index("health")]
+    for family in offline:
+        if ids := by_family.get(family):
             records |= _run_family(f"{package}.{family}", family, env, ids)
+    live = [(f, by_family[f]) for f in FAMILIES[len(offline) :] if f in by_family]
+    if live:
+        records |= _run_live(env, live, package)
     return [records.get(i) or CheckResult.failing(i, NO_RECORD) for i in wanted]
+
+
+def _run_live(
+    env: AceEnv, families: list[tuple[str, list[str]]], package: str
+) -> dict[str, CheckResult]:
+    """C2 and F1-F9 against the user's stack, or the workspace's own brought up by the
+    compose family (``compose.stack``) when an engine exists; down again afterwards."""
+    if env.base_url is not None or not env.engine.available:
+        return _run_all(env, families, package)
+    try:
+        stack = importlib.import_module(f"{package}.compose").stack
+        with stack(env) as up:
+            return _run_all(replace(env, base_url=up and up.base_url), families, package)
+    except Exception as exc:  # the stack's failure: never a traceback, never a higher score
+        detail = CRASHED.format(family="compose", why=_one_line(exc))
+        return {i: CheckResult.failing(i, detail) for _, ids in families for i in ids}
+
+
+def _run_all(
+    env: AceEnv, families: list[tuple[str, list[str]]], package: str
+) -> dict[str, CheckResult]:
+    records: dict[str, CheckResult] = {}
+    for family, ids in families:
+        records |= _run_family(f"{package}.{family}", family, env, ids)
+    return records
 
 
 def _run_family(
