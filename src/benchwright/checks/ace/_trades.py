@@ -87,5 +87,15 @@ def shifted(moment: datetime, ms: int) -> str:
 
 
 def expect_equal(what: str, seen: object, wanted: object) -> None:
+    """A Finding naming ``what`` unless ``seen == wanted`` (numbers compare by value)."""
     if seen != wanted:
-        raise Finding(f"{what}: expected {wanted!r}, got {seen!r}")
+        raise Finding(f"{what}: expected {_plain(wanted)}, got {_plain(seen)}")
+
+
+def _plain(value: object) -> str:
+    """Strings quoted (exact text matters), quantities bare, maps as ``{AAPL: 5}``."""
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_plain(v)}" for k, v in value.items()) + "}"
+    return repr(value)
