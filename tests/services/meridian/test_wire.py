@@ -140,6 +140,51 @@ def test_bodies_escape_non_ascii_as_json_dumps_does(mock):
     assert made.masked() == STAMP + _json_fields(made.body)
 
 
+def test_a_batch_numbers_creates_from_pay_new_0000_and_words_errors_as_the_public_vendor(mock):
+    """Per-item results in input order; the public vendor's first id and error messages."""
+    good = {
+        "amount": {"value_minor": 500, "currency": "EUR"},
+        "counterparty": {"name": "Alpha GmbH", "country": "DE"},
+        "occurred_at": "2026-04-01T10:00:00Z",
+    }
+    items = [
+        good | {"idempotency_key": "b-1"},
+        good | {"amount": {"value_minor": 5_000_001, "currency": "USD"}, "idempotency_key": "b-2"},
+        good | {"amount": {"value_minor": 5, "currency": "GBP"}, "idempotency_key": "b-3"},
+        good | {"counterparty": {"name": "", "country": "DE"}, "idempotency_key": "b-4"},
+        good | {"occurred_at": "nope", "idempotency_key": "b-5"},
+        good,
+        good | {"idempotency_key": "b-1"},
+        good | {"amount": {"value_minor": 0, "currency": "EUR"}, "idempotency_key": "b-8"},
+    ]
+    batch = exchange(
+        mock.base_url,
+        "POST",
+        "/v2/payments/batch",
+        {"Content-Type": "application/json"},
+        json.dumps({"items": items}).encode(),
+    )
+    want = (
+        b'{"results": [{"index": 0, "status": "created", "id": "pay_new_0000"}, '
+        b'{"index": 1, "status": "error", "error": {"code": "amount_over_limit", '
+        b'"message": "per-payment limit is 5000000 minor units"}}, '
+        b'{"index": 2, "status": "error", "error": {"code": "unsupported_currency", '
+        b'"message": "currency not supported"}}, '
+        b'{"index": 3, "status": "error", "error": {"code": "invalid_counterparty", '
+        b'"message": "counterparty name/country invalid"}}, '
+        b'{"index": 4, "status": "error", "error": {"code": "bad_format", '
+        b'"message": "occurred_at must be RFC 3339"}}, '
+        b'{"index": 5, "status": "error", "error": {"code": "idempotency_key_required", '
+        b'"message": "each item needs a non-empty idempotency_key"}}, '
+        b'{"index": 6, "status": "created", "id": "pay_new_0000", "duplicate": true}, '
+        b'{"index": 7, "status": "error", "error": {"code": "invalid_amount", '
+        b'"message": "amount.value_minor must be a positive integer"}}], '
+        b'"succeeded": 2, "failed": 6}'
+    )
+    assert batch.first_line == "HTTP/1.1 200 OK"
+    assert (batch.masked(), batch.body) == (STAMP + _json_fields(want), want)
+
+
 def test_the_docs_page_is_markdown_with_the_same_stamp(mock):
     docs = exchange(mock.base_url, "GET", "/v2/docs")
     assert docs.first_line == "HTTP/1.1 200 OK"

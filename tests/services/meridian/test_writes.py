@@ -41,14 +41,14 @@ def test_create_needs_a_key_and_replays_it_as_409(client):
     )
     assert first.status_code == 201
     body = first.json()
-    assert body["id"] == "pay_new_0001" and body["status"] == "pending" and body["version"] == 1
+    assert body["id"] == "pay_new_0000" and body["status"] == "pending" and body["version"] == 1
     assert body["created_at"] == "2026-04-01T10:00:00+02:00" and body["settled_at"] is None
     again = client.post(
         "/v2/payments", json=_payment(value=5_000_000), headers={"Idempotency-Key": "a"}
     )
     assert (again.status_code, again.json()) == (
         409,
-        {"error": "duplicate", "payment_id": "pay_new_0001"},
+        {"error": "duplicate", "payment_id": "pay_new_0000"},
     )
 
 

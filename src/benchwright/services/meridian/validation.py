@@ -12,12 +12,14 @@ from benchwright.services.meridian.config import AMOUNT_LIMIT_MINOR, CURRENCIES
 COUNTRY_RE = re.compile(r"[A-Z]{2}")
 MESSAGES = {
     "invalid_amount": "amount.value_minor must be a positive integer",
-    "unsupported_currency": "amount.currency must be one of " + ", ".join(CURRENCIES),
-    "amount_over_limit": f"amount.value_minor must not exceed {AMOUNT_LIMIT_MINOR}",
-    "invalid_counterparty": "counterparty needs a name and a two-letter country",
-    "bad_format": "occurred_at must be an RFC 3339 timestamp",
-    "idempotency_key_required": "every create needs an idempotency key",
+    "unsupported_currency": "currency not supported",
+    "amount_over_limit": f"per-payment limit is {AMOUNT_LIMIT_MINOR} minor units",
+    "invalid_counterparty": "counterparty name/country invalid",
+    "bad_format": "occurred_at must be RFC 3339",
+    "idempotency_key_required": "each item needs a non-empty idempotency_key",
 }
+"""A batch item's error message per code: the public vendor's exact strings (its batch
+answers carry them on the wire; single creates answer the bare code)."""
 
 
 def _dict(value: object) -> dict:
