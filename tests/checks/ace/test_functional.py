@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from benchwright.checks.ace import functional
 from benchwright.checks.ace._contract import problems
 from benchwright.checks.ace._env import AceEnv, Engine
+from benchwright.checks.ace._exchange import Finding, Recorder
 from benchwright.model import Status
 
 from ._trading_builders import (
@@ -142,3 +144,17 @@ def test_contract_table_passes_the_right_shapes():
              "executedAt": "2026-01-01T00:00:00.123Z"}  # fmt: skip
     assert problems("POST", "/orders", 200, order) == []
     assert problems("GET", "/health", 200, {"status": "UP"}) == []
+
+
+def test_a_server_that_never_answers_is_a_bounded_finding():
+    with socket.socket() as silent:  # listens (the kernel completes connects), never replies
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        api = Recorder(f"http://127.0.0.1:{silent.getsockname()[1]}", timeout_s=0.3)
+        with pytest.raises(
+            Finding, match=r"^no answer within 0.3 s at http://127.0.0.1:\d+/health$"
+        ):
+            api.call("GET", "/health")
+        api.close()
+
+    assert api.exchanges == []
