@@ -267,3 +267,11 @@ def test_base_url_discovery_prefers_host_port_8080() -> None:
         Published("api", 8080, None)
     )
     assert entry_point(published({"services": {"db": {"ports": ["5432:5432"]}}})) is None
+
+
+def test_stack_is_none_without_an_engine_or_a_compose_file(tmp_path: Path) -> None:
+    with compose.stack(AceEnv(write(tmp_path / "a", {"compose.yml": COMPOSE}), NO_ENGINE)) as up:
+        assert up is None
+    engine = Engine(True, "docker engine 27")  # never used: no compose file to bring up
+    with compose.stack(AceEnv(write(tmp_path / "b", {"README.md": "x\n"}), engine)) as up:
+        assert up is None

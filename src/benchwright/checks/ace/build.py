@@ -47,7 +47,11 @@ def run(env: AceEnv, wanted: Collection[str]) -> dict[str, CheckResult]:
         )
         if isinstance(runner, str):
             return {i: CheckResult(i, Status.INFRA, 0.0, runner) for i in ids}
-        builds = _Builds(env.workspace, area, runner)
+        try:
+            builds = _Builds(env.workspace, area, runner)
+        except OSError as exc:
+            why = f"cannot make the source-only copy: {exc}"
+            return {i: CheckResult(i, Status.INFRA, 0.0, why) for i in ids}
         judges = {"B1": builds.b1, "B2": builds.b2, "B3": builds.b3}
         return {i: judges[i]() for i in ids}
 

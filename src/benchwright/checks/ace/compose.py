@@ -61,10 +61,13 @@ def stack(env: AceEnv) -> Iterator[Stack | None]:
     compose file. Always brought down afterwards (unverified: needs an engine)."""
     chosen = select(env.workspace)
     file = compose_file(chosen.files)
-    if not env.engine.available or file is None:
+    try:
+        document = None if file is None else _load(env.workspace, file)
+    except (OSError, ValueError, yaml.YAMLError):
+        document = None  # C1 says why; the oracle only learns there is no stack
+    if not env.engine.available or file is None or document is None:
         yield None
         return
-    document = _load(env.workspace, file)
     with scratch_area(env.scratch) as area:
         copy = area / "source"
         copy_sources(env.workspace, copy)
@@ -79,11 +82,16 @@ def _c1(env: AceEnv) -> CheckResult:
         return CheckResult.failing("C1", f"no compose file ({' / '.join(COMPOSE_NAMES)})")
     try:
         document = _load(env.workspace, file)
-    except (OSError, ValueError, yaml.YAMLError) as exc:
+    except (ValueError, yaml.YAMLError) as exc:
         return CheckResult.failing("C1", f"{file} does not parse: {_first_line(exc)}", file=file)
+    except OSError as exc:
+        return CheckResult("C1", Status.INFRA, 0.0, f"cannot read {file}: {exc}", {"file": file})
     violations = compose_violations(file, document)
     for rel in filter(is_dockerfile, chosen.files):
-        violations += dockerfile_violations(rel, _read(env.workspace / rel))
+        try:
+            violations += dockerfile_violations(rel, _read(env.workspace / rel))
+        except OSError as exc:
+            return CheckResult("C1", Status.INFRA, 0.0, f"cannot read {rel}: {exc}", {})
     evidence: dict[str, Any] = {"file": file, "violations": [str(v) for v in violations]}
     if violations:
         return CheckResult.failing("C1", _guard_detail(violations), **evidence)
