@@ -102,7 +102,7 @@ def test_every_id_passes_money_safe_code(tmp_path: Path) -> None:
     assert results["M2"].detail == "3 of 3 money-handling file(s) import java.math.BigDecimal"
     assert results["M4"].detail == (
         "1 point-in-time method(s) subtract sells: "
-        f"{MAIN}/HoldingsService.java:16 holdingsAt (.negate())"
+        f"{MAIN}/HoldingsService.java:16 holdingsAt: .negate()"
     )
 
 
@@ -224,6 +224,14 @@ def test_m2_a_money_word_inside_a_string_is_not_handling_money(tmp_path: Path) -
     assert score(money, tmp_path, "M2").detail.startswith("no main source file handles")
 
 
+def test_m2_a_package_or_import_named_for_money_is_not_handling_it(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {f"{MAIN}/fees/Clock.java": "package app.fees;\nimport app.fees.Fee;\nclass Clock {}"},
+    )
+    assert score(money, tmp_path, "M2").detail.startswith("no main source file handles")
+
+
 def test_m2_counts_kotlin_imports(tmp_path: Path) -> None:
     write(
         tmp_path, {"svc/src/main/kotlin/A.kt": "import java.math.*\nclass A(val cash: BigDecimal)"}
@@ -310,7 +318,7 @@ def test_m4_accepts_each_subtraction_shape(tmp_path: Path, line: str, shape: str
     write(tmp_path, java(body, "Positions"))
     result = score(money, tmp_path, "M4")
     assert result.status is Status.PASS
-    assert f"positionsAt ({shape}" in result.detail
+    assert f"positionsAt: {shape}" in result.detail
 
 
 def test_m4_a_delegating_method_is_judged_by_what_it_calls(tmp_path: Path) -> None:
@@ -326,7 +334,7 @@ def test_m4_a_delegating_method_is_judged_by_what_it_calls(tmp_path: Path) -> No
     write(tmp_path, java(body, "Book"))
     result = score(money, tmp_path, "M4")
     assert result.status is Status.PASS
-    assert "holdingsAsOf (calls replayLedger)" in result.detail
+    assert "holdingsAsOf: calls replayLedger" in result.detail
 
 
 def test_m4_reads_the_query_of_a_repository_method(tmp_path: Path) -> None:
@@ -369,8 +377,8 @@ def test_m4_reads_kotlin_expression_bodies(tmp_path: Path) -> None:
     write(tmp_path, {"svc/src/main/kotlin/app/Holdings.kt": kotlin})
     result = score(money, tmp_path, "M4")
     assert result.status is Status.PASS
-    assert "holdingsAt (.minus()" in result.detail
-    assert "snapshotAt (calls holdingsAt)" in result.detail
+    assert "holdingsAt: .minus(" in result.detail
+    assert "snapshotAt: calls holdingsAt" in result.detail
 
 
 # the comment stripper -----------------------------------------------------------------
@@ -423,4 +431,4 @@ def test_m4_a_controller_delegating_to_a_holdings_query_passes(tmp_path: Path) -
     write(tmp_path, java(controller, "HoldingsController"))
     result = score(money, tmp_path, "M4")
     assert result.status is Status.PASS
-    assert "HoldingsController.java:5 holdings (calls holdingsAt)" in result.detail
+    assert "HoldingsController.java:5 holdings: calls holdingsAt" in result.detail

@@ -59,7 +59,13 @@ _DECLARATIONS: dict[Language, tuple[re.Pattern[str], ...]] = {
     ),
 }
 _BIGDECIMAL_IMPORT = re.compile(r"^\s*import\s+java\.math\.(?:BigDecimal\b|\*)", re.MULTILINE)
+_HEADER_LINES = re.compile(r"^\s*(?:package|import)\s[^\n]*", re.MULTILINE)
+"""A package or import line names where code lives, not money it handles (``app.fees``)."""
 _EQUALS = re.compile(r"(?:([\w$]+)\s*(?:\(\s*\))?\s*)?\.\s*equals\s*\(")
+
+
+_Key = tuple[str, str, int]
+"""A point-in-time method: (file, name, line)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +130,8 @@ def _m2(sources: list[_Source]) -> CheckResult:
     jvm = [s for s in sources if s.lang != "sql"]
     if not jvm:
         return _nothing("M2", JVM)
-    handling = {s.rel: money_identifiers(s.blank)[:3] for s in jvm if money_identifiers(s.blank)}
+    names = {s.rel: money_identifiers(_HEADER_LINES.sub("", s.blank)) for s in jvm}
+    handling = {rel: found[:3] for rel, found in names.items() if found}
     importing = [s.rel for s in jvm if s.rel in handling and _BIGDECIMAL_IMPORT.search(s.blank)]
     evidence: dict[str, Any] = {"handling": handling, "importing": importing}
     if not handling:
@@ -179,23 +186,11 @@ def _m4(sources: list[_Source]) -> CheckResult:
             "M4", Status.NOT_ATTEMPTED, 0.0, "no point-in-time method in src/main to inspect"
         )
     verdict = {(s.rel, m.name, m.line): shape for s, m, shape in found}
-    changed = True
-    while changed:  # a delegating method is as good as the method it calls
-        changed = False
-        for s, m, _ in found:
-            key = (s.rel, m.name, m.line)
-            if verdict[key] is None:
-                body = s.blank[m.start : m.end]
-                callee = next(
-                    (n for (_, n, _), v in verdict.items()
-                     if v and n != m.name and re.search(rf"\b{re.escape(n)}\s*\(", body)),
-                    None,
-                )  # fmt: skip
-                if callee is not None:
-                    verdict[key], changed = f"calls {callee}", True
+    _settle_delegation(
+        verdict, {(s.rel, m.name, m.line): s.blank[m.start : m.end] for s, m, _ in found}
+    )
     rows = [
-        f"{rel}:{line} {name}" + (f" ({v})" if v else "")
-        for (rel, name, line), v in verdict.items()
+        f"{rel}:{line} {name}" + (f": {v}" if v else "") for (rel, name, line), v in verdict.items()
     ]
     bad = [f"{rel}:{line} {name}" for (rel, name, line), v in verdict.items() if v is None]
     evidence: dict[str, Any] = {"methods": rows}
@@ -207,6 +202,27 @@ def _m4(sources: list[_Source]) -> CheckResult:
     return CheckResult.passing(
         "M4", f"{len(rows)} point-in-time method(s) subtract sells: {'; '.join(rows)}", **evidence
     )
+
+
+def _settle_delegation(verdict: dict[_Key, str | None], spans: dict[_Key, str]) -> None:
+    """Give a method with no subtraction of its own the verdict of a point-in-time method
+    it calls (``holdingsAt`` returning ``replay(...)``), until nothing changes."""
+    changed = True
+    while changed:
+        changed = False
+        passing = sorted({name for (_, name, _), v in verdict.items() if v})
+        for key, span in spans.items():
+            if verdict[key] is None:
+                callee = next(
+                    (
+                        n
+                        for n in passing
+                        if n != key[1] and re.search(rf"\b{re.escape(n)}\s*\(", span)
+                    ),
+                    None,
+                )
+                if callee is not None:
+                    verdict[key], changed = f"calls {callee}", True
 
 
 _CHECKS: dict[str, Callable[[list[_Source]], CheckResult]] = {
