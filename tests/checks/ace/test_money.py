@@ -364,6 +364,22 @@ def test_m4_an_instant_parameter_counts_only_in_a_holdings_file(tmp_path: Path) 
     )
 
 
+def test_m4_a_kotlin_unit_function_in_a_ledger_file_is_no_query(tmp_path: Path) -> None:
+    kotlin = (
+        "class Ledger {\n"
+        "    fun record(fill: Fill, at: Instant) { fills.add(fill) }\n"
+        "    fun log(at: Instant): Unit = println(at)\n"
+        "    fun sharesOn(at: Instant) = fills.count { it.at < at }\n"
+        "}\n"
+    )
+    write(tmp_path, {"svc/src/main/kotlin/app/Ledger.kt": kotlin})
+    result = score(money, tmp_path, "M4")
+    assert result.detail == (
+        "point-in-time method svc/src/main/kotlin/app/Ledger.kt:4 sharesOn "
+        "never subtracts the sell side"
+    )
+
+
 def test_m4_reads_kotlin_expression_bodies(tmp_path: Path) -> None:
     kotlin = (
         "class Holdings(private val fills: List<Fill>) {\n"
@@ -414,6 +430,7 @@ def test_m4_leaves_out_accessors_setters_and_factories(tmp_path: Path) -> None:
         "    Instant asOfApplied() { return asOf; }\n"
         "    static LedgerEntry of(BigDecimal qty, Instant at) { return make(qty, at); }\n"
         "    void setExecutedAt(Instant at) { this.at = at; }\n"
+        "    public void record(Fill fill, Instant at) { repo.save(fill); }\n"
         "    LedgerEntry(BigDecimal qty, Instant at) { this.qty = qty; }"
     )
     write(tmp_path, java(entry, "LedgerEntry"))

@@ -29,6 +29,9 @@ _NOT_TYPES = frozenset(
 _CONTROL = frozenset({"if", "for", "while", "switch", "catch", "synchronized", "try", "super"})
 _JAVA_AFTER = re.compile(r"\s*(?:throws\s+[\w$.,\s]+?)?\s*([{;])")
 _KOTLIN_AFTER = re.compile(r"[ \t]*(?::[ \t]*[\w.<>?,* \t]+?)?\s*([{=])")
+_JAVA_VOID = re.compile(r"\bvoid\s+$")
+_KOTLIN_TYPE = re.compile(r"[ \t]*:[ \t]*([\w.]+)")
+_KOTLIN_EXPRESSION = re.compile(r"\s*=")
 _CONTINUES = ".?:+-*/|&"
 _NEXT_CHAR = re.compile(r"\s*(\S?)")
 _PAIRS = {"(": ")", "[": "]", "{": "}"}
@@ -43,6 +46,8 @@ class Method:
     start: int
     end: int
     line: int
+    void: bool
+    """Returns nothing (Java ``void``, Kotlin ``Unit`` or a block body with no type)."""
 
 
 def methods(blank: str, lang: Language) -> list[Method]:
@@ -61,8 +66,20 @@ def methods(blank: str, lang: Language) -> list[Method]:
             continue
         start = max(blank.rfind(c, 0, match.start()) for c in ";{}") + 1
         params = blank[open_at + 1 : close - 1]
-        found.append(Method(name, params, start, end, blank.count("\n", 0, match.start()) + 1))
+        line = blank.count("\n", 0, match.start()) + 1
+        found.append(
+            Method(name, params, start, end, line, _void(blank, lang, match.start(), close))
+        )
     return found
+
+
+def _void(blank: str, lang: Language, at: int, close: int) -> bool:
+    if lang != "kotlin":
+        return _JAVA_VOID.search(blank, max(0, at - 40), at) is not None
+    typed = _KOTLIN_TYPE.match(blank, close)
+    if typed is not None:
+        return typed.group(1) in ("Unit", "kotlin.Unit")
+    return _KOTLIN_EXPRESSION.match(blank, close) is None
 
 
 def _java_definition(blank: str, at: int, name: str) -> bool:

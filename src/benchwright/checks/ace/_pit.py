@@ -7,8 +7,10 @@ ledger. Names are compared by camel/snake parts, so ``getHoldingsAsOf`` and
 ``holdings_at`` count. Left out, because they compute nothing: a named method
 with no parameter (``asOfApplied()`` is a field accessor; ``replay*`` excepted,
 it replays everything), a bare accessor of the property (``getAsOf``,
-``setAsOf(Instant)``, ``withAsOf``), and, for the file-name rule, setters,
-withers and ``of``/``from`` factories (``LedgerEntry.of(..., Instant at)``).
+``setAsOf(Instant)``, ``withAsOf``), and, for the file-name rule, methods
+returning nothing (``void record(Fill f, Instant at)`` writes, it answers no
+"as of"), setters, withers and ``of``/``from`` factories
+(``LedgerEntry.of(..., Instant at)``).
 
 Subtraction shapes (the registry's, plus the ones B3 mutates): ``.subtract(``,
 ``.negate(``, ``.minus(``, ``-=``, a literal ``* -1`` (or ``valueOf(-1)``), a
@@ -55,7 +57,8 @@ def is_point_in_time(method: Method, rel: str) -> bool:
     if run is not None and (takes_args or words[0] == "replay"):
         return not (words[0] in _ACCESSORS and len(words) == 1 + len(run))
     hinted = any(h in PurePosixPath(rel).name.lower() for h in _FILE_HINTS)
-    return hinted and words[0] not in _NOT_QUERIES and bool(_INSTANT.search(method.params))
+    query = not method.void and words[0] not in _NOT_QUERIES
+    return hinted and query and bool(_INSTANT.search(method.params))
 
 
 def _run_at(words: list[str]) -> tuple[str, ...] | None:
