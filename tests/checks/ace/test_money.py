@@ -167,6 +167,17 @@ def test_m1_finds_float_money_in_java_kotlin_and_sql(
     assert finding in result.detail
 
 
+def test_m1_a_float_money_phrase_in_an_sql_literal_or_comment_is_no_column(tmp_path: Path) -> None:
+    sql = (
+        "CREATE TABLE fill (\n"
+        "  side TEXT NOT NULL, -- quantity DOUBLE PRECISION was a mistake\n"
+        '  "quantity" NUMERIC(19, 4) NOT NULL,\n'
+        "  note TEXT DEFAULT 'price FLOAT'\n);\n"
+    )
+    write(tmp_path, {"svc/src/main/resources/db/migration/V1__fill.sql": sql})
+    assert score(money, tmp_path, "M1").status is Status.PASS
+
+
 def test_m1_reads_name_parts_not_substrings(tmp_path: Path) -> None:
     write(tmp_path, java("    double priceless;\n    double ratio;\n    double costume;"))
     assert score(money, tmp_path, "M1").status is Status.PASS

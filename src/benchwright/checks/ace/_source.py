@@ -27,12 +27,14 @@ class _Syntax:
     quotes: tuple[str, ...]
     doubled: bool
     """True when a quote is escaped by doubling it (SQL), False for backslashes."""
+    names: str = ""
+    """The quote that encloses a name, not a value (SQL ``"price"``): never blanked."""
 
 
 _SYNTAX: dict[Language, _Syntax] = {
     "java": _Syntax("//", False, ('"""', '"', "'"), False),
     "kotlin": _Syntax("//", True, ('"""', '"', "'"), False),
-    "sql": _Syntax("--", False, ("'", '"'), True),
+    "sql": _Syntax("--", False, ("'", '"'), True, names='"'),
 }
 
 SUFFIX_LANGUAGE: dict[str, Language] = {
@@ -60,6 +62,7 @@ def strip_comments(text: str, lang: Language, *, blank_strings: bool = False) ->
     by default because a query string (``@Query("... CASE WHEN side = 'SELL' ...")``)
     is code the lints read; ``blank_strings`` hides them where a literal must not
     count as an identifier (``"price".equals(key)`` compares names, not money).
+    A quoted SQL name (``"price" FLOAT``) is a name, not a literal, and stays.
     """
     syntax = _SYNTAX[lang]
     out: list[str] = []
@@ -79,7 +82,8 @@ def strip_comments(text: str, lang: Language, *, blank_strings: bool = False) ->
             closed = end - i >= 2 * len(quote) and text.startswith(quote, end - len(quote))
             body_end = end - len(quote) if closed else end
             body = text[i + len(quote) : body_end]
-            out += (quote, _blank(body) if blank_strings else body, text[body_end:end])
+            hide = blank_strings and quote != syntax.names
+            out += (quote, _blank(body) if hide else body, text[body_end:end])
             i = end
         else:
             out.append(text[i])

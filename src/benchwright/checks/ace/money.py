@@ -110,7 +110,7 @@ def _m1(sources: list[_Source]) -> CheckResult:
         f"{s.rel}:{s.line(m.start())} declares {m.group(1)} as {_type_of(m.group())}"
         for s in sources
         for pattern in _DECLARATIONS[s.lang]
-        for m in pattern.finditer(s.code if s.lang == "sql" else s.blank)
+        for m in pattern.finditer(s.blank)
         if is_money(m.group(1))
     ]
     if hits:
