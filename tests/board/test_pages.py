@@ -74,6 +74,8 @@ def test_pagination_is_fifty_per_page_on_the_server(board) -> None:
     assert "page 1 of 2 (56 entries)" in first and 'rel="next"' in first
     assert len(run_ids(second)) == 6 and 'rel="prev"' in second and 'rel="next"' not in second
     assert not set(run_ids(first)) & set(run_ids(second))
+    past = get(board, "/?page=3")
+    assert past.status_code == 404 and "page 3 is past the last page (2)" in past.text
 
 
 def test_a_bad_sort_is_a_400_page(board) -> None:

@@ -66,6 +66,8 @@ def board(
         if current
         else None
     )
+    if found and page > found.pages:
+        return _problem(404, f"page {page} is past the last page ({found.pages})")
     tiers = list(dict.fromkeys(t for row in (found.rows if found else []) for t in row.tiers))
     return _render(
         "board.html",
