@@ -59,3 +59,16 @@ def test_the_optimum_follows_the_seed(tmp_path):
     with MeridianMock(5, timing=FAST) as other:
         Walker(other.base_url).walk()
         assert len(list_lines(other.trace.lines())) == other.fixture.expect.optimal_requests != 20
+
+
+def test_a_failing_vendor_answers_500_without_counting_toward_the_traps(mock, client):
+    """``fail_lists``: every list answers 500 (flat body) until it is turned off, and those
+    requests leave the trap sequence where it was (the next list is still the first)."""
+    mock.fail_lists(True)
+    failed = [client.get("/v2/payments") for _ in range(4)]
+    assert {(r.status_code, r.text) for r in failed} == {(500, '{"error": "internal_error"}')}
+    mock.fail_lists(False)
+    client.get("/v2/payments")
+    client.get("/v2/payments")
+    assert _statuses(mock) == [500, 500, 500, 500, 200, 429]
+    assert [x["on"] for x in mock.trace.lines() if x.get("admin") == "failing"] == [True, False]

@@ -44,10 +44,10 @@ EXPECTED = {
                         "even when it carries a newer data.version")],
     "reserialised-signature": [("h_webhook_ledger", 0.0, "evt_0009 (apply-raw) answered 401; "
                                 "evt_0010 (apply-raw) answered 401")],
-    "long-note-accepted": [("c_api_depth", 0.8182, "note>280 -> 400 (§6.7 a note is 1 to 280 "
+    "long-note-accepted": [("c_api_depth", 0.8333, "note>280 -> 400 (§6.7 a note is 1 to 280 "
                             "characters), note>280 not stored (§6.7)"),
                            ("b_error_envelope", 0.95, "short: note>280")],
-    "unknown-id-null": [("c_api_depth", 0.9091, "unknown id -> 404 (§6.4 an unknown payment is 404 "
+    "unknown-id-null": [("c_api_depth", 0.9167, "unknown id -> 404 (§6.4 an unknown payment is 404 "
                          "not_found)")],
     "innerhtml-names": [("x_name_injection", 0.0, "ran as markup in the page (its onerror "
                          "handler set window.__bwx): data rendered with innerHTML")],

@@ -55,7 +55,7 @@ def test_api_depth_validation_status_and_gate():
     row = grade_one(
         swap(obs, "validation", matrix=MatrixObservation(tuple(results))), "c_api_depth"
     )
-    assert row.score == pytest.approx(10 / 11, abs=1e-5) and "sort=bogus -> 400" in row.detail
+    assert row.score == pytest.approx(11 / 12, abs=1e-5) and "sort=bogus -> 400" in row.detail
     empty = grade_one(swap(obs, "reads", raw_pages=(jr(page([])),)), "c_api_depth")
     assert empty.detail == "0: gate: no rows on the wire"
 
@@ -212,10 +212,36 @@ def test_api_depth_refuses_limit_zero():
     of the validation matrix (c_api_depth, input_validation) and its field error."""
     obs = _with_cell(perfect(), "limit=0", jr(page([], limit=0)).response)
     row = grade_one(obs, "c_api_depth")
-    assert row.score == pytest.approx(10 / 11)
+    assert row.score == pytest.approx(11 / 12)
     assert "failed: limit=0 -> 400 (§6.3 a limit below 1 is invalid)" in row.detail
-    assert grade_one(obs, "input_validation").detail.startswith("0.9091: 10/11; wrong: limit=0")
+    assert grade_one(obs, "input_validation").detail.startswith("0.9167: 11/12; wrong: limit=0")
     assert "short: limit=0" in grade_one(obs, "b_error_envelope").detail
+
+
+def test_api_depth_wants_502_vendor_error_when_the_vendor_keeps_failing():
+    """§7: a vendor error the app could not recover from is 502 vendor_error; 503
+    vendor_unavailable is for a vendor that did not answer, and an HTML 500 is no envelope."""
+    cell = "sync on a failing vendor -> 502 vendor_error (§7 a vendor error you could not "
+    cell += "recover from is 502 vendor_error)"
+    for answer in (
+        jr({"error": {"code": "vendor_unavailable", "message": "down"}}, 503, path="/api/sync"),
+        jr({"fetched": 0, "inserted": 0, "updated": 0, "total": 1553}, path="/api/sync"),
+        jr(None, 500, "text/html", path="/api/sync", raw=b"<h1>Internal Server Error</h1>"),
+        None,
+    ):
+        obs = swap(perfect(), "validation", vendor_fault=answer)
+        row = grade_one(obs, "c_api_depth")
+        assert row.score == pytest.approx(11 / 12) and f"failed: {cell}" in row.detail
+    envelope = grade_one(
+        obs := swap(
+            perfect(),
+            "validation",
+            vendor_fault=jr(None, 500, "text/html", path="/api/sync", raw=b"<h1>oops</h1>"),
+        ),
+        "b_error_envelope",
+    )
+    assert "short: sync on a failing vendor (500)" in envelope.detail
+    assert "short: GET /api/sync 500 (0)" in grade_one(obs, "json_everywhere").detail
 
 
 def test_api_depth_refuses_a_long_note_and_an_unknown_id():
@@ -225,13 +251,13 @@ def test_api_depth_refuses_a_long_note_and_an_unknown_id():
     accepted = _with_cell(obs, "note>280", jr({"id": NOTE_PROBE_ID, "note": LONG_NOTE}).response)
     accepted = swap(accepted, "validation", note_row=jr(stored))
     row = grade_one(accepted, "c_api_depth")
-    assert row.score == pytest.approx(9 / 11)
+    assert row.score == pytest.approx(10 / 12)
     assert "note>280 -> 400 (§6.7 a note is 1 to 280 characters)" in row.detail
     assert "note>280 not stored (§6.7)" in row.detail
     null = grade_one(_with_cell(obs, "unknown id", jr(None).response), "c_api_depth")
-    assert null.score == pytest.approx(10 / 11)
+    assert null.score == pytest.approx(11 / 12)
     assert "unknown id -> 404 (§6.4 an unknown payment is 404 not_found)" in null.detail
     diag = grade_one(accepted, "input_validation")
-    assert diag.detail.startswith("0.8182: 9/11; wrong: note>280 -> 400")
+    assert diag.detail.startswith("0.8333: 10/12; wrong: note>280 -> 400")
     envelope = grade_one(accepted, "b_error_envelope")
     assert "short: note>280" in envelope.detail and envelope.score < 1.0

@@ -328,7 +328,9 @@ def perfect() -> Observations:
             ),
         ),
         "validation": ValidationObs(
-            MatrixObservation(tuple(bad)), jr(ROWS[int(NOTE_PROBE_ID[4:])])
+            MatrixObservation(tuple(bad)),
+            jr(ROWS[int(NOTE_PROBE_ID[4:])]),
+            jr(envelope("vendor_error"), 502, path="/api/sync"),
         ),
         "batch": BatchObs(
             jr({"results": batch_items, "succeeded": 2, "failed": 1}),

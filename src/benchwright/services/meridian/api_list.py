@@ -28,6 +28,9 @@ async def list_payments(mock: MeridianMock, request: Request, line: dict) -> Res
     store, p = mock.store, mock.fixture.params
     cursor = line["query"].get("cursor") or None
     with store.lock:
+        if store.failing:
+            line["reason"] = "failing"
+            return error(500, "internal_error")
         trap = store.traps.on_list(cursor is not None)
     if trap is not None:
         return _trapped(mock, trap, line)

@@ -107,6 +107,14 @@ class MeridianMock:
             self.store.traps.stall_armed = on
             self.store.traps.stall_secs = secs
 
+    def fail_lists(self, on: bool = True) -> None:
+        """While on, every list request answers 500 ``internal_error`` (before any trap
+        counts it): a vendor fault that outlasts any client's retries, so the app's
+        ``POST /api/sync`` must report it (spec §7: 502 ``vendor_error``)."""
+        self.trace.control("failing", on=on)
+        with self.store.lock:
+            self.store.failing = on
+
     # -- conflicts, mutations, webhooks --------------------------------------
     def set_conflict_mode(self, mode: str) -> None:
         if mode not in CONFLICT_MODES:

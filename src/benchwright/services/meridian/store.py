@@ -28,6 +28,8 @@ class Store:
         self.conflict_mode = "once"
         self.conflict_armed = True
         self.webhook: dict | None = None
+        self.failing = False
+        """Every list request answers 500 while set: a vendor fault no retry recovers."""
         self.generation = 0
         self.holding = 0
         self._hold_done = threading.Condition(self.lock)
@@ -82,9 +84,10 @@ class Store:
             self.idempotency.clear()
 
     def new_payment(self, row: dict) -> dict:
-        """Store a created payment under the next ``pay_new_NNNN`` id."""
+        """Store a created payment under the next ``pay_new_NNNN`` id, counted from
+        ``pay_new_0000`` as the public vendor does."""
         with self.lock:
-            row = {"id": f"pay_new_{len(self.created) + 1:04d}", **row}
+            row = {"id": f"pay_new_{len(self.created):04d}", **row}
             self.created[row["id"]] = row
             return row
 

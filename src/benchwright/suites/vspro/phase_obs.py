@@ -76,6 +76,9 @@ class ValidationObs:
     matrix: MatrixObservation
     note_row: JsonRead | None = None
     """The row the too-long note was sent to, read back (§6.7: it must not be stored)."""
+    vendor_fault: JsonRead | None = None
+    """``POST /api/sync`` while every vendor list request answers 500 (§7: 502
+    ``vendor_error``)."""
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,8 @@ def error_responses(obs: Observations) -> list[tuple[str, HttpObservation]]:
     found: list[tuple[str, HttpObservation | None]] = []
     if obs.has("validation"):
         found += [(cell.name, answer) for cell, answer in obs["validation"].matrix.results]
+        if obs["validation"].vendor_fault is not None:
+            found.append(("sync on a failing vendor", obs["validation"].vendor_fault.response))
     if obs.has("batch"):
         found.append(("batch[invalid]", obs["batch"].invalid.response))
     if obs.has("conflict") and obs["conflict"].second is not None:

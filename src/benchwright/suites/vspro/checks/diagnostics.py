@@ -45,8 +45,9 @@ def store_atomic_upsert(obs: Observations, _s) -> CheckResult:
 
 @vspro_check("input_validation", needs=("validation", "batch"))
 def input_validation(obs: Observations, _s) -> CheckResult:
-    """Eleven cells with the documented status (five bad GETs 400, /api/nope 404, batch 400,
-    limit=0 400, a note over 280 characters 400 and not stored, an unknown payment id 404)."""
+    """Twelve cells with the documented status (five bad GETs 400, /api/nope 404, batch 400,
+    limit=0 400, a note over 280 characters 400 and not stored, an unknown payment id 404, a
+    sync on a failing vendor 502 vendor_error)."""
     cells = validation_cells(obs)
     score = frac(sum(cells.values()), len(cells))
     bad = [k for k, ok in cells.items() if not ok]

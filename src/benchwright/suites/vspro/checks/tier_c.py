@@ -25,6 +25,7 @@ DUTY_CELLS = {"limit=0": (400, "§6.3 a limit below 1 is invalid"),
               "note>280": (400, "§6.7 a note is 1 to 280 characters"),
               "unknown id": (404, "§6.4 an unknown payment is 404 not_found")}  # fmt: skip
 """Issue #13's cells: spec duties the seed's matrix never probed, named in the cell."""
+VENDOR_ERROR_DUTY = "§7 a vendor error you could not recover from is 502 vendor_error"
 
 
 def pagination_cells(obs: Observations) -> dict[str, bool]:
@@ -48,8 +49,9 @@ def pagination_cells(obs: Observations) -> dict[str, bool]:
 
 
 def validation_cells(obs: Observations) -> dict[str, bool]:
-    """The eleven status cells: six bad GETs, the invalid batch, ``limit=0``, a note over
-    280 characters (refused, and not stored) and an unknown payment id."""
+    """The twelve status cells: six bad GETs, the invalid batch, ``limit=0``, a note over
+    280 characters (refused, and not stored), an unknown payment id and a sync while the
+    vendor fails."""
     v = obs["validation"]
     got = {c.name: o.status for c, o in v.matrix.results}
     cells = {f"{name} -> {want}": got.get(name) == want for name, want in MATRIX_WANT.items()}
@@ -59,6 +61,10 @@ def validation_cells(obs: Observations) -> dict[str, bool]:
     kept = body(v.note_row) or {}
     cells["note>280 not stored (§6.7)"] = (
         v.note_row is not None and v.note_row.status == 200 and kept.get("note") != LONG_NOTE
+    )
+    fault = v.vendor_fault
+    cells[f"sync on a failing vendor -> 502 vendor_error ({VENDOR_ERROR_DUTY})"] = (
+        fault is not None and fault.status == 502 and _code(body(fault) or {}) == "vendor_error"
     )
     return cells
 

@@ -36,6 +36,9 @@ WRITE_CELLS = (
 )
 """After the bad GETs: a too-long note, an unknown id, a method a known path does not
 serve (§7: 405); their status codes and error envelopes are graded like the GETs'."""
+VENDOR_FAULT_TIMEOUT_S = 30.0
+"""Room for a client's bounded retries of a failing vendor; an app still syncing after
+this has not reported the fault (§7 asks for an answer, 502)."""
 JSON_SAMPLE = (
     "/api/health", "/api/payments", "/api/summary", "/api/buckets",
     "/api/nope", "/api/payments?limit=-1",
@@ -60,10 +63,17 @@ def reads(ctx: GradeContext, obs: Observations) -> ReadsObs:
 
 
 def validation(ctx: GradeContext, obs: Observations) -> ValidationObs:
-    """Seven bad GETs, a note over 280 characters, an unknown id, a PUT; the note's row after."""
+    """Seven bad GETs, a note over 280 characters, an unknown id, a PUT; the note's row after;
+    then a sync while the vendor answers every list request 500 (restored however it ends)."""
     cells = [MatrixCell(name, path) for name, path in BAD_GETS] + list(WRITE_CELLS)
     matrix = run_matrix(ctx.base_url, cells, timeout_s=ctx.settings.request_timeout_s)
-    return ValidationObs(matrix, ctx.call(f"/api/payments/{NOTE_PROBE_ID}"))
+    note_row = ctx.call(f"/api/payments/{NOTE_PROBE_ID}")
+    ctx.mock.fail_lists(True)
+    try:
+        fault = ctx.sync(timeout_s=VENDOR_FAULT_TIMEOUT_S)
+    finally:
+        ctx.mock.fail_lists(False)
+    return ValidationObs(matrix, note_row, fault)
 
 
 def json_sample(ctx: GradeContext, obs: Observations) -> JsonSampleObs:
