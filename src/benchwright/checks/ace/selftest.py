@@ -10,7 +10,6 @@ nothing about the cheat).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,24 +96,21 @@ def load_expectations(directory: Path) -> Expectations:
     return found
 
 
-Grader = Callable[[Path, str, bool], AceGrade]
-
-
-def _grade(workspace: Path, rung: str, skip_docker: bool) -> AceGrade:
-    return grade_workspace(workspace, rung, skip_docker=skip_docker)
-
-
-def run_selftest(directory: Path, grader: Grader = _grade) -> list[FixtureOutcome]:
+def run_selftest(directory: Path) -> list[FixtureOutcome]:
     """Grade every fixture and report which expectations broke."""
     exp = load_expectations(directory)
-    outcomes = [_positive(directory, exp, grader)]
-    outcomes += [_adversary(directory, exp, a, grader) for a in exp.adversarial]
+    outcomes = [_positive(directory, exp)]
+    outcomes += [_adversary(directory, exp, a) for a in exp.adversarial]
     return outcomes
 
 
-def _positive(directory: Path, exp: Expectations, grader: Grader) -> FixtureOutcome:
+def _grade(directory: Path, workspace: str, exp: Expectations) -> AceGrade:
+    return grade_workspace(directory / workspace, exp.rung, skip_docker=exp.skip_docker)
+
+
+def _positive(directory: Path, exp: Expectations) -> FixtureOutcome:
     control = exp.positive
-    grade = grader(directory / control.workspace, exp.rung, exp.skip_docker)
+    grade = _grade(directory, control.workspace, exp)
     pct = grade.fields["partial_score_pct"]
     broken = []
     if pct is None or pct < control.min_partial_pct:
@@ -129,10 +125,8 @@ def _positive(directory: Path, exp: Expectations, grader: Grader) -> FixtureOutc
     return FixtureOutcome(control.workspace, pct, tuple(broken))
 
 
-def _adversary(
-    directory: Path, exp: Expectations, adversary: Adversary, grader: Grader
-) -> FixtureOutcome:
-    grade = grader(directory / adversary.workspace, exp.rung, exp.skip_docker)
+def _adversary(directory: Path, exp: Expectations, adversary: Adversary) -> FixtureOutcome:
+    grade = _grade(directory, adversary.workspace, exp)
     pct = grade.fields["partial_score_pct"]
     broken = []
     if pct is not None and pct > adversary.max_partial_pct:
