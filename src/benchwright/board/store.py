@@ -20,7 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 from sqlalchemy import Select, delete, func, select
-from sqlalchemy.orm import sessionmaker
+from sqlalchemy.orm import aliased, sessionmaker
 
 from benchwright.board import ratelimit
 from benchwright.board.db import (
@@ -153,12 +153,11 @@ class BoardStore:
         if sort not in _COLUMNS:
             raise UnknownSort(f"unknown sort '{sort}' (known: {', '.join(SORT_KEYS)})")
         page, per_page = max(1, page), min(max(1, per_page), MAX_PER_PAGE)
-        ranked = _ranked(version).subquery()
-        column = ranked.c[_COLUMNS[sort].key]
+        column = _COLUMNS[sort]
         order = column.desc() if descending else column.asc()
         query = (
-            select(ranked)
-            .order_by(order.nulls_last(), ranked.c.rank, ranked.c.id)
+            _ranked(version)
+            .order_by(order.nulls_last(), RunRow.score.desc(), RunRow.id)
             .limit(per_page)
             .offset((page - 1) * per_page)
         )
@@ -228,7 +227,18 @@ def version_key(version: str) -> tuple[tuple[int, ...], int, str]:
 
 
 def _ranked(version: str) -> Select[Any]:
-    rank = func.rank().over(order_by=RunRow.score.desc()).label("rank")
+    """The version's rows with their rank: 1 + how many score higher (ties share a rank).
+
+    A correlated count over the (version, score) index costs a lookup per row shown,
+    where a window function would rank every entry of the version on each page.
+    """
+    better = aliased(RunRow)
+    rank = (
+        select(func.count())
+        .where(better.scorer_version == version, better.score > RunRow.score)
+        .scalar_subquery()
+        + 1
+    ).label("rank")
     return select(
         RunRow.id,
         RunRow.handle,
