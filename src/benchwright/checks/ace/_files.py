@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 SKIPPED_DIRS = frozenset({"build", "target", "dist", "out", ".gradle", "node_modules", ".git"})
 """Build outputs (Gradle, Maven, bundlers), Gradle's cache, vendored packages, git metadata."""
 
 READ_LIMIT = 2 * 1024 * 1024
 """Bytes read from one file: a source or doc file the checks judge is far smaller."""
+
+COMPOSE_NAMES = ("docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml")
 
 _READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
@@ -73,3 +76,14 @@ class Tree:
 
 def _under_src_main(rel: str) -> bool:
     return "/src/main/" in f"/{rel}"
+
+
+def root_most(files: Collection[str]) -> list[str]:
+    """``files`` ordered fewest directories first, then by name: where one file of a kind
+    must stand for the workspace, a per-service copy never shadows the root's."""
+    return sorted(files, key=lambda f: (f.count("/"), f))
+
+
+def compose_files(files: Collection[str]) -> list[str]:
+    """The compose files among ``files``, root-most first; the first is the stack's (S4, C1)."""
+    return root_most([f for f in files if PurePosixPath(f).name in COMPOSE_NAMES])

@@ -1,19 +1,17 @@
 """The workspace's own OpenAPI document, as F6 reads it: which calls and statuses it declares.
 
-The document is found much as S7 finds it (a file named ``openapi*``/``api*`` with a
-``.yml``/``.yaml``/``.json`` suffix whose text has both ``openapi:`` and ``paths:`` keys
-starting a line, JSON's quoted keys included), the root-most first, then parsed. F6
-then asks, per exchange, whether the document declares the method on a path template
-matching the concrete path, with the status answered (an exact code or its ``2XX``
-range; ``default`` declares nothing, as the rungs forbid it). S7's own scan lives in
-``structure.py``; this one also parses, which S7 never needs.
+The document is the one S7 finds (`structure.openapi_document`: the root-most
+``openapi*``/``api*`` .yml/.yaml/.json file with top-level ``openapi`` and ``paths``
+keys), then parsed. F6 then asks, per exchange, whether the document declares the
+method on a path template matching the concrete path, with the status answered (an
+exact code or its ``2XX`` range; ``default`` declares nothing, as the rungs forbid
+it). S7 never parses; F6 must.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from pathlib import PurePosixPath
 
 import yaml
 
@@ -22,24 +20,11 @@ from benchwright.checks.ace._files import Tree
 Declared = Mapping[tuple[str, re.Pattern[str]], frozenset[str]]
 """(METHOD, compiled path template) -> the declared response keys, upper-cased."""
 
-_FILE = re.compile(r"(openapi|api).*\.(ya?ml|json)", re.IGNORECASE)
-_TOP_KEY = r"^\s*[\"']?{}[\"']?[ \t]*:"
-_KEYS = ("openapi", "paths")
 _METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
 
 
 class UnreadableSpec(ValueError):
     """The OpenAPI file exists but does not parse into paths and operations."""
-
-
-def find_spec(tree: Tree) -> str | None:
-    """The root-most OpenAPI document's relative path, or None."""
-    named = [rel for rel in tree.files if _FILE.fullmatch(PurePosixPath(rel).name)]
-    for rel in sorted(named, key=lambda rel: (rel.count("/"), rel)):
-        text = tree.text(rel)
-        if all(re.search(_TOP_KEY.format(key), text, re.MULTILINE) for key in _KEYS):
-            return rel
-    return None
 
 
 def declared(tree: Tree, rel: str) -> Declared:

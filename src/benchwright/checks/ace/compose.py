@@ -21,13 +21,14 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Collection, Iterator
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 import yaml
 
 from benchwright.checks.ace._compose_up import MIN_HEALTHY, Stack, read, running
 from benchwright.checks.ace._env import AceEnv
+from benchwright.checks.ace._files import COMPOSE_NAMES, compose_files
 from benchwright.checks.ace._guards import (
     Violation,
     compose_violations,
@@ -38,7 +39,6 @@ from benchwright.checks.ace._scratch import copy_sources, scratch_area, select
 from benchwright.model import CheckResult, Status
 
 IDS = frozenset({"C1"})
-COMPOSE_NAMES = ("docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml")
 READ_LIMIT = 1024 * 1024
 
 
@@ -51,8 +51,7 @@ def run(env: AceEnv, wanted: Collection[str]) -> dict[str, CheckResult]:
 
 def compose_file(files: Collection[str]) -> str | None:
     """The root-most compose file (fewest directories, then by name): the stack definition."""
-    found = [f for f in files if PurePosixPath(f).name in COMPOSE_NAMES]
-    return min(found, key=lambda f: (f.count("/"), f), default=None)
+    return next(iter(compose_files(files)), None)
 
 
 @contextlib.contextmanager

@@ -25,11 +25,11 @@ from benchwright.checks.ace._openapi import (
     UnreadableSpec,
     declared,
     declares,
-    find_spec,
     statuses_for,
 )
 from benchwright.checks.ace._scenarios import SCENARIOS
 from benchwright.checks.ace._stack import no_stack
+from benchwright.checks.ace.structure import openapi_document
 from benchwright.model import CheckResult, Status
 
 IDS = frozenset({*SCENARIOS, "F6"})
@@ -82,7 +82,7 @@ def conformance(exchanges: Sequence[Exchange], tree: Tree) -> CheckResult:
         for ex in exchanges
         for problem in _contract.problems(ex.method, ex.template, ex.status, ex.body)
     ]
-    spec = find_spec(tree)
+    spec = openapi_document(tree)
     if spec is None:
         findings.append("no OpenAPI document (openapi*/api* with openapi: and paths:)")
     else:

@@ -23,7 +23,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from benchwright.checks.ace._env import AceEnv
-from benchwright.checks.ace._files import Tree
+from benchwright.checks.ace._files import Tree, compose_files, root_most
 from benchwright.checks.ace._source import strip_comments
 from benchwright.model import CheckResult
 
@@ -38,7 +38,6 @@ MIGRATION_MIN_BYTES = 20
 WRAPPER_MIN_BYTES = 1024
 MIN_SERVICES = 3
 
-_COMPOSE = re.compile(r"(docker-)?compose\.ya?ml")
 _SPRING_BOOT = re.compile(r"org\.springframework\.boot|spring-boot")
 _OPENAPI_FILE = re.compile(r"(openapi|api).*\.(ya?ml|json)", re.IGNORECASE)
 _YAML_KEY = r"^[\"']?{}[\"']?[ \t]*:"
@@ -79,9 +78,7 @@ def _join(base: str, rel: str) -> str:
 
 
 def _s4(tree: Tree) -> CheckResult:
-    found = sorted(
-        (f for f in tree.files if _COMPOSE.fullmatch(_name(f))), key=lambda f: (f.count("/"), f)
-    )
+    found = compose_files(tree.files)
     if not found:
         return CheckResult.failing("S4", "no docker-compose.y*ml or compose.y*ml file")
     more = f" (root-most of {len(found)})" if len(found) > 1 else ""
@@ -155,15 +152,30 @@ def _openapi_keys(text: str, rel: str) -> set[str]:
     return {k for k in ("openapi", "paths") if re.search(_YAML_KEY.format(k), text, re.MULTILINE)}
 
 
+def openapi_candidates(tree: Tree) -> dict[str, set[str]]:
+    """Every ``openapi*``/``api*`` .yml/.yaml/.json file, root-most first, with the
+    top-level keys of ``openapi``/``paths`` it has (S7 and F6 read the same document)."""
+    named = [f for f in tree.files if _OPENAPI_FILE.fullmatch(_name(f))]
+    return {rel: _openapi_keys(tree.text(rel), rel) for rel in root_most(named)}
+
+
+def openapi_document(tree: Tree) -> str | None:
+    """The root-most file that looks like an OpenAPI document (S7's rule), or None."""
+    return _first_document(openapi_candidates(tree))
+
+
+def _first_document(found: dict[str, set[str]]) -> str | None:
+    return next((rel for rel, keys in found.items() if keys == {"openapi", "paths"}), None)
+
+
 def _s7(tree: Tree) -> CheckResult:
-    seen: dict[str, list[str]] = {}
-    for rel in (f for f in tree.files if _OPENAPI_FILE.fullmatch(_name(f))):
-        keys = _openapi_keys(tree.text(rel), rel)
-        if keys == {"openapi", "paths"}:
-            return CheckResult.passing("S7", f"{rel} has top-level openapi: and paths:", file=rel)
-        seen[rel] = sorted({"openapi", "paths"} - keys)
-    if not seen:
+    found = openapi_candidates(tree)
+    rel = _first_document(found)
+    if rel is not None:
+        return CheckResult.passing("S7", f"{rel} has top-level openapi: and paths:", file=rel)
+    if not found:
         return CheckResult.failing("S7", "no openapi*/api* .yml/.yaml/.json file")
+    seen = {f: sorted({"openapi", "paths"} - keys) for f, keys in found.items()}
     why = "; ".join(f"{f} lacks top-level {' and '.join(m)}" for f, m in seen.items())
     return CheckResult.failing("S7", f"no OpenAPI document: {why}", candidates=seen)
 
