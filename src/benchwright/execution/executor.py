@@ -1,0 +1,183 @@
+"""The one executor interface every caller (run, gate, audit, grade --many, calibrate,
+ace selftest) hands its independent jobs to.
+
+A job is a picklable payload and a top-level function to apply to it; an executor
+yields each job's outcome *as it finishes*, in completion order, so the caller can
+write it to disk at once (``--resume`` works with any executor) and show progress.
+Order-sensitive output is the caller's business: it sorts by ``Done.key``, which is
+how one worker and N workers give identical files.
+
+Implementations: `SerialExecutor` (in this process, one at a time: the reference
+behaviour, and what ``--workers 1`` means), `LocalPool` (a process pool on this
+machine) and, in ``execution/ray_executor.py``, a Ray cluster. Each job must be
+hermetic - its own workspace, ports from the port leases, its own vendor mock,
+database and browser - because jobs of one run share nothing but the machine.
+
+Cancellation: closing the iterator (``with`` / ``close()``, or a KeyboardInterrupt
+raised while the caller iterates) cancels every job not yet started and stops the
+running ones; outcomes already yielded stay the caller's.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import traceback
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from multiprocessing import get_context
+from typing import Generic, Protocol, TypeVar
+
+from benchwright.errors import SpecError
+
+P = TypeVar("P")
+R = TypeVar("R")
+
+MAX_DEFAULT_WORKERS = 4
+"""The default never exceeds this: most of a grading waits on its app, so more
+workers than cores pays, but each holds an app, a vendor mock and a browser."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resources:
+    """What one job needs of a node, for schedulers that place work (Ray); the local
+    pool treats every job as one slot."""
+
+    cpus: float = 1.0
+    memory_mb: int = 0
+    browser: bool = False
+    """Drives a headless Chromium: Ray schedules it on a custom ``browser`` resource so
+    browser-heavy gradings do not oversubscribe a node."""
+
+
+@dataclass(frozen=True, slots=True)
+class Job(Generic[P]):
+    key: str
+    """Unique within one submission: results are matched and sorted by it."""
+    payload: P
+    resources: Resources = Resources()
+
+
+@dataclass(frozen=True, slots=True)
+class Done(Generic[R]):
+    """One job's outcome: its result, or the harness failure that prevented one."""
+
+    key: str
+    result: R | None
+    error: str | None = None
+    """``Type: message`` when the job raised: a harness fault, never a verdict."""
+    node: str = ""
+    """Where it ran (host name and process id, or the Ray node id)."""
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+class Executor(Protocol):
+    """Runs independent jobs; yields each outcome as it finishes."""
+
+    name: str
+    workers: int
+
+    def run(self, fn: Callable[[P], R], jobs: Iterable[Job[P]]) -> Iterator[Done[R]]: ...
+
+
+def default_workers() -> int:
+    """min(cores, `MAX_DEFAULT_WORKERS`): documented in docs/scale.md."""
+    return max(1, min(os.cpu_count() or 1, MAX_DEFAULT_WORKERS))
+
+
+def here() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _apply(fn: Callable[[P], R], key: str, payload: P) -> Done[R]:
+    """Run one job and turn an exception into a `Done` with the error, so one broken
+    job never takes its siblings' results down with it."""
+    try:
+        return Done(key, fn(payload), node=here())
+    except Exception as exc:
+        last = traceback.extract_tb(exc.__traceback__)[-1:] or None
+        where = f" ({last[0].filename}:{last[0].lineno})" if last else ""
+        return Done(key, None, f"{type(exc).__name__}: {exc}{where}", node=here())
+
+
+class SerialExecutor:
+    """One job at a time in this process: ``--workers 1``."""
+
+    name = "serial"
+    workers = 1
+
+    def run(self, fn: Callable[[P], R], jobs: Iterable[Job[P]]) -> Iterator[Done[R]]:
+        for job in jobs:
+            yield _apply(fn, job.key, job.payload)
+
+
+class LocalPool:
+    """A process pool on this machine (``--workers N``).
+
+    Processes start with ``spawn``: a forked child would inherit the parent's threads
+    (uvicorn servers, Playwright) in whatever state they were, and the pool must not
+    depend on what the caller happened to have running. At most ``workers`` jobs are
+    submitted at a time, so a stream of jobs (``gate`` over thousands of task files)
+    is never materialized in memory.
+    """
+
+    name = "local"
+
+    def __init__(self, workers: int) -> None:
+        if workers < 1:
+            raise SpecError.single("--workers", f"must be >= 1, got {workers}")
+        self.workers = workers
+
+    def run(self, fn: Callable[[P], R], jobs: Iterable[Job[P]]) -> Iterator[Done[R]]:
+        pending: dict[Future[Done[R]], str] = {}
+        source = iter(jobs)
+        pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"))
+        try:
+            while True:
+                while len(pending) < self.workers:
+                    job = next(source, None)
+                    if job is None:
+                        break
+                    pending[pool.submit(_apply, fn, job.key, job.payload)] = job.key
+                if not pending:
+                    return
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    key = pending.pop(future)
+                    yield _outcome(future, key)
+        finally:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _outcome(future: Future[Done[R]], key: str) -> Done[R]:
+    """The job's own `Done`, or the pool's failure (a worker killed by a signal or OOM)."""
+    try:
+        return future.result()
+    except Exception as exc:
+        return Done(key, None, f"worker lost: {type(exc).__name__}: {exc}")
+
+
+def make_executor(
+    name: str = "local", workers: int | None = None, ray_address: str | None = None
+) -> Executor:
+    """The executor a command's ``--executor``/``--workers``/``--ray-address`` ask for.
+
+    ``local`` with one worker is the serial executor (no pool, no pickling), so a
+    single-worker run behaves exactly as before executors existed.
+    """
+    count = default_workers() if workers is None else workers
+    if count < 1:
+        raise SpecError.single("--workers", f"must be >= 1, got {count}")
+    if name == "local":
+        return SerialExecutor() if count == 1 else LocalPool(count)
+    if name == "ray":
+        from benchwright.execution.ray_executor import RayExecutor
+
+        return RayExecutor(address=ray_address or "auto", workers=count)
+    raise SpecError.single("--executor", f"unknown executor {name!r}; known: local, ray")

@@ -1,0 +1,82 @@
+"""The executor interface: outcomes as they finish, errors kept per job, cancellation."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from benchwright.errors import SpecError
+from benchwright.execution.executor import (
+    Job,
+    LocalPool,
+    SerialExecutor,
+    default_workers,
+    make_executor,
+)
+
+
+def square(n: int) -> int:
+    return n * n
+
+
+def explode_on_three(n: int) -> int:
+    if n == 3:
+        raise ValueError("three is broken")
+    return n
+
+
+def sleep_then_pid(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_serial_runs_in_order_in_this_process() -> None:
+    done = list(SerialExecutor().run(square, [Job(str(n), n) for n in range(4)]))
+    assert [(d.key, d.result) for d in done] == [("0", 0), ("1", 1), ("2", 4), ("3", 9)]
+    assert all(d.node.endswith(f":{os.getpid()}") for d in done)
+
+
+def test_a_failing_job_is_an_error_outcome_and_its_siblings_still_finish() -> None:
+    for executor in (SerialExecutor(), LocalPool(2)):
+        done = {
+            d.key: d for d in executor.run(explode_on_three, [Job(str(n), n) for n in (1, 3, 5)])
+        }
+        assert done["1"].result == 1 and done["5"].result == 5
+        assert not done["3"].ok and done["3"].result is None
+        assert done["3"].error is not None and done["3"].error.startswith(
+            "ValueError: three is broken"
+        )
+
+
+def test_the_pool_yields_in_completion_order_from_other_processes() -> None:
+    jobs = [Job("slow", 1.0), Job("fast", 0.05)]
+    done = list(LocalPool(2).run(sleep_then_pid, jobs))
+    assert [d.key for d in done] == ["fast", "slow"]
+    assert {d.result for d in done}.isdisjoint({os.getpid()})
+
+
+def test_closing_the_stream_cancels_jobs_not_yet_started() -> None:
+    started: list[str] = []
+
+    def jobs():
+        for n in range(50):
+            started.append(str(n))
+            yield Job(str(n), 0.01)
+
+    stream = LocalPool(2).run(sleep_then_pid, jobs())
+    first = next(stream)
+    stream.close()
+    assert first.ok
+    assert len(started) <= 4  # a stream of jobs is pulled as workers free up, never all at once
+
+
+def test_make_executor_choices_and_bad_input() -> None:
+    assert isinstance(make_executor("local", 1), SerialExecutor)
+    assert isinstance(make_executor("local", 3), LocalPool)
+    assert make_executor("local").workers == default_workers() <= 4
+    with pytest.raises(SpecError, match="must be >= 1, got 0"):
+        make_executor("local", 0)
+    with pytest.raises(SpecError, match="unknown executor 'k8s'; known: local, ray"):
+        make_executor("k8s", 2)
