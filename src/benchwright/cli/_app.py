@@ -47,6 +47,23 @@ AgentNetworkOpt = Annotated[
     ),
 ]
 
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        min=1,
+        help="Jobs at once (default: min(cores, 4); 1 runs them one by one in this process).",
+    ),
+]
+ExecutorOpt = Annotated[
+    str,
+    typer.Option("--executor", help="local (a process pool here) | ray (a Ray cluster)."),
+]
+RayAddressOpt = Annotated[
+    str | None,
+    typer.Option("--ray-address", help="With --executor ray: auto | ray://HOST:PORT."),
+]
+
 
 def reports_errors(command: F) -> F:
     """Map `BenchwrightError` to its one-line messages on stderr and its exit code."""
