@@ -32,10 +32,14 @@ def test_nop_run_exits_1_with_every_correctness_task_failed(cli, tmp_path):
     assert "FAIL  nav-count #1 (correctness" in proc.stdout
 
 
-def test_a_missing_agent_binary_exits_3_never_0_of_n_passed(cli, tmp_path):
+def test_a_missing_agent_binary_exits_2_before_any_trial(cli, tmp_path):
     proc = cli("run", str(MINISUITE), "--agent", "command:./not-here {prompt}")
-    assert proc.returncode == 3
-    assert "error: every trial errored (5); first: agent: cannot start" in proc.stderr
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        f"error: --agent: the agent's program '{tmp_path / 'not-here'}' cannot start: "
+        "no such file; no trial was started\n"
+    )
+    assert not (tmp_path / "runs").exists()
 
 
 def test_invalid_input_exits_2_before_anything_runs(cli, tmp_path):

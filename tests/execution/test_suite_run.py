@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from benchwright.errors import SpecError
 from benchwright.execution import execute, exit_status, plan_run
 from benchwright.execution.isolation import IsolationRequest
 
@@ -83,11 +84,43 @@ def test_a_task_passes_only_if_every_iteration_passes(tmp_path):
 
 
 def test_every_trial_errored_exits_3_with_the_first_error(tmp_path):
-    _plan, outcome = _run("command:no-such-agent-binary {prompt}", tmp_path)
-    code, message = exit_status(outcome)
+    agent = tmp_path / "vanishing-agent"
+    agent.write_text("#!/bin/sh\n")
+    agent.chmod(0o755)
+    plan = plan_run(MINISUITE, f"command:{agent} {{prompt}}", out=tmp_path / "runs")
+    agent.unlink()  # gone after the pre-flight: every trial finds it missing
+    code, message = exit_status(execute(plan))
     assert code == 3
     assert "every trial errored (5)" in message
-    assert "agent: cannot start 'no-such-agent-binary': not found" in message
+    assert f"agent: cannot start '{agent}': not found" in message
+
+
+@pytest.mark.parametrize(
+    ("program", "why"),
+    [("no-such-agent-binary", "not found on PATH"), ("./not-here", "no such file"),
+     ("./plain.txt", "not executable")],
+)  # fmt: skip
+def test_a_missing_agent_program_is_refused_before_any_trial(tmp_path, monkeypatch, program, why):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plain.txt").write_text("not a program\n")
+    with pytest.raises(SpecError) as caught:
+        plan_run(MINISUITE, f"command:{program} {{prompt}}", out=tmp_path / "runs")
+    shown = program if "/" not in program else str(tmp_path / program[2:])
+    assert f"the agent's program {shown!r} cannot start: {why}; no trial was started" in str(
+        caught.value
+    )
+    assert not (tmp_path / "runs").exists()
+
+
+def test_the_pre_flight_looks_on_the_path_the_agent_gets(tmp_path):
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "my-agent").write_text("#!/bin/sh\n")
+    (tmp_path / "bin" / "my-agent").chmod(0o755)
+    with pytest.raises(SpecError):
+        plan_run(MINISUITE, "command:my-agent", out=tmp_path / "runs")
+    plan = plan_run(MINISUITE, "command:my-agent", out=tmp_path / "runs",
+                    env={"PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin"})  # fmt: skip
+    assert plan.agent.spec == "command:my-agent"
 
 
 def test_a_relative_program_path_is_resolved_where_benchwright_started(tmp_path, monkeypatch):

@@ -8,7 +8,7 @@ from benchwright.agents._protocol import Agent, AgentOutcome, AgentRequest
 from benchwright.agents.builtin import NopAgent, OracleAgent, ReplayAgent
 from benchwright.agents.command import CommandAgent
 from benchwright.agents.presets import PRESETS
-from benchwright.agents.spec import KNOWN, build_agent
+from benchwright.agents.spec import KNOWN, build_agent, preflight
 
 __all__ = [
     "KNOWN",
@@ -22,4 +22,5 @@ __all__ = [
     "ReplayAgent",
     "build_agent",
     "parse_env_options",
+    "preflight",
 ]

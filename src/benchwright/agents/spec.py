@@ -5,17 +5,23 @@ or unbalanced template, a missing recording. A template whose program is a
 relative path (``./my-agent``) is made absolute against the directory benchwright
 was started in, since agents run inside each task's workspace, where the
 relative path would not exist and every task would error.
+
+`preflight` then asks whether a command agent's program exists at all, so that a
+typo in ``--agent`` is one line and exit 2, not a run of trials that each say
+``cannot start``.
 """
 
 from __future__ import annotations
 
+import os
 import shlex
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
 from benchwright.agents._protocol import Agent
 from benchwright.agents.builtin import NopAgent, OracleAgent, ReplayAgent
-from benchwright.agents.command import CommandAgent, parse_template
+from benchwright.agents.command import PLACEHOLDER, CommandAgent, parse_template
 from benchwright.agents.presets import PRESETS, preset_agent
 from benchwright.errors import SpecError
 from benchwright.model import Task
@@ -60,3 +66,36 @@ def _replay(target: str, tasks: Sequence[Task]) -> ReplayAgent:
     path = Path(target).resolve()
     pairs = pair_trajectories(list(tasks), path)
     return ReplayAgent(f"replay:{path}", {task.id: trajectory for task, trajectory in pairs})
+
+
+def preflight(agent: Agent, env: dict[str, str] | None = None) -> None:
+    """Refuse a command agent whose program is missing, before any trial starts.
+
+    The program is the template's first word: a path must be an executable file, a
+    bare name must be on ``PATH`` (the ``--env PATH=…`` the agent gets, else ours). A
+    leading ``python``/``python3`` is the grader's interpreter and a program built from a
+    placeholder is only known per phase, so neither is judged here.
+
+    Raises:
+        SpecError: on ``--agent``, naming the program and why it cannot run (exit 2).
+    """
+    if not isinstance(agent, CommandAgent):
+        return
+    program = parse_template(agent.template)[0]
+    if program in ("python", "python3") or PLACEHOLDER.search(program):
+        return
+    if "/" in program:
+        if not Path(program).is_file():
+            why = "no such file"
+        elif not os.access(program, os.X_OK):
+            why = "not executable"
+        else:
+            return
+    else:
+        path = (env or {}).get("PATH", os.environ.get("PATH", os.defpath))
+        if shutil.which(program, path=path):
+            return
+        why = "not found on PATH"
+    raise SpecError.single(
+        "--agent", f"the agent's program {program!r} cannot start: {why}; no trial was started"
+    )

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from benchwright import __version__
-from benchwright.agents import Agent, build_agent
+from benchwright.agents import Agent, build_agent, preflight
 from benchwright.dsl import load_suite
 from benchwright.errors import (
     EXIT_FAILED,
@@ -76,6 +76,7 @@ def plan_run(
     if not ids:
         raise SpecError.single("--tasks", f"{tasks_glob!r} matches no task of suite {suite.name}")
     agent = _agent(agent_spec, suite, ids)
+    preflight(agent, env)
     confinement = choose_confinement(isolation, [suite.task(i) for i in ids], agent.spec)
     network = _network(isolation, suite)
     env = env or {}
@@ -111,6 +112,7 @@ def plan_resume(
     if missing:
         raise SpecError.single(str(run_dir), f"task {missing[0]!r} is no longer in the suite")
     agent = _agent(info["agent"], suite, info["tasks"])
+    preflight(agent, env)
     confinement = choose_confinement(isolation, [suite.task(i) for i in info["tasks"]], agent.spec)
     options = TrialOptions(
         suite.budget_s, info.get("budget_s"), env or {}, info.get("seed", 0),
