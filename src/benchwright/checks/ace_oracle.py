@@ -2,25 +2,28 @@
 
 The check runs the RunOracle (`benchwright.checks.ace.oracle`) for its id. Ids of
 one family that a task lists with the same parameters are scored in one oracle
-call and the rows cached per workspace, so one trial builds once for B1-B3 and
-drives F1-F9 once, F6 last over every exchange the others made. The engine is
+call and the rows kept on the trial's own `Workspace` object (weakly: they go with
+it), so one trial builds once for B1-B3 and drives F1-F9 once, F6 last over every
+exchange the others made, and no later trial can ever be handed them - not even one
+whose temporary directory happens to reuse the same path. The engine is
 probed once per process; P3 reads the trial's own phase snapshots.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from functools import cache, lru_cache
-from pathlib import Path
+from collections.abc import Mapping
+from functools import cache
 from typing import Any, Literal
+from weakref import WeakKeyDictionary
 
 from benchwright.checks._context import CheckContext
 from benchwright.checks._registry import CheckParams, check
 from benchwright.checks.ace._env import AceEnv, Engine, detect_engine
 from benchwright.checks.ace.oracle import ACE_IDS, owner, score
 from benchwright.model import CheckResult
+from benchwright.workspace import Workspace
 
-Changes = tuple[tuple[str, tuple[str, ...]], ...]
+Rows = dict[str, CheckResult]
 
 
 class AceParams(CheckParams):
@@ -35,36 +38,34 @@ class AceParams(CheckParams):
         return [("id", f"{check_id!r} is not an ACE check id (known: {', '.join(ACE_IDS)})")]
 
 
+_ROWS: WeakKeyDictionary[Workspace, dict[tuple[AceParams, tuple[str, ...]], Rows]] = (
+    WeakKeyDictionary()
+)
+
+
 @cache
 def _engine() -> Engine:
     """The container engine, probed once per process (a probe can take seconds)."""
     return detect_engine()
 
 
-def _phase_changes(metadata: Mapping[str, Any]) -> Changes | None:
+def _phase_changes(metadata: Mapping[str, Any]) -> dict[str, list[str]] | None:
     """The harness's own per-phase change lists (set last, so no agent can supply them)."""
     facts = metadata.get("benchwright")
     changes = facts.get("phase_changes") if isinstance(facts, dict) else None
     if not isinstance(changes, dict) or not changes:
         return None
-    return tuple((str(k), tuple(map(str, v))) for k, v in changes.items() if isinstance(v, list))
+    return {str(k): list(map(str, v)) for k, v in changes.items() if isinstance(v, list)}
 
 
-def _snapshots(metadata: Mapping[str, Any]) -> str:
-    facts = metadata.get("benchwright")
-    found = facts.get("snapshots") if isinstance(facts, dict) else None
-    return repr(sorted(found.items())) if isinstance(found, dict) else ""
-
-
-@lru_cache(maxsize=16)
-def _family_rows(
-    workspace: Path, snapshots: str, params: AceParams, wanted: tuple[str, ...],
-    changes: Changes | None,
-) -> dict[str, CheckResult]:  # fmt: skip
-    """The oracle's rows for one family's wanted ids; ``snapshots`` keys the trial."""
-    phase_changes: Mapping[str, Sequence[str]] | None = None if changes is None else dict(changes)
-    env = AceEnv(workspace, _engine(), params.base_url, params.gradle, phase_changes)
-    return {r.check_id: r for r in score(env, wanted)}
+def _family_rows(ctx: CheckContext, params: AceParams, wanted: tuple[str, ...]) -> Rows:
+    """The oracle's rows for one family's wanted ids, computed once per trial."""
+    memo = _ROWS.setdefault(ctx.workspace, {})
+    if (params, wanted) not in memo:
+        changes = _phase_changes(ctx.trajectory.metadata)
+        env = AceEnv(ctx.directory().resolve(), _engine(), params.base_url, params.gradle, changes)
+        memo[params, wanted] = {r.check_id: r for r in score(env, wanted)}
+    return memo[params, wanted]
 
 
 @check("ace", params=AceParams)
@@ -75,8 +76,4 @@ def ace(p: AceParams, ctx: CheckContext) -> CheckResult:
         spec.id for spec in ctx.task.checks
         if spec.type == "ace" and spec.params == p and owner(spec.id) == family
     )  # fmt: skip
-    metadata = ctx.trajectory.metadata
-    rows = _family_rows(
-        ctx.directory().resolve(), _snapshots(metadata), p, wanted, _phase_changes(metadata)
-    )
-    return rows[ctx.check_id]
+    return _family_rows(ctx, p, wanted)[ctx.check_id]

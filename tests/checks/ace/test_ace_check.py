@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from builders import make_task, make_trajectory
+from builders import make_task, make_trajectory, write
 
 from benchwright.checks.ace import oracle
 from benchwright.errors import SpecError
@@ -51,3 +51,21 @@ def test_one_family_is_scored_once_per_trial(registry, monkeypatch) -> None:
     assert [r.check_id for r in result.results] == ["S4", "S7", "M1"]
     assert calls == [("S4", "S7"), ("M1",)]
     assert result.results[1].status is Status.FAIL  # no OpenAPI file in this workspace
+
+
+def test_each_trial_scores_its_own_workspace(registry, monkeypatch) -> None:
+    """Rows live on the trial's Workspace object, so a second trial never reuses the first's."""
+    calls: list[tuple[str, ...]] = []
+    real = oracle.score
+
+    def counting(env, wanted, package="benchwright.checks.ace"):
+        calls.append(tuple(wanted))
+        return real(env, wanted, package)
+
+    monkeypatch.setattr("benchwright.checks.ace_oracle.score", counting)
+    task = make_task([{"id": "S4", "type": "ace"}], {"README.md": "x\n"}, registry=registry)
+    first = run_task(task, make_trajectory(), registry=registry)
+    wrote = make_trajectory(write("write_file", "compose.yaml", COMPOSE))
+    second = run_task(task, wrote, registry=registry)
+    assert calls == [("S4",), ("S4",)]
+    assert first.results[0].status is Status.FAIL and second.results[0].status is Status.PASS
