@@ -28,6 +28,7 @@ from benchwright.suites.audit.controls import (
     load_control,
     load_controls,
 )
+from benchwright.suites.audit.drive import GradingJob, audit, grade_job
 from benchwright.suites.audit.isolate import isolated_score
 from benchwright.suites.audit.judge import ControlVerdict, TargetFigure, judge, order_problems
 from benchwright.suites.audit.report import (
@@ -37,7 +38,7 @@ from benchwright.suites.audit.report import (
     verdict_line,
     write_audit,
 )
-from benchwright.suites.audit.run import Auditor, AuditResult, audit
+from benchwright.suites.audit.run import Auditor, AuditResult, Graded
 
 __all__ = [
     "SEVERITIES",
@@ -45,12 +46,15 @@ __all__ = [
     "Auditor",
     "Control",
     "ControlVerdict",
+    "Graded",
+    "GradingJob",
     "TargetFigure",
     "audit",
     "audit_dict",
     "audit_lines",
     "control_tree",
     "exit_code",
+    "grade_job",
     "isolated_score",
     "judge",
     "load_control",

@@ -1,19 +1,17 @@
-"""Running an audit: grade the golden (cached per phase set) and each control's tree."""
+"""Grading for an audit: the golden (cached per phase set) and each control's tree."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from benchwright.errors import HarnessError, SpecError
 from benchwright.model import Scorecard, Status
 from benchwright.sandbox import Confinement
 from benchwright.scoring.contention import HOST_CONTENDED
-from benchwright.suites.audit.controls import GOLDEN_DIR, Control, control_tree, load_controls
-from benchwright.suites.audit.judge import ControlVerdict, judge, order_problems
+from benchwright.suites.audit.controls import GOLDEN_DIR, Control, control_tree
+from benchwright.suites.audit.judge import ControlVerdict, judge
 
 
 @dataclass(frozen=True)
@@ -91,19 +89,36 @@ class Auditor:
             self._golden[phases] = self.card(self.golden_dir, phases)
         return self._golden[phases]
 
-    def check(self, control: Control, *, quick: bool) -> ControlVerdict:
-        """Grade one control (quick: through its own phases only) and judge it; graded
-        once more (once only) when a target came back UNAVAILABLE on a contended host."""
-        phases = control.phases if quick else None
-        golden, _ = self.golden(phases)
+    def grade_control(self, control: Control, phases: tuple[str, ...] | None) -> Graded:
+        """Grade one control's tree (``phases`` None: all); graded once more (once only)
+        when a target came back UNAVAILABLE on a contended host."""
         with control_tree(control, self.golden_dir) as tree:
             card, seconds = self.card(tree, phases)
             contended = contended_targets(control, card)
             if contended:
                 card, again = self.card(tree, phases)
                 seconds += again
-        verdict = judge(control, golden, card, self.scorer, seconds)
-        return replace(verdict, regraded=contended)
+        return Graded(card, seconds, contended)
+
+    def verdict(self, control: Control, golden: Scorecard, graded: Graded) -> ControlVerdict:
+        verdict = judge(control, golden, graded.card, self.scorer, graded.seconds)
+        return replace(verdict, regraded=graded.regraded)
+
+    def check(self, control: Control, *, quick: bool) -> ControlVerdict:
+        """Grade one control (quick: through its own phases only) and judge it."""
+        phases = control.phases if quick else None
+        golden, _ = self.golden(phases)
+        return self.verdict(control, golden, self.grade_control(control, phases))
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One tree's grading, as a job hands it back to the driver."""
+
+    card: Scorecard
+    seconds: float
+    regraded: tuple[str, ...] = ()
+    """Targets that came back UNAVAILABLE (host contended) in a first grading."""
 
 
 def contended_targets(control: Control, card: Scorecard) -> tuple[str, ...]:
@@ -113,38 +128,3 @@ def contended_targets(control: Control, card: Scorecard) -> tuple[str, ...]:
         if card.row(check).status is Status.UNAVAILABLE
         and card.row(check).detail.startswith(HOST_CONTENDED)
     )  # fmt: skip
-
-
-def audit(
-    suite: str,
-    *,
-    only: list[str] | None = None,
-    quick: bool = False,
-    seed: int = 0,
-    progress: Callable[[str], Any] | None = None,
-    confinement: Confinement | None = None,
-) -> AuditResult:
-    """Grade the golden and every control (``quick``: each through its own phases only).
-
-    Raises:
-        SpecError: unknown suite or control, an invalid control file (unknown phase or
-            target check), or an edit that no longer applies to the golden reference (all
-            checked before anything is graded).
-    """
-    auditor = Auditor(suite, seed, confinement)
-    controls = load_controls(auditor.suite_dir, only)
-    for control in controls:  # every control must be valid before minutes are spent grading
-        auditor.validate(control)
-    say = progress or (lambda _line: None)
-    golden_seconds = 0.0
-    if not quick:
-        say("grading the golden reference (all phases)")
-        golden_seconds = auditor.golden(None)[1]
-    verdicts = []
-    for n, control in enumerate(controls, 1):
-        through = f" through {', '.join(control.phases)}" if quick else ""
-        say(f"grading control {n}/{len(controls)} {control.name}{through}")
-        verdicts.append(auditor.check(control, quick=quick))
-    golden_score = auditor.golden(None)[0].score if not quick else float("nan")
-    order = () if quick else order_problems(verdicts)
-    return AuditResult(suite, golden_score, golden_seconds, tuple(verdicts), quick, order)
