@@ -57,8 +57,29 @@ def test_run_directory_holds_every_trial_file_and_run_json(tmp_path):
     for task in run["tasks"]:
         for n in (1, 2):
             files = {p.name for p in (plan.run_dir / "trials" / task / str(n)).iterdir()}
-            assert files == {"result.json", "agent.log", "trajectory.json", "answer.txt"}
+            assert files == {
+                "result.json", "agent.log", "trajectory.json", "answer.txt", "phases.json"
+            }  # fmt: skip
     assert json.loads((plan.run_dir / "summary.json").read_text())["complete"] is True
+
+
+def test_phases_json_holds_each_phases_prompt_and_the_diff_of_what_it_changed(tmp_path):
+    plan, _ = _run("oracle", tmp_path, tasks_glob="fix-*")
+    _, nop = _run("nop", tmp_path, tasks_glob="fix-*")
+    for task in plan.task_ids:
+        where = plan.run_dir / "trials" / task / "1"
+        phases = json.loads((where / "phases.json").read_text())
+        changes = json.loads((where / "trajectory.json").read_text())["metadata"]["benchwright"]
+        wanted = [(p.name, p.prompt) for p in plan.suite.task(task).agent_phases]
+        assert [(p["name"], p["prompt"]) for p in phases] == wanted
+        for phase in phases:
+            changed = changes["phase_changes"][phase["name"]]
+            assert changed, f"{task}: the oracle changed nothing"
+            for path in changed:
+                assert f"diff --git a/{path} b/{path}" in phase["diff"]
+            assert "\n-" in phase["diff"] or "\n+" in phase["diff"]
+    for result in nop.results.values():
+        assert [p["diff"] for p in result.phase_texts] == [""] * len(result.phase_texts)
 
 
 def test_a_task_passes_only_if_every_iteration_passes(tmp_path):

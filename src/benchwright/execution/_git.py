@@ -28,6 +28,8 @@ from benchwright.errors import HarnessError
 from benchwright.workspace import HARNESS_DIRS, UNCOPIED_DIRS
 
 GIT_TIMEOUT_S = 60.0
+MAX_DIFF_BYTES = 2_000_000
+"""A phase's diff is cut here (an agent may write gigabytes); the cut says so."""
 SNAPSHOT_DIRNAME = "snapshots.git"
 MAX_DEPTH = 200
 """Deeper directory nesting errors the trial instead of exhausting the harness's descriptors."""
@@ -113,6 +115,18 @@ class Snapshots:
         """Paths added, modified or deleted from commit ``before`` to ``after``, sorted."""
         out = self._git("diff-tree", "-r", "-z", "--name-only", "--no-renames", before, after)
         return sorted(os.fsdecode(p) for p in out.split(b"\0") if p)
+
+    def diff(self, before: str, after: str) -> str:
+        """The unified diff from commit ``before`` to ``after`` (binary files named, not
+        shown), cut at `MAX_DIFF_BYTES`; the viewer shows it per phase."""
+        out = self._git(
+            "diff-tree", "-p", "-r", "--no-renames", "--no-color", "--no-ext-diff",
+            "--no-textconv", before, after,
+        )  # fmt: skip
+        text = out[:MAX_DIFF_BYTES].decode("utf-8", errors="replace")
+        if len(out) > MAX_DIFF_BYTES:
+            text += f"\n[diff cut at {MAX_DIFF_BYTES} of {len(out)} bytes]\n"
+        return text
 
     def _git(self, *args: str, stdin: bytes | None = None) -> bytes:
         try:

@@ -51,6 +51,9 @@ class TrialResult:
     """``{"metadata", "steps", "answer"}`` (``trajectory.json``)."""
     isolation: str = "bwrap"
     """``bwrap`` (agent and check processes sandboxed) or ``none`` (``--no-sandbox``)."""
+    phase_texts: tuple[Mapping[str, str], ...] = ()
+    """Per phase run: ``{"name", "prompt", "diff"}``, the diff of the workspace from the
+    previous snapshot to this phase's (``phases.json``, what the viewer shows)."""
 
     @property
     def agent_s(self) -> float:

@@ -24,6 +24,8 @@ from benchwright.execution import integrity
 from benchwright.execution.records import TrialResult
 
 RESULT = "result.json"
+PHASES = "phases.json"
+"""Each phase's prompt and workspace diff (not sealed: evidence to read, not a verdict)."""
 
 
 def atomic_write(path: Path, text: str) -> None:
@@ -64,10 +66,11 @@ def trial_dir(run_dir: Path, task_id: str, iteration: int) -> Path:
 
 
 def write_trial(run_dir: Path, result: TrialResult, key: bytes) -> Path:
-    """The trial's four files, ``result.json`` (sealed with ``key``) last."""
+    """The trial's five files, ``result.json`` (sealed with ``key``) last."""
     where = trial_dir(run_dir, result.task_id, result.iteration)
     where.mkdir(parents=True, exist_ok=True)
     atomic_write(where / "agent.log", result.log)
+    write_json(where / PHASES, [dict(p) for p in result.phase_texts])
     write_json(where / "trajectory.json", result.trajectory)
     atomic_write(where / "answer.txt", result.answer)
     write_json(where / RESULT, integrity.seal(result.to_dict(), key))

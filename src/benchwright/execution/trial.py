@@ -84,6 +84,7 @@ class _Trial:
         self.answer = self.log = ""
         self.commits: dict[str, str] = {}
         self.phase_changes: dict[str, list[str]] = {}
+        self.phase_record: list[dict[str, str]] = []
 
     def run(self) -> None:
         directory = self.workspace.directory()
@@ -137,6 +138,8 @@ class _Trial:
             before = self.phases[-1].commit if self.phases else snapshots.commits["start"]
             commit = snapshots.snapshot(f"phase/{phase.name}")
             self.phase_changes[phase.name] = snapshots.changed(before, commit)
+            diff = snapshots.diff(before, commit)
+            self.phase_record.append({"name": phase.name, "prompt": phase.prompt, "diff": diff})
             self._lap("snapshot_s")
             self.outcomes.append(outcome)
             self.phases.append(PhaseRecord(
@@ -176,6 +179,7 @@ class _Trial:
             self.task.id, self.task.task_class, tier, iteration, self.agent.spec, verdict,
             error, tuple(self.phases), self.checks, tuple(map(str, replay_errors)),
             self.answer, self.timings, self.log, trajectory, self.options.confinement.isolation,
+            tuple(self.phase_record),
         )  # fmt: skip
 
     def _lap(self, key: str) -> None:
