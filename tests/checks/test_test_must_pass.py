@@ -91,6 +91,59 @@ def test_a_memory_limit_hit_is_named_in_the_detail(grade):
     assert result.evidence["limit"].startswith("limit: memory")
 
 
+# -- a command that cannot start (issue 18) ---------------------------------------------
+
+
+def test_a_program_missing_from_path_is_infra_before_anything_runs(grade):
+    result = grade(must_pass("FOO=1 no-such-tool-18 --check"), {"a.txt": "a"})
+    assert result.status is Status.INFRA and result.score == 0.0
+    assert result.detail.startswith(
+        "check command could not start: 'no-such-tool-18' is not on PATH ("
+    )
+    assert result.detail.endswith("): FOO=1 no-such-tool-18 --check")
+
+
+def test_a_program_the_sandbox_cannot_see_is_infra_from_the_shells_own_message(
+    grade, tmp_path, monkeypatch
+):
+    # On the grader's PATH, so the pre-flight lets it through; the sandbox shows only the
+    # system directories and the copy, so the shell inside says "not found" (exit 127).
+    (tmp_path / "bin").mkdir()
+    tool = tmp_path / "bin" / "hostonly-tool"
+    tool.write_text("#!/bin/sh\nexit 0\n")
+    tool.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    result = grade(must_pass("hostonly-tool run"), {"a.txt": "a"})
+    assert result.status is Status.INFRA
+    assert result.detail == (
+        "check command could not start: 'hostonly-tool': not found (exit 127): hostonly-tool run"
+    )
+    assert result.evidence["exit_code"] == 127
+
+
+def test_exit_127_from_a_missing_inner_command_stays_the_commands_fail(grade):
+    result = grade(must_pass("sh run.sh"), {"run.sh": "no-such-inner-tool-18\n"})
+    assert result.status is Status.FAIL
+    assert result.detail.startswith("exit 127: ") and "no-such-inner-tool-18" in result.detail
+
+
+def test_a_script_the_work_should_hold_and_does_not_is_a_fail(grade):
+    result = grade(must_pass("./run_tests.sh"), {"a.txt": "a"})
+    assert result.status is Status.FAIL
+    assert result.detail.startswith("exit 127: ")
+
+
+@pytest.mark.parametrize(
+    ("command", "program"),
+    [("make test", "make"), ("FOO=1 BAR=2 make -j2", "make"), ("cd sub && make", None),
+     ("./run.sh", None), ("$TOOL x", None), ("bin/tool", None), ("echo hi", None)],
+)  # fmt: skip
+def test_only_the_commands_own_bare_program_is_judged(command, program):
+    from benchwright.checks.test_must_pass._program import program_of
+
+    assert program_of(command) == program
+
+
 # -- the interpreter --------------------------------------------------------------------
 
 

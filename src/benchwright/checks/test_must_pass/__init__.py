@@ -10,6 +10,7 @@ passes only on the JUnit report it writes outside the copy (`_junit`).
 
 from __future__ import annotations
 
+import os
 import shlex
 from pathlib import PurePosixPath
 from typing import Any
@@ -32,6 +33,7 @@ from benchwright.checks.test_must_pass._junit import (
     shortfall,
     stamped_tests,
 )
+from benchwright.checks.test_must_pass._program import missing_program, not_started
 from benchwright.checks.test_must_pass._pytest_config import fixture_config
 from benchwright.checks.test_must_pass._workdir import Workdir, remove_conftests, workdir
 from benchwright.model import CheckResult, Status
@@ -76,9 +78,13 @@ def test_must_pass(p: TestMustPassParams, ctx: CheckContext) -> CheckResult:
 
     Fails on a non-zero exit, a timeout, or a pytest run whose JUnit report is missing,
     shows no test, a failure, or a stamped test that did not pass; INFRA when the harness
-    could not run the command at all.
+    could not run the command at all, or the command's own program is missing here
+    (`_program`: a missing tool is not the agent's fault).
     """
     invocation = parse(p.command)
+    shell = invocation.runner == "shell"
+    if shell and (missing := missing_program(p.command, os.environ.get("PATH", os.defpath))):
+        return ctx.result(Status.INFRA, 0.0, missing, command=p.command)
     try:
         stamped = stamped_tests(invocation.words, ctx.task.stamp)
     except SyntaxError as exc:
@@ -99,6 +105,8 @@ def test_must_pass(p: TestMustPassParams, ctx: CheckContext) -> CheckResult:
     # A background process that outlived the command was killed; the verdict stays the
     # command's own, and the detail says what was killed.
     left = STRAGGLER_NOTE if obs.straggler else ""
+    if shell and (why := not_started(p.command, obs.exit_code, obs.stderr)):
+        return ctx.result(Status.INFRA, 0.0, why, **evidence)
     if obs.exit_code != 0:
         limit = f" ({obs.limit})" if obs.limit else ""
         detail = f"exit {obs.exit_code}{limit}: {_headline(obs.stdout, obs.stderr)}{left}"
