@@ -179,5 +179,6 @@ def make_executor(
     if name == "ray":
         from benchwright.execution.ray_executor import RayExecutor
 
-        return RayExecutor(address=ray_address or "auto", workers=count)
+        # Unset, Ray's cap is the cluster's CPU count, known only once connected.
+        return RayExecutor(address=ray_address or "auto", workers=workers)
     raise SpecError.single("--executor", f"unknown executor {name!r}; known: local, ray")

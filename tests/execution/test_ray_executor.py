@@ -1,0 +1,76 @@
+"""The Ray executor without a cluster: what a job reserves, and the missing-extra exit.
+
+The two-node cluster itself is `test_ray_cluster.py` (slow).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchwright.execution.executor import Resources
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Runs the real console entry point with ``import ray`` failing as on a machine
+# without the extra: a None entry in sys.modules makes the import raise ImportError.
+WITHOUT_RAY = "import sys; sys.modules['ray'] = None; from benchwright.cli import main; main()"
+
+
+def without_ray(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", WITHOUT_RAY, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+        check=False,
+    )
+
+
+def test_without_ray_the_executor_is_invalid_input_that_says_how_to_install_it() -> None:
+    done = without_ray("run", "suites/turnbench", "--agent", "oracle", "--executor", "ray")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == (
+        "error: --executor ray: Ray is not installed here: pip install 'benchwright[ray]'"
+    )
+    assert "Traceback" not in done.stderr
+
+
+def test_without_ray_the_local_executor_still_works() -> None:
+    script = (
+        "import sys; sys.modules['ray'] = None\n"
+        "from benchwright.execution.executor import Job, make_executor\n"
+        "pool = make_executor('local', 2)\n"
+        "print(pool.name, sorted(d.result for d in pool.run(abs, [Job('a', -2), Job('b', 3)])))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "local [2, 3]"
+
+
+def test_a_job_reserves_its_cpus_memory_and_a_browser_unit() -> None:
+    pytest.importorskip("ray", reason="the ray extra is not installed")
+    from benchwright.execution.ray_executor import task_options
+
+    assert task_options(Resources()) == {"num_cpus": 1.0, "max_retries": 0}
+    assert task_options(Resources(cpus=0.5, memory_mb=700, browser=True)) == {
+        "num_cpus": 0.5,
+        "max_retries": 0,
+        "memory": 700 * 1024 * 1024,
+        "resources": {"browser": 1},
+    }
+
+
+def test_workers_below_one_is_refused_before_connecting() -> None:
+    pytest.importorskip("ray", reason="the ray extra is not installed")
+    from benchwright.errors import SpecError
+    from benchwright.execution.ray_executor import RayExecutor
+
+    with pytest.raises(SpecError, match="--workers: must be >= 1, got 0"):
+        RayExecutor("auto", 0)
