@@ -22,7 +22,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check \
-		-e '.[test,http,services,browser,board]'
+		-e '.[test,http,services,browser,board,ray]'
 	touch $(STAMP)
 
 # The flagship job: grade the golden vspro reference end to end. Nothing is started by
