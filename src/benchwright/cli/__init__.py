@@ -20,6 +20,7 @@ from benchwright.cli import (  # noqa: F401 - they register commands
     calibrate,
     grade,
     grading,
+    matrix,
     publish,
     scoring,
     suites,

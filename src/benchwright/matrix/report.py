@@ -1,0 +1,143 @@
+"""A matrix result as terminal text, a markdown table and a JSON document.
+
+The JSON (``schema: benchwright.matrix/1``) holds a ``baseline`` section with
+counts, so ``matrix --json run.json`` today is ``matrix --baseline run.json``
+tomorrow.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from benchwright.errors import SpecError
+from benchwright.matrix.drift import Comparison, DriftReport, baseline_of
+from benchwright.matrix.run import MatrixResult
+from benchwright.matrix.stats import Rate
+
+SCHEMA = "benchwright.matrix/1"
+
+
+def _pct(value: float) -> str:
+    return f"{value:.1%}"
+
+
+def _ci(rate: Rate) -> str:
+    low, high = rate.interval
+    return f"[{_pct(low)}, {_pct(high)}]"
+
+
+def _rate(rate: Rate) -> str:
+    return f"{rate.passed}/{rate.total} ({_pct(rate.value)}, CI {_ci(rate)})"
+
+
+def summary(result: MatrixResult, drift: DriftReport | None) -> list[str]:
+    """Lines for the terminal: every cell, the pooled rates, then the drift decisions."""
+    level = f"{result.confidence:.0%}"
+    lines = [f"Matrix: {result.name} ({level} Wilson intervals)",
+             f"Overall pass rate: {_rate(result.overall)}", "", "Cells:"]  # fmt: skip
+    lines += [f"  {cell.key}: {_rate(cell.rate)}" for cell in result.cells]
+    for title, attribute in (("By model:", "model"), ("By prompt:", "prompt")):
+        lines += ["", title] + [f"  {k}: {_rate(r)}" for k, r in result.by(attribute).items()]
+    if drift is not None:
+        lines += ["", *drift_lines(drift)]
+    return lines
+
+
+def drift_lines(drift: DriftReport) -> list[str]:
+    head = "Score drift detected" if drift.drift_detected else "No score drift detected"
+    lines = [f"{head} (threshold {_pct(drift.threshold)}, and the interval must exclude 0):"]
+    lines += [f"  {_comparison(c)}" for c in drift.comparisons]
+    lines += [f"  {m}: in the baseline, not in this matrix" for m in drift.missing]
+    return lines
+
+
+def _comparison(c: Comparison) -> str:
+    low, high = c.interval
+    return (
+        f"{c.scope} {c.key}: {_pct(c.stated)} -> {_pct(c.current.value)} "
+        f"(delta {c.delta:+.1%}, CI of delta [{low:+.1%}, {high:+.1%}]): {c.verdict}"
+    )
+
+
+def markdown(result: MatrixResult, drift: DriftReport | None) -> str:
+    level = f"{result.confidence:.0%}"
+    lines = [f"## Matrix: {result.name}", "",
+             f"| Model | Prompt | Passed | Pass rate | {level} CI |",
+             "| --- | --- | --- | --- | --- |"]  # fmt: skip
+    for cell in result.cells:
+        r = cell.rate
+        lines.append(f"| {cell.model} | {cell.prompt} | {r.passed}/{r.total} | "
+                     f"{_pct(r.value)} | {_ci(r)} |")  # fmt: skip
+    lines.append(f"| **all** | **all** | {result.overall.passed}/{result.overall.total} | "
+                 f"{_pct(result.overall.value)} | {_ci(result.overall)} |")  # fmt: skip
+    if drift is not None and drift.comparisons:
+        lines += ["", "| Scope | Key | Baseline | Current | Delta | CI of delta | Verdict |",
+                  "| --- | --- | --- | --- | --- | --- | --- |"]  # fmt: skip
+        for c in drift.comparisons:
+            low, high = c.interval
+            lines.append(f"| {c.scope} | {c.key} | {_pct(c.stated)} | {_pct(c.current.value)} | "
+                         f"{c.delta:+.1%} | [{low:+.1%}, {high:+.1%}] | {c.verdict} |")  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def document(result: MatrixResult, drift: DriftReport | None) -> dict[str, Any]:
+    def rate(r: Rate) -> dict[str, Any]:
+        low, high = r.interval
+        return {"passed": r.passed, "total": r.total, "pass_rate": r.value, "ci": [low, high]}
+
+    return {
+        "schema": SCHEMA,
+        "name": result.name,
+        "confidence": result.confidence,
+        "overall": rate(result.overall),
+        "by_model": {k: rate(r) for k, r in result.by("model").items()},
+        "by_prompt": {k: rate(r) for k, r in result.by("prompt").items()},
+        "cells": [
+            {
+                "model": c.model,
+                "prompt": c.prompt,
+                "trajectory": c.trajectory,
+                **rate(c.rate),
+                "tasks": c.tasks,
+            }
+            for c in result.cells
+        ],
+        "baseline": baseline_of(result),
+        "drift": None if drift is None else _drift_document(drift),
+    }
+
+
+def _drift_document(drift: DriftReport) -> dict[str, Any]:
+    return {
+        "threshold": drift.threshold,
+        "drift_detected": drift.drift_detected,
+        "missing": drift.missing,
+        "comparisons": [
+            {
+                "scope": c.scope,
+                "key": c.key,
+                "baseline": c.stated,
+                "current": c.current.value,
+                "delta": c.delta,
+                "ci_delta": list(c.interval),
+                "past_threshold": c.past_threshold,
+                "significant": c.significant,
+                "drift": c.drift,
+            }
+            for c in drift.comparisons
+        ],
+    }
+
+
+def write_text(path: Path, text: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise SpecError.single(str(path), f"cannot write: {exc}") from None
+
+
+def write_json(path: Path, doc: dict[str, Any]) -> None:
+    write_text(path, json.dumps(doc, indent=2) + "\n")
