@@ -7,7 +7,15 @@ from typing import Annotated
 
 import typer
 
-from benchwright.cli._app import JsonOpt, NoSandboxOpt, app, reports_errors
+from benchwright.cli._app import (
+    ExecutorOpt,
+    JsonOpt,
+    NoSandboxOpt,
+    RayAddressOpt,
+    WorkersOpt,
+    app,
+    reports_errors,
+)
 
 QUICK_HELP = "Grade each control, and the golden, through the control's own phases only."
 
@@ -23,19 +31,25 @@ def audit_cmd(
     seed: Annotated[int, typer.Option("--seed", help="Fixture seed of the vendor mock.")] = 0,
     json_out: JsonOpt = None,
     no_sandbox: NoSandboxOpt = False,
+    workers: WorkersOpt = None,
+    executor: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
 ) -> None:
     """Grade the golden and every control; the last line is the verdict: exit 0 when every
     control met its expectations and the severity order held, 1 when not (2 invalid input,
-    3 harness failure or no sandbox here)."""
+    3 harness failure or no sandbox here). The golden and each control are one job each
+    on the executor; the table is the same with one worker or many."""
+    from benchwright.execution.executor import make_executor
     from benchwright.reports.scorecard import UNCONFINED_WARNING
     from benchwright.sandbox import require
     from benchwright.suites.audit import audit, audit_lines, exit_code, write_audit
+    from benchwright.suites.hermetic import require_hermetic
 
     confinement = require(no_sandbox)
-
-    say = lambda line: typer.echo(f"... {line}", err=True)  # noqa: E731
+    pool = make_executor(executor, workers, ray_address)
+    require_hermetic(confinement, pool)
     result = audit(suite, only=only.split(",") if only else None, quick=quick, seed=seed,
-                   progress=say, confinement=confinement)  # fmt: skip
+                   confinement=confinement, executor=pool)  # fmt: skip
     if no_sandbox:
         typer.echo(UNCONFINED_WARNING)
     if json_out:

@@ -7,7 +7,7 @@ Every figure a verdict prints is here, so a reader can redo the arithmetic.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 
 from benchwright.model.status import Status
@@ -184,6 +184,12 @@ class Scorecard:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "provenance", MappingProxyType(dict(self.provenance)))
+
+    def __reduce__(self) -> tuple[type[Scorecard], tuple[object, ...]]:
+        """Pickle through the constructor (a pool worker hands its card to the driver): a
+        mapping proxy cannot be pickled, the dict under it can."""
+        values = [getattr(self, f.name) for f in fields(self)]
+        return type(self), tuple(dict(v) if v is self.provenance else v for v in values)
 
     def row(self, check_id: str) -> ScoredRow:
         for row in self.rows:

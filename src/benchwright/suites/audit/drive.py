@@ -19,13 +19,12 @@ noise there cannot move the severity order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import closing
 from dataclasses import dataclass
-from typing import Any
 
 from benchwright.errors import HarnessError
 from benchwright.execution.executor import Executor, Job, Resources, SerialExecutor
+from benchwright.execution.progress import ProgressDisplay
+from benchwright.execution.tracked import tracked
 from benchwright.sandbox import Confinement
 from benchwright.suites.audit.controls import load_controls
 from benchwright.suites.audit.judge import order_problems
@@ -74,12 +73,12 @@ def audit(
     only: list[str] | None = None,
     quick: bool = False,
     seed: int = 0,
-    progress: Callable[[str], Any] | None = None,
     confinement: Confinement | None = None,
     executor: Executor | None = None,
 ) -> AuditResult:
     """Grade the golden and every control (``quick``: each through its own phases only),
-    one job each on ``executor`` (default: one after another in this process).
+    one job each on ``executor`` (default: one after another in this process), shown
+    on stderr as they finish (`ProgressDisplay`).
 
     Raises:
         SpecError: unknown suite or control, an invalid control file (unknown phase or
@@ -95,15 +94,14 @@ def audit(
     phase_sets = sorted({c.phases for c in controls}) if quick else [None]
     jobs = [_job(auditor, None, phases) for phases in phase_sets]
     jobs += [_job(auditor, c.name, c.phases if quick else None) for c in controls]
-    say = progress or (lambda _line: None)
     graded: dict[str, Graded] = {}
-    with closing((executor or SerialExecutor()).run(grade_job, jobs)) as outcomes:
-        for done in outcomes:
+    with ProgressDisplay(len(jobs), "gradings") as shown:
+        for done in tracked(executor or SerialExecutor(), grade_job, jobs, shown):
             if done.error is not None or done.result is None:
                 raise HarnessError(f"audit job {done.key}: {done.error}")
             graded[done.key] = done.result
-            say(f"graded {done.key} ({len(graded)}/{len(jobs)}) in "
-                f"{done.result.seconds:.0f} s on {done.node}")  # fmt: skip
+            line = f"graded {done.key} ({len(graded)}/{len(jobs)}) in {done.result.seconds:.0f} s"
+            shown.finished(done.key, True, line)
     verdicts = tuple(
         auditor.verdict(c, graded[_golden_key(c.phases if quick else None)].card, graded[c.name])
         for c in controls
