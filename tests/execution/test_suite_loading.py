@@ -107,3 +107,30 @@ def test_invalid_suite_files_name_the_field(tmp_path, suite, problem):
     with pytest.raises(SpecError) as caught:
         load_suite(tmp_path)
     assert any(problem in line for line in _problems(caught.value)), _problems(caught.value)
+
+
+def test_default_class_is_the_class_of_tasks_that_declare_none(tmp_path):
+    files = {"a.txt": "a"}
+    tasks = [{"id": "bare", "checks": [FILE], "workspace": files},
+             {"id": "own", "class": "c", "checks": [FILE], "workspace": files}]  # fmt: skip
+    make_suite(tmp_path, tasks, classes={"c": "c", "d": "d"}, default_class="d")
+    suite = load_suite(tmp_path)
+    assert (suite.task("bare").task_class, suite.task("own").task_class) == ("d", "c")
+
+
+def test_a_default_class_must_be_one_of_the_classes(tmp_path):
+    make_suite(tmp_path, [{"id": "t", "checks": [FILE]}], classes={"c": "c"}, default_class="x")
+    with pytest.raises(SpecError) as caught:
+        load_suite(tmp_path)
+    assert "default_class: 'x' is not a key of 'classes'" in _problems(caught.value)[0]
+
+
+def test_without_a_default_class_a_task_without_one_is_refused(tmp_path):
+    make_suite(tmp_path, [{"id": "t", "checks": [FILE], "workspace": {"a.txt": "a"}}],
+               classes={"c": "c"})  # fmt: skip
+    with pytest.raises((SpecError, SpecErrors)) as caught:
+        load_suite(tmp_path)
+    assert (
+        "class: required in a suite (one of the suite's classes, or the suite's default_class)"
+        in ("\n".join(_problems(caught.value)))
+    )

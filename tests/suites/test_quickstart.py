@@ -133,3 +133,15 @@ def test_the_console_script_validates_the_suite(cli) -> None:
     result = cli("validate", str(SUITE))
     assert result.returncode == 0, result.stderr
     assert f"{len(task_files())} tasks, {len(TRAJECTORY_FILES)} trajectories" in result.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("agent", "code", "line"),
+    [(f"replay:{TRAJECTORIES_DIR / 'honest'}", 0, "correctness: 9/9 passed (100.0%)"),
+     ("nop", 1, "correctness: 0/9 passed (0.0%), 0 errored, 9 task(s)")],
+)  # fmt: skip
+def test_the_suite_runs_as_a_suite_with_any_agent(cli, agent, code, line) -> None:
+    result = cli("run", str(SUITE), "--agent", agent)
+    assert result.returncode == code, result.stdout + result.stderr
+    assert line in result.stdout

@@ -8,6 +8,7 @@ names, and each task's tier (see `benchwright.dsl.tiers`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -33,6 +34,8 @@ class _SuiteDocument(StrictInput):
     build_only_classes: list[str] = Field(default_factory=list)
     tasks: list[str] = Field(min_length=1)
     agent_network: Literal["none", "loopback", "host"] | None = None
+    default_class: str | None = None
+    """The class of every task that declares none (AgentBench JSON has no ``class``)."""
 
 
 def suite_file(path: Path) -> Path:
@@ -64,6 +67,10 @@ def load_suite(path: Path, registry: CheckRegistry | None = None) -> Suite:
     if unknown:
         raise SpecError.single(
             source, f"{unknown[0]!r} is not a key of 'classes'", "build_only_classes"
+        )
+    if doc.default_class is not None and doc.default_class not in doc.classes:
+        raise SpecError.single(
+            source, f"{doc.default_class!r} is not a key of 'classes'", "default_class"
         )
     tasks = _tasks(file, source, doc, registry)
     return Suite(
@@ -112,13 +119,17 @@ def _suite_task(path: Path, doc: _SuiteDocument, registry: CheckRegistry | None)
     if isinstance(raw, dict) and "suite" in raw:
         raise SpecError.single(display_path(path), "is a suite file, not a task")
     task = task_from_dict(raw, path, registry)
+    if task.task_class is None and doc.default_class is not None:
+        task = replace(task, task_class=doc.default_class)
     if not TASK_ID.fullmatch(task.id):
         raise SpecError.single(
             task.source, "must match [A-Za-z0-9][A-Za-z0-9._-]* in a suite", "id"
         )
     if task.task_class is None:
         raise SpecError.single(
-            task.source, "required in a suite (one of the suite's classes)", "class"
+            task.source,
+            "required in a suite (one of the suite's classes, or the suite's default_class)",
+            "class",
         )
     if task.task_class not in doc.classes:
         known = ", ".join(sorted(doc.classes))
