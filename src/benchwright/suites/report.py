@@ -51,12 +51,17 @@ def grading_dict(grading: Any) -> dict[str, Any]:
     }
 
 
-def write_json(card: Scorecard, grading: Any, path: Path) -> None:
+def scorecard_json(card: Scorecard, grading: Any) -> str:
+    """The scorecard file's text: the card and the grading that produced it."""
     from benchwright.reports.scorecard import scorecard_dict
 
     doc = scorecard_dict(card) | {"grading": grading_dict(grading)}
+    return json.dumps(doc, indent=2, default=str) + "\n"
+
+
+def write_json(card: Scorecard, grading: Any, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
+    path.write_text(scorecard_json(card, grading), encoding="utf-8")
 
 
 def write_junit(grading: Any, suite: str, path: Path) -> None:

@@ -1,0 +1,168 @@
+"""``benchwright grade SUITE --many TREE...``: several trees, one executor job each.
+
+Each job grades one tree from scratch (its own copy, ports, vendor mock, database and
+browser) and hands back its scorecard file's text; the driver writes
+``<json-dir>/<name>.json`` the moment a job finishes, so a long batch leaves every
+finished card on disk whatever happens to the rest. Evidence (screenshots) is written
+by the grading beside it. The table is printed in the order the trees were given, the
+same with one worker or many, and the exit code is the worst of the rows: 0 a grading
+completed (whatever its score), 3 the harness failed on a tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchwright.errors import EXIT_HARNESS, EXIT_PASSED, SpecError
+from benchwright.execution.executor import Executor, Job, Resources
+from benchwright.execution.progress import ProgressDisplay
+from benchwright.execution.tracked import tracked
+from benchwright.sandbox import Confinement
+from benchwright.scoring.thresholds import ThresholdsPin
+
+
+@dataclass(frozen=True)
+class TreeJob:
+    """What a worker needs to grade one tree: names and paths, never open objects."""
+
+    suite: str
+    tree: Path
+    name: str
+    """Unique in the batch: the scorecard is ``<name>.json``, evidence ``<name>.*``."""
+    seed: int
+    phases: tuple[str, ...] | None
+    confinement: Confinement
+    json_dir: Path | None
+    thresholds: ThresholdsPin | None = None
+    vendor_url: str | None = None
+    """None keeps the suite's."""
+
+
+@dataclass(frozen=True)
+class TreeRow:
+    """One tree's line of the table."""
+
+    name: str
+    tree: str
+    score: float | None
+    """None when the harness failed before a scorecard existed."""
+    scorer_version: str
+    exit_code: int
+    note: str
+    """``completed``, the phases that raised, or the harness error."""
+    scorecard: str | None = None
+    """The scorecard file's text, for the driver to write."""
+
+
+def grade_tree(job: TreeJob) -> TreeRow:
+    """Grade one tree (runs in a worker: the grader and scorer are loaded from names)."""
+    from benchwright.scoring import load_scorer
+    from benchwright.suites import grader_for
+    from benchwright.suites.grade_run import scorer_path
+    from benchwright.suites.report import scorecard_for, scorecard_json
+
+    grader = grader_for(job.suite)
+    scorer = load_scorer(scorer_path(job.suite, grader.SCORER), thresholds=job.thresholds)
+    grading = grader.grade(
+        job.tree, seed=job.seed, phases=job.phases,
+        check_settings=grader.CheckSettings.from_scorer(scorer), evidence_dir=job.json_dir,
+        evidence_prefix=f"{job.name}.", confinement=job.confinement,
+        **({} if job.vendor_url is None else {"vendor_url": job.vendor_url}),
+    )  # fmt: skip
+    card = scorecard_for(grading, scorer, Path(job.suite).name)
+    broken = [f"{p.name} ({p.outcome})" for p in grading.phases if p.outcome.startswith("failed")]
+    note = f"harness failed in {'; '.join(broken)}" if broken else "completed"
+    code = EXIT_HARNESS if broken else EXIT_PASSED
+    return TreeRow(job.name, str(job.tree), card.score, card.scorer_version, code, note,
+                   scorecard_json(card, grading))  # fmt: skip
+
+
+def tree_names(trees: Sequence[Path]) -> list[str]:
+    """Each tree's directory name, numbered from the second on where names repeat."""
+    names: list[str] = []
+    for tree in trees:
+        base = tree.resolve().name or "tree"
+        name, n = base, 1
+        while name in names:
+            n += 1
+            name = f"{base}-{n}"
+        names.append(name)
+    return names
+
+
+def read_trees(trees: Sequence[Path], trees_from: Path | None) -> list[Path]:
+    """The trees given as arguments, then those listed in ``trees_from`` (one a line,
+    blank lines and ``#`` comments skipped, relative to the list's directory).
+
+    Raises:
+        SpecError: no tree at all, an unreadable list, or a tree that is no directory
+            (every one named, before anything is graded).
+    """
+    listed = list(trees)
+    if trees_from is not None:
+        try:
+            lines = trees_from.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise SpecError.single(f"--trees-from {trees_from}", f"cannot read: {exc}") from None
+        entries = [s for s in (line.strip() for line in lines) if s and not s.startswith("#")]
+        listed += [trees_from.parent / entry for entry in entries]
+    if not listed:
+        raise SpecError.single("--many", "no trees: give them as arguments or --trees-from")
+    missing = [(str(t), "no such directory") for t in listed if not t.is_dir()]
+    if missing:
+        raise SpecError("--many", missing)
+    return listed
+
+
+def grade_many(
+    suite: str,
+    trees: Sequence[Path],
+    *,
+    executor: Executor,
+    confinement: Confinement,
+    json_dir: Path | None = None,
+    seed: int = 0,
+    phases: str | None = None,
+    thresholds: ThresholdsPin | None = None,
+    vendor_url: str | None = None,
+) -> Iterator[TreeRow]:
+    """Grade every tree on ``executor``; write each scorecard as its job finishes; yield
+    the rows in the order the trees were given once all are done.
+
+    Raises:
+        SpecError: an unknown suite or phase (before anything is graded).
+    """
+    from benchwright.suites import grader_for
+
+    selected = tuple(phases.split(",")) if phases else None
+    grader_for(suite).select_phases(selected)
+    named = dict(zip(tree_names(trees), trees, strict=True))
+    browser = Resources(browser=selected is None or "browser" in selected)
+    jobs = [
+        Job(name, TreeJob(suite, tree, name, seed, selected, confinement, json_dir, thresholds,
+                          vendor_url), browser)
+        for name, tree in named.items()
+    ]  # fmt: skip
+    rows: dict[str, TreeRow] = {}
+    with ProgressDisplay(len(jobs), "trees") as shown:
+        for done in tracked(executor, grade_tree, jobs, shown):
+            row = done.result or TreeRow(done.key, str(named[done.key]), None, "-", EXIT_HARNESS,
+                                         f"harness error: {done.error}")  # fmt: skip
+            if json_dir is not None and row.scorecard is not None:
+                json_dir.mkdir(parents=True, exist_ok=True)
+                (json_dir / f"{row.name}.json").write_text(row.scorecard, encoding="utf-8")
+            rows[done.key] = row
+            shown.finished(done.key, row.exit_code == EXIT_PASSED, f"graded {row_line(row)}")
+    yield from (rows[name] for name in named)
+
+
+def row_line(row: TreeRow) -> str:
+    score = "-" if row.score is None else f"{row.score:.4f}"
+    return f"{row.name:<24} {score:>7}  {row.scorer_version:<14} exit {row.exit_code}  {row.note}"
+
+
+def worst(rows: Sequence[TreeRow]) -> int:
+    """The batch's exit code: the worst row's."""
+    return max((row.exit_code for row in rows), default=EXIT_PASSED)
