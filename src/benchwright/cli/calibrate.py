@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from benchwright.cli._app import app, reports_errors
+from benchwright.cli._app import WorkersOpt, app, reports_errors
 from benchwright.cli.grade import AppNoSandboxOpt
 
 
@@ -29,11 +29,16 @@ def calibrate_cmd(
         ),
     ] = None,
     no_sandbox: AppNoSandboxOpt = False,
+    workers: WorkersOpt = None,
 ) -> None:
     """Grade the reference RUNS times (each must pass the freeze gate and measure every
     calibration-owned figure), fit the thresholds, write them and print their sha256 and
-    how to pin them (exit 3 when a run refuses or this host is too slow to calibrate on)."""
-    from benchwright.suites.calibrate_run import run_calibrate
+    how to pin them (exit 3 when a run refuses or this host is too slow to calibrate on).
+    The runs are graded one at a time: --workers above 1 is refused (exit 2), since
+    parallel runs would contend each other's latency."""
+    from benchwright.suites.calibrate_run import refuse_workers, run_calibrate
+
+    refuse_workers(workers)
 
     for line in run_calibrate(suite, tree, runs, out, no_sandbox):
         typer.echo(line)

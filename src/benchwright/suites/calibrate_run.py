@@ -106,10 +106,31 @@ def proven_figures(
     return figures
 
 
+def refuse_workers(workers: int | None) -> None:
+    """Calibration grades one reference at a time, whatever ``--workers`` says.
+
+    Its figures are latencies measured on an idle host, and the fit is what every later
+    grading on this host is judged against: N gradings at once would contend each other
+    by design, every window would read the siblings as foreign load, and the rows would
+    come back UNAVAILABLE (refusing the fit) or, worse, slow but proven. A pool cannot
+    help a measurement that needs the machine to itself, so the runs stay sequential and
+    a request for more is refused rather than silently ignored.
+
+    Raises:
+        SpecError: ``workers`` above 1 (exit 2).
+    """
+    if workers is not None and workers > 1:
+        raise SpecError.single(f"--workers {workers}", "calibrate grades the reference one "
+                               "run at a time: it measures latency on an idle host, and "
+                               "parallel runs would contend each other; omit --workers or "
+                               "pass 1")  # fmt: skip
+
+
 def run_calibrate(
     suite: str, tree: Path | None, runs: int, out: Path | None, no_sandbox: bool = False
 ) -> Iterator[str]:
     """Yield progress lines, then write the fitted thresholds and say how to pin them.
+    The runs are graded one after another in this process (see `refuse_workers`).
 
     Raises:
         SpecError: unknown suite, a bad tree, or ``runs`` below 1 (exit 2).

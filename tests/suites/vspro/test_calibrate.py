@@ -105,6 +105,16 @@ def test_calibrate_refuses_zero_runs_as_invalid_input() -> None:
     assert done.exit_code == 2 and "--runs: must be at least 1, got 0" in done.output
 
 
+def test_calibrate_refuses_parallel_runs_saying_why_and_takes_one_worker() -> None:
+    parallel = CliRunner().invoke(app, ["calibrate", SUITE, "--workers", "2"])
+    assert parallel.exit_code == 2
+    why = "calibrate grades the reference one run at a time: it measures latency on an idle host"
+    assert parallel.output.startswith(f"error: --workers 2: {why}")
+    one = CliRunner().invoke(app, ["calibrate", SUITE, "--workers", "1", "--runs", "0"])
+    assert one.exit_code == 2 and "--workers" not in one.output  # past the refusal
+    assert "--runs: must be at least 1, got 0" in one.output
+
+
 def test_calibrate_never_overwrites_the_file_the_config_pins() -> None:
     pinned = REPO / "scorers" / "sb6-thresholds.json"
     before = pinned.read_bytes()
