@@ -70,9 +70,14 @@ def test_agentbench_tags_are_kept(tmp_path, registry):
     assert load_task(path, registry).tags == ("python", "scope")
 
 
-def test_name_is_optional_and_defaults_to_id(tmp_path, registry):
+def test_name_is_optional_in_our_own_files_and_defaults_to_id(tmp_path, registry):
+    import yaml
+
+    # An AgentBench-shaped .json file needs its name (tests/dsl/test_agentbench_compat.py).
     doc = {k: v for k, v in AGENTBENCH_TASK.items() if k != "name"}
-    assert load_task(dump(tmp_path / "t.json", doc), registry).name == AGENTBENCH_TASK["id"]
+    path = tmp_path / "t.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    assert load_task(path, registry).name == AGENTBENCH_TASK["id"]
 
 
 def test_same_task_in_yaml_loads_identically(tmp_path, registry):
@@ -284,7 +289,7 @@ def test_envelope_and_check_problems_are_reported_together(tmp_path, registry):
 def test_an_invalid_field_is_not_reported_again_as_missing(tmp_path, registry):
     path = dump(
         tmp_path / "t.json",
-        {"id": "t", "prompt": "p", "workspace": {"a.py": 1}, "oracles": "no_network"},
+        {"id": "t", "name": "n", "prompt": "p", "workspace": {"a.py": 1}, "oracles": "no_network"},
     )
     with pytest.raises(SpecError) as caught:
         load_task(path, registry)

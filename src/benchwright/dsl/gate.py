@@ -5,26 +5,36 @@ Everything is loaded and validated here, before the first check runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from benchwright.checks import CheckRegistry
 from benchwright.dsl._documents import DOCUMENT_SUFFIXES, display_path
 from benchwright.dsl.discover import load_tasks
-from benchwright.dsl.manifest import load_manifest
+from benchwright.dsl.manifest import read_manifest
 from benchwright.dsl.trajectory import load_trajectory
 from benchwright.errors import SpecError, SpecErrors
 from benchwright.model import Task, Trajectory
 
 
 def select_tasks(
-    tasks_dir: Path | None, manifest: Path | None, registry: CheckRegistry | None = None
+    tasks_dir: Path | None,
+    manifest: Path | None,
+    registry: CheckRegistry | None = None,
+    on_note: Callable[[str], None] = lambda line: None,
 ) -> list[Task]:
-    """All tasks under ``tasks_dir``, or the manifest's task files (which must lie under it)."""
+    """All tasks under ``tasks_dir``, or the manifest's task files (which must lie under it).
+
+    The manifest's files are looked for in ``tasks_dir`` first (`read_manifest`); ``on_note``
+    receives the one line saying where they were found.
+    """
     if manifest is None:
         if tasks_dir is None:
             raise SpecError.single("gate", "give --tasks DIR or --manifest FILE")
         return load_tasks([tasks_dir], registry)
-    files = load_manifest(manifest)
+    selection = read_manifest(manifest, tasks_dir)
+    files = selection.files
+    on_note(selection.note)
     if tasks_dir is not None:
         root = tasks_dir.resolve()
         outside = [f for f in files if not f.is_relative_to(root)]

@@ -25,6 +25,7 @@ from benchwright.dsl._trial_fields import (
     stamp_files,
     tree_conflicts,
 )
+from benchwright.dsl.agentbench import is_agentbench_task, lenient, parameter_keys
 from benchwright.dsl.tiers import guard_only_problem
 from benchwright.errors import SpecError
 from benchwright.model import CheckSpec, StrictInput, Task, inside_root, normalize_path
@@ -109,6 +110,8 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
         raise SpecError.single(source, f"a task file holds an object, not {type(raw).__name__}")
     problems: list[tuple[str, str]] = []
     invalid: set[str] = set()
+    # AgentBench's files keep unknown oracle keys as parameters (warnings) and need a name.
+    warnings: list[str] | None = [] if is_agentbench_task(raw, path) else None
     try:
         doc = _TaskDocument.model_validate(raw)
     except ValidationError as exc:
@@ -125,6 +128,8 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
     phases = phases_of(doc.phases, path.parent, later, files)
     if doc.prompt is None and not phases and "phases" not in invalid:
         later.append(("prompt", "required"))
+    if warnings is not None and doc.name is None and "name" not in invalid:
+        later.append(("name", "required (an AgentBench task file names its task)"))
     later += fixture_problems  # in the order the fields were always reported
     if doc.checks is not None and doc.oracles is not None:
         later.append(("checks", "give either 'oracles' or 'checks', not both"))
@@ -135,7 +140,7 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
         if any(f.startswith("phases") for f, _ in later)
         else (tuple(p.name for p in phases) or ("main",))
     )
-    specs = _check_specs(entries or [], key, files, registry, later, phase_names)
+    specs = _check_specs(entries or [], key, files, registry, later, phase_names, warnings)
     if doc.task_class is not None and (problem := guard_only_problem([s.type for s in specs])):
         later.append((key, problem))
     stamp = stamp_files(doc.stamp, path.parent, later)
@@ -163,6 +168,7 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
         solution=solution,
         phases=phases,
         rung=doc.rung,
+        warnings=tuple(f"{source}: {line}" for line in warnings or ()),
     )
 
 
@@ -221,7 +227,10 @@ def _check_specs(
     registry: CheckRegistry,
     problems: list[tuple[str, str]],
     phase_names: tuple[str, ...] | None,
+    warnings: list[str] | None = None,
 ) -> list[CheckSpec]:
+    """Validate each check entry; ``warnings`` (AgentBench files only) collects the unknown
+    keys kept as parameters, where our own files refuse them."""
     type_counts = Counter(
         e["type"] for e in entries if isinstance(e, dict) and isinstance(e.get("type"), str)
     )
@@ -244,8 +253,16 @@ def _check_specs(
             continue
         seen_of_type[meta.type] += 1
         params_raw = {k: v for k, v in entry.items() if k not in _META_KEYS}
+        model = check_type.params
+        if warnings is not None:
+            extra = sorted(params_raw.keys() - parameter_keys(model))
+            if extra:
+                model = lenient(model)
+                names = ", ".join(repr(k) for k in extra)
+                warnings.append(f"{where}: unknown key(s) {names} kept as parameters "
+                                "(AgentBench compatibility; no check reads them)")  # fmt: skip
         try:
-            params = check_type.params.model_validate(params_raw)
+            params = model.model_validate(params_raw)
         except ValidationError as exc:
             allowed = sorted(_META_KEYS | check_type.params.model_fields.keys())
             problems.extend(problems_from(exc, where, meta.type, allowed))

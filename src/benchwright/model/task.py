@@ -83,6 +83,9 @@ class Task:
     rung: str | None = None
     """An ACE ladder rung (``scorers/ace-ladder.json``): the run composes the task's ``ace``
     rows on it with the fixed denominator."""
+    warnings: tuple[str, ...] = ()
+    """Lines the loader wants a user to read (``file: field: why``) that do not stop the task:
+    an AgentBench file's unknown oracle keys, kept as parameters (benchwright.dsl.agentbench)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "files", MappingProxyType(dict(self.files)))
