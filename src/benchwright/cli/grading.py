@@ -110,6 +110,13 @@ def gate(
         Path | None, typer.Option("--manifest", help="Manifest selecting task files.")
     ] = None,
     json_out: JsonOpt = None,
+    report_format: Annotated[
+        str,
+        typer.Option(
+            "--report-format",
+            help="Layout of --json: benchwright (versioned schema) | agentbench (v0.1.0's).",
+        ),
+    ] = "benchwright",
     junit_out: JunitOpt = None,
     keep: KeepOpt = False,
     no_sandbox: NoSandboxOpt = False,
@@ -118,13 +125,22 @@ def gate(
     """Grade many tasks; exit 0 only when every task passed."""
     from benchwright.dsl import pair_trajectories, select_tasks
 
-    pairs = pair_trajectories(select_tasks(tasks, manifest), trajectory)
-    _grade(pairs, json_out, junit_out, keep, isolation_request(no_sandbox, sandbox_ro))
+    if report_format not in REPORT_FORMATS:
+        invalid(f"--report-format {report_format!r}: choose one of {', '.join(REPORT_FORMATS)}")
+    if report_format != "benchwright" and json_out is None:
+        invalid(f"--report-format {report_format} needs --json PATH to write the report to")
+    selected = select_tasks(tasks, manifest, on_note=lambda line: typer.echo(line, err=True))
+    pairs = pair_trajectories(selected, trajectory)
+    _grade(pairs, json_out, junit_out, keep, isolation_request(no_sandbox, sandbox_ro),
+           report_format)  # fmt: skip
+
+
+REPORT_FORMATS = ("benchwright", "agentbench")
 
 
 def _grade(
     pairs: list[tuple[Task, Trajectory]], json_out: Path | None, junit_out: Path | None,
-    keep: bool, isolation: IsolationRequest,
+    keep: bool, isolation: IsolationRequest, report_format: str = "benchwright",
 ) -> None:  # fmt: skip
     from rich.console import Console
 
@@ -134,10 +150,17 @@ def _grade(
     from benchwright.reports import write_json, write_junit
     from benchwright.reports.terminal import print_gate
 
-    confinement = choose_confinement(isolation, [task for task, _ in pairs])
+    tasks = [task for task, _ in pairs]
+    for line in (warning for task in tasks for warning in task.warnings):
+        typer.echo(f"warning: {line}", err=True)
+    confinement = choose_confinement(isolation, tasks)
     with _progress(len(pairs)) as advance:
         result = run_gate(pairs, keep=keep, on_result=advance, confinement=confinement)
-    if json_out:
+    if json_out and report_format == "agentbench":
+        from benchwright.reports.agentbench import write_agentbench
+
+        write_agentbench(result, tasks, json_out)
+    elif json_out:
         write_json(result, json_out)
     if junit_out:
         write_junit(result, junit_out)
