@@ -38,9 +38,13 @@ def test_an_unknown_format_lists_the_known_ones(transcript, tmp_path):
         import_transcript("cursor", transcript(ROLLOUT), tmp_path / "t.json")
 
     assert caught.value.problems == [
-        ("format", "unknown transcript format 'cursor'. Known: claude-code, codex, jsonl")
+        (
+            "format",
+            "unknown transcript format 'cursor'. "
+            "Known: auto, claude-code, codex, goose, aider, jsonl",
+        )
     ]
-    assert FORMATS == ("claude-code", "codex", "jsonl")
+    assert FORMATS == ("auto", "claude-code", "codex", "goose", "aider", "jsonl")
 
 
 @pytest.mark.parametrize(

@@ -57,7 +57,7 @@ def test_a_line_that_is_not_a_tool_call_is_kept_for_the_network_scan(imported):
         (
             {"tool": "Write", "args": "{not json"},
             "Write arguments: invalid JSON string: Expecting property name enclosed in double"
-            " quotes",
+            " quotes (--lenient keeps it as an opaque step)",
         ),
         ({"tool": "Write", "args": [1]}, "Write arguments: must be an object, not an array"),
         ({"tool": 7, "args": {}}, "the tool name must be a non-empty string"),

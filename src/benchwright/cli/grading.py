@@ -218,11 +218,21 @@ def checks_list() -> None:
 @reports_errors
 def trajectory_import(
     source: Annotated[Path, typer.Argument(help="The transcript file.")],
-    from_format: Annotated[str, typer.Option("--from", help="claude-code, codex or jsonl.")],
     out: Annotated[Path, typer.Option("-o", "--out", help="Where to write the trajectory JSON.")],
+    from_format: Annotated[
+        str, typer.Option("--from", help="auto, claude-code, codex, goose, aider or jsonl.")
+    ] = "auto",
+    lenient: Annotated[
+        bool,
+        typer.Option("--lenient", help="Keep calls with unreadable arguments as opaque steps."),
+    ] = False,
 ) -> None:
-    """Convert a Claude Code, Codex or generic JSONL transcript into a trajectory file."""
+    """Convert a Claude Code, Codex, goose, aider or generic JSONL transcript to a trajectory."""
     from benchwright.agents.transcripts import import_transcript
 
-    trajectory = import_transcript(from_format, source, out)
-    typer.echo(f"wrote {out}: {len(trajectory['steps'])} step(s)")
+    def warn(message: str) -> None:
+        typer.echo(f"warning: {message}", err=True)
+
+    trajectory = import_transcript(from_format, source, out, lenient=lenient, warn=warn)
+    fmt = trajectory["metadata"]["source_format"]
+    typer.echo(f"wrote {out}: {len(trajectory['steps'])} step(s) from {fmt}")

@@ -27,6 +27,14 @@ class LineError(Exception):
         self.message = message
 
 
+class UnreadableArguments(LineError):
+    """A tool call whose arguments cannot be decoded (a redacted or truncated JSON string).
+
+    Fatal by default; under ``--lenient`` the converter keeps the call as an opaque step
+    (`Converted.opaque`) instead.
+    """
+
+
 @dataclass
 class Converted:
     """Steps in order, each with the transcript line it came from."""
@@ -37,27 +45,44 @@ class Converted:
     metadata: dict[str, Any] = field(default_factory=dict)
     dropped: dict[str, int] = field(default_factory=dict)
     """Tool calls left out on purpose (read-only or bookkeeping), counted by tool name."""
+    warnings: list[str] = field(default_factory=list)
+    """What a lenient conversion kept without understanding, one line each."""
 
     def add(self, line: int, step: dict[str, Any]) -> None:
         self.steps.append(step)
         self.lines.append(line)
 
+    def opaque(self, error: UnreadableArguments, agent_tool: str, raw: object) -> None:
+        """Keep a call whose arguments are unreadable: never replayed, still scanned.
+
+        The raw arguments stay in the step, so ``no_network`` still sees a URL in them.
+        """
+        line = error.line or 0
+        step = {"type": "opaque_tool_call", "tool": f"opaque:{agent_tool}",
+                "agent_tool": agent_tool, "args": {"raw": raw}, "error": error.message}  # fmt: skip
+        self.add(line, step)
+        self.warnings.append(f"line {line}: {error.message}: kept as an opaque step")
+
     def drop(self, tool: str) -> None:
         self.dropped[tool] = self.dropped.get(tool, 0) + 1
 
 
-def read_jsonl(source: Path) -> list[Line]:
-    """Every non-blank line of ``source`` as a JSON object.
-
-    Splits on ``\\n`` only: JSON strings may hold raw U+2028 and similar
-    separators, which `str.splitlines` would wrongly break on.
-    """
+def read_text(source: Path) -> str:
+    """The transcript's text; a missing or undecodable file is a `LineError`."""
     try:
-        text = source.read_text(encoding="utf-8")
+        return source.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise LineError(None, "file not found") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise LineError(None, f"cannot read: {exc}") from None
+
+
+def parse_jsonl(text: str) -> list[Line]:
+    """Every non-blank line of ``text`` as a JSON object.
+
+    Splits on ``\\n`` only: JSON strings may hold raw U+2028 and similar
+    separators, which `str.splitlines` would wrongly break on.
+    """
     lines: list[Line] = []
     for number, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip():
@@ -120,7 +145,7 @@ def decode_args(line: int, raw: object, what: str) -> dict[str, Any]:
         try:
             raw = json.loads(raw) if raw.strip() else {}
         except json.JSONDecodeError as exc:
-            raise LineError(line, f"{what}: invalid JSON string: {exc.msg}") from None
+            raise UnreadableArguments(line, f"{what}: invalid JSON string: {exc.msg}") from None
     if not isinstance(raw, dict):
         raise LineError(line, f"{what}: must be an object, not {_kind(raw)}")
     return raw

@@ -14,7 +14,9 @@ model output. Older rollouts wrote the items unwrapped; both are read.
   call (``web_search_call``, MCP tools, ``write_stdin``) is kept as it came so
   that ``no_network`` scans it.
 
-The answer is the text of the last assistant ``message`` item.
+The answer is the text of the last assistant ``message`` item. With ``lenient``, a
+call whose JSON arguments cannot be decoded (a sanitised rollout redacts them) is
+kept as an opaque step with a warning instead of failing the file.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ CONTEXTS = frozenset({"session_meta", "turn_context"})
 META = (("id", "session_id"), ("cli_version", "agent_version"), ("model", "model"))
 
 
-def convert(lines: list[c.Line]) -> c.Converted:
+def convert(lines: list[c.Line], lenient: bool = False) -> c.Converted:
     """Turn Codex rollout lines into trajectory steps."""
     if not any(line.get("type") in CONTEXTS | ITEMS | {"response_item"} for _, line in lines):
         raise c.LineError(None, "no Codex rollout line (session_meta/response_item) found")
@@ -54,7 +56,7 @@ def convert(lines: list[c.Line]) -> c.Converted:
         item = payload if kind == "response_item" else line if kind in ITEMS else None
         if isinstance(item, dict):
             try:
-                _item(number, item, dirs, failed, out)
+                _item(number, item, dirs, failed, out, lenient)
             except ValueError as exc:  # PatchError included
                 raise c.LineError(number, f"{item.get('name', item.get('type'))}: {exc}") from None
     out.metadata.update({"cwd": dirs.root} if dirs.root else {})
@@ -80,8 +82,9 @@ class _Dirs:
 
 
 def _item(
-    number: int, item: dict[str, Any], dirs: _Dirs, failed: dict[str, str], out: c.Converted
-) -> None:
+    number: int, item: dict[str, Any], dirs: _Dirs, failed: dict[str, str], out: c.Converted,
+    lenient: bool,
+) -> None:  # fmt: skip
     kind, content = item.get("type"), item.get("content")
     if kind == "message" and item.get("role") == "assistant" and isinstance(content, list):
         texts = [b for b in content if isinstance(b, dict) and b.get("type") == "output_text"]
@@ -96,7 +99,13 @@ def _item(
         if name in DROPPED:
             return out.drop(name)
         error = failed.get(str(item.get("call_id")))
-        for step in _steps(name, _arguments(number, name, item), dirs, error):
+        try:
+            args = _arguments(number, name, item)
+        except c.UnreadableArguments as exc:
+            if not lenient:
+                raise
+            return out.opaque(exc, name, item.get("arguments"))
+        for step in _steps(name, args, dirs, error):
             out.add(number, step)
 
 

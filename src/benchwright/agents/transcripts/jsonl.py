@@ -17,7 +17,9 @@ spellings (``write_file``, ``str_replace``, ``run_command`` ...). A line of kind
 ``content``); a line of kind ``metadata`` is merged into the metadata. Any other
 line without a tool name (a chat message, a log note) is kept verbatim as a
 step: it replays nothing, but ``no_network`` still scans it, so a URL the agent
-wrote in prose is not lost. Paths are not rebased: the format has no cwd.
+wrote in prose is not lost. Paths are not rebased: the format has no cwd. With
+``lenient``, a line whose arguments string is not JSON becomes an opaque step with a
+warning instead of failing the file.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ ANSWER_KINDS = frozenset({"answer", "final_answer"})
 ANSWER_KEYS = ("answer", "text", "content")
 
 
-def convert(lines: list[c.Line]) -> c.Converted:
+def convert(lines: list[c.Line], lenient: bool = False) -> c.Converted:
     """One step per line; answer and metadata lines are taken out of the steps."""
     out = c.Converted()
     for number, line in lines:
@@ -50,7 +52,14 @@ def convert(lines: list[c.Line]) -> c.Converted:
                 fields = {k: v for k, v in line.items() if k not in KIND_KEYS}
             out.metadata.update(fields)
         else:
-            out.add(number, _step(number, line, kind))
+            try:
+                out.add(number, _step(number, line, kind))
+            except c.UnreadableArguments as exc:
+                if not lenient:
+                    raise
+                tool = _first(line, TOOL_KEYS)
+                name = tool.get("name") if isinstance(tool, dict) else tool
+                out.opaque(exc, str(name or kind), line)
     return out
 
 
