@@ -25,6 +25,7 @@ from benchwright.cli import (  # noqa: F401 - they register commands
     scoring,
     suites,
     vendor,
+    view,
 )
 from benchwright.cli._app import app
 

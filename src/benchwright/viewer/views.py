@@ -1,0 +1,355 @@
+"""Runs, trials and scorecards as the plain dicts the templates render.
+
+One shaping for both outputs: the served viewer and the one-file HTML report differ only
+in their `Links` (URLs to other pages vs anchors in the same file, evidence URLs vs
+``data:`` URIs), so the two can never show different things.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from benchwright.board.payload import scorecard_fields
+from benchwright.viewer.sources import Card, Run, Trial, read_text
+from benchwright.web import fmt_secs, fmt_when
+
+MAX_TRACE_ROWS = 5000
+"""Vendor trace lines shown; the rest are counted, not rendered."""
+TRACE_KEYS = ("seq", "method", "path", "status")
+
+
+class Links(Protocol):
+    """Where a page's links point (served pages or the one-file report)."""
+
+    def run(self, run_id: str) -> str: ...
+    def task(self, run_id: str, task_id: str) -> str: ...
+    def trial(self, run_id: str, task_id: str, iteration: int) -> str: ...
+    def card(self, card_id: str) -> str: ...
+    def evidence(self, card: Card, key: str, path: Path) -> str: ...
+
+
+def run_row(run: Run, links: Links) -> dict[str, Any]:
+    """A runs-list row: suite, agent, date, pass rate per tier."""
+    summary = run.summary or {}
+    tiers = summary.get("tiers", {})
+    return {
+        "id": run.id,
+        "url": links.run(run.id),
+        "suite": _suite(run.info),
+        "agent": str(run.info.get("agent", "-")),
+        "created": str(run.info.get("created_at", "")),
+        "trials": len(run.trials),
+        "correctness": _rate(tiers.get("correctness")),
+        "build": _rate(tiers.get("build")),
+        "latency": _latency(tiers.get("latency")),
+        "complete": bool(summary.get("complete")),
+        "summarized": run.summary is not None,
+    }
+
+
+def card_row(card: Card, links: Links) -> dict[str, Any]:
+    """A scorecards-list row: file, scorer, suite, date of the file, tier means, score."""
+    doc = card.doc
+    when = datetime.fromtimestamp(card.path.stat().st_mtime, UTC)
+    return {
+        "id": card.id,
+        "url": links.card(card.id),
+        "scorer": f"{doc.get('scorer', '-')} {doc['scorer_version']}",
+        "suite": str(doc.get("provenance", {}).get("suite", "-")),
+        "date": when.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "tiers": {t["name"]: t["mean"] for t in doc.get("tiers", []) if t.get("mean") is not None},
+        "score": doc["score"],
+        "excellent": bool(doc.get("flags", {}).get("excellent")),
+    }
+
+
+def run_view(run: Run, links: Links) -> dict[str, Any]:
+    """A run: its metadata, and per task its trials (verdict, phases, timings)."""
+    tasks: dict[str, dict[str, Any]] = {}
+    summary_tasks = (run.summary or {}).get("tasks", {})
+    for trial in run.trials:
+        result = trial.json("result.json", {})
+        entry = tasks.setdefault(trial.task_id, {
+            "id": trial.task_id,
+            "url": links.task(run.id, trial.task_id),
+            "tier": result.get("tier", "-"),
+            "class": result.get("class") or "-",
+            "verdict": summary_tasks.get(trial.task_id, {}).get("verdict", "-"),
+            "trials": [],
+        })  # fmt: skip
+        entry["trials"].append(_trial_row(run, trial, result, links))
+    return {"id": run.id, "url": links.run(run.id), "meta": _run_meta(run),
+            "row": run_row(run, links), "tasks": list(tasks.values())}  # fmt: skip
+
+
+def _trial_row(run: Run, trial: Trial, result: Mapping[str, Any], links: Links) -> dict[str, Any]:
+    timings = result.get("timings", {})
+    return {
+        "n": trial.iteration,
+        "url": links.trial(run.id, trial.task_id, trial.iteration),
+        "verdict": str(result.get("verdict", "-")),
+        "error": result.get("error"),
+        "phases": [
+            {
+                "name": p["name"],
+                "exit": p.get("exit_code"),
+                "wall": f"{p.get('wall_s') or 0:.2f} s",
+                "timed_out": bool(p.get("timed_out")),
+                "limit": p.get("limit"),
+            }
+            for p in result.get("phases", [])
+        ],
+        "timings": {k: f"{v:.2f} s" for k, v in timings.items() if isinstance(v, int | float)},
+        "checks": f"{sum(c.get('status') == 'PASS' for c in result.get('checks', []))}"
+        f"/{len(result.get('checks', []))}",
+    }
+
+
+def trial_view(run: Run, trial: Trial, links: Links) -> dict[str, Any]:
+    """A trial: each phase's prompt and diff, the agent's steps, check rows with their
+    whole evidence, the answer and the agent's log."""
+    result = trial.json("result.json", {})
+    trajectory = trial.json("trajectory.json", {})
+    texts = {p.get("name"): p for p in trial.json("phases.json", []) if isinstance(p, dict)}
+    phases = []
+    for row, record in zip(
+        _trial_row(run, trial, result, links)["phases"], result.get("phases", []), strict=True
+    ):
+        text = texts.get(record["name"], {})
+        phases.append(row | {"prompt": text.get("prompt"), "diff": diff_lines(text.get("diff")),
+                             "recorded": bool(text), "commit": record.get("commit")})  # fmt: skip
+    return {
+        "run": run.id,
+        "run_url": links.run(run.id),
+        "task": trial.task_id,
+        "task_url": links.task(run.id, trial.task_id),
+        "n": trial.iteration,
+        "verdict": str(result.get("verdict", "-")),
+        "error": result.get("error"),
+        "phases": phases,
+        "steps": [_step(s) for s in trajectory.get("steps", []) if isinstance(s, Mapping)],
+        "checks": [_check(c) for c in result.get("checks", [])],
+        "answer": trial.text("answer.txt"),
+        "log": trial.text("agent.log"),
+        "timings": _trial_row(run, trial, result, links)["timings"],
+        "replay_errors": result.get("replay_errors", []),
+    }
+
+
+def card_view(card: Card, links: Links) -> dict[str, Any]:
+    """A scorecard: the board's components' fields, plus what only a local reader has:
+    each row's evidence, tier weights, excellence conditions, multipliers, attribution,
+    provenance, the grading's phases, screenshots, the app log and the vendor trace."""
+    doc = card.doc
+    fields = scorecard_fields(doc)
+    evidence = {r["check_id"]: r.get("evidence") for r in doc.get("grading", {}).get("results", [])}
+    for row in fields["checks"]:
+        row["evidence"] = evidence_text(evidence.get(row["id"]))
+    files = card.evidence()
+    shots = [
+        {"name": key.removeprefix("screenshot_"), "url": links.evidence(card, key, path)}
+        for key, path in files.items()
+        if key.startswith("screenshot_") and path.suffix == ".png"
+    ]
+    grading = doc.get("grading", {})
+    return {
+        "id": card.id,
+        "url": links.card(card.id),
+        "path": str(card.path),
+        "fields": fields,
+        "banner": doc.get("banner"),
+        "tiers": doc.get("tiers", []),
+        "excellence": doc.get("excellence"),
+        "factors": doc.get("factors", []),
+        "attribution": doc.get("attribution", []),
+        "unavailable": doc.get("unavailable", []),
+        "flags": doc.get("flags", {}),
+        "meta": {str(k): str(v) for k, v in doc.get("provenance", {}).items()},
+        "phases": grading.get("phases", []),
+        "shots": shots,
+        "app_log": read_text(files["app_log"]) if "app_log" in files else None,
+        "trace": _trace(files.get("vendor_trace")),
+    }
+
+
+def compare_runs(a: Run, b: Run, links: Links) -> dict[str, Any]:
+    """Per task: verdict in A and B and what changed; per check: mean score delta."""
+    verdicts_a = (a.summary or {}).get("tasks", {})
+    verdicts_b = (b.summary or {}).get("tasks", {})
+    tasks = []
+    for task in sorted(verdicts_a.keys() | verdicts_b.keys()):
+        va = verdicts_a.get(task, {}).get("verdict", "absent")
+        vb = verdicts_b.get(task, {}).get("verdict", "absent")
+        scores_a, scores_b = _check_means(a, task), _check_means(b, task)
+        rows = [_delta(c, scores_a.get(c), scores_b.get(c)) for c in sorted(scores_a | scores_b)]
+        tasks.append({"id": task, "a": va, "b": vb, "change": _change(va, vb), "rows": rows})
+    rates = [
+        _delta(f"{tier} pass rate", _rate_value(a, tier), _rate_value(b, tier))
+        for tier in ("correctness", "build")
+    ]
+    return {"kind": "runs", "a": run_row(a, links), "b": run_row(b, links), "tasks": tasks,
+            "totals": rates}  # fmt: skip
+
+
+def compare_cards(a: Card, b: Card, links: Links) -> dict[str, Any]:
+    """Score, tier means and every row's score, A against B."""
+    rows_a = {r["check_id"]: r["score"] for r in a.doc["rows"] if not r.get("missing")}
+    rows_b = {r["check_id"]: r["score"] for r in b.doc["rows"] if not r.get("missing")}
+    status_a = {r["check_id"]: r["status"] for r in a.doc["rows"]}
+    status_b = {r["check_id"]: r["status"] for r in b.doc["rows"]}
+    tiers_a, tiers_b = card_row(a, links)["tiers"], card_row(b, links)["tiers"]
+    totals = [_delta("score", a.doc["score"], b.doc["score"])]
+    totals += [_delta(f"tier {t}", tiers_a.get(t), tiers_b.get(t)) for t in tiers_a | tiers_b]
+    rows = []
+    for check in sorted(rows_a.keys() | rows_b.keys()):
+        row = _delta(check, rows_a.get(check), rows_b.get(check))
+        sa, sb = status_a.get(check, "absent"), status_b.get(check, "absent")
+        rows.append(row | {"a_status": sa, "b_status": sb, "change": _change(sa, sb)})
+    differ = a.doc["scorer_version"] != b.doc["scorer_version"]
+    return {"kind": "cards", "a": card_row(a, links), "b": card_row(b, links), "rows": rows,
+            "totals": totals, "versions_differ": differ}  # fmt: skip
+
+
+def diff_lines(diff: str | None) -> list[tuple[str, str]]:
+    """A unified diff as ``(kind, line)``: file, hunk, add, del or ctx (for colouring)."""
+    lines = []
+    for line in (diff or "").splitlines():
+        if line.startswith(("diff --git", "--- ", "+++ ", "index ", "new file", "deleted file")):
+            kind = "file"
+        elif line.startswith("@@"):
+            kind = "hunk"
+        elif line.startswith("+"):
+            kind = "add"
+        elif line.startswith("-"):
+            kind = "del"
+        else:
+            kind = "ctx"
+        lines.append((kind, line))
+    return lines
+
+
+def evidence_text(evidence: Any) -> str:
+    """A check's evidence for reading: multi-line strings (test output) printed as they
+    are under their key, everything else as indented JSON."""
+    if not evidence:
+        return ""
+    if not isinstance(evidence, Mapping):
+        return json.dumps(evidence, indent=2, default=str)
+    parts = []
+    for key, value in evidence.items():
+        if isinstance(value, str) and "\n" in value:
+            parts.append(f"{key}:\n{value.rstrip()}")
+        else:
+            parts.append(f"{key}: {json.dumps(value, default=str)}")
+    return "\n".join(parts)
+
+
+def _check(raw: Mapping[str, Any]) -> dict[str, Any]:
+    return {"id": raw.get("check_id", "?"), "tier": None, "status": raw.get("status", "-"),
+            "score": raw.get("score"), "weight": None, "detail": raw.get("detail", ""),
+            "evidence": evidence_text(raw.get("evidence"))}  # fmt: skip
+
+
+def _step(step: Mapping[str, Any]) -> dict[str, Any]:
+    """A trajectory step: its kind, tool, arguments and whatever else it recorded."""
+    rest = {k: v for k, v in step.items() if k not in ("type", "tool", "args")}
+    return {
+        "type": str(step.get("type", "-")),
+        "tool": str(step.get("tool", "")),
+        "args": json.dumps(step.get("args"), indent=2, default=str) if "args" in step else "",
+        "rest": evidence_text(rest),
+    }
+
+
+def _trace(path: Path | None) -> dict[str, Any] | None:
+    """The vendor trace's lines as rows (seq, phase, method, path, status, the rest)."""
+    if path is None:
+        return None
+    rows, skipped, phase = [], 0, "-"
+    for line in read_text(path).splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(entry, dict):
+            continue
+        if "__phase__" in entry:
+            phase = str(entry["__phase__"])
+            continue
+        if len(rows) >= MAX_TRACE_ROWS:
+            skipped += 1
+            continue
+        rest = {k: v for k, v in entry.items() if k not in (*TRACE_KEYS, "t", "query") and v}
+        rows.append({**{k: str(entry.get(k, "")) for k in TRACE_KEYS}, "phase": phase,
+                     "query": json.dumps(entry.get("query") or {}),
+                     "rest": json.dumps(rest, default=str)})  # fmt: skip
+    columns = {k: sorted({r[k] for r in rows}) for k in ("phase", "method", "status")}
+    return {"rows": rows, "skipped": skipped, "choices": columns}
+
+
+def _run_meta(run: Run) -> dict[str, str]:
+    info, summary = run.info, run.summary or {}
+    return {
+        "run": run.id,
+        "suite": _suite(info),
+        "agent": str(info.get("agent", "-")),
+        "created": fmt_when(info.get("created_at")),
+        "tasks": f"{info.get('tasks_glob', '*')} ({len(info.get('tasks', []))} tasks)",
+        "iterations": str(info.get("iterations", "-")),
+        "seed": str(info.get("seed", "-")),
+        "isolation": str(summary.get("isolation") or info.get("isolation", "-")),
+        "complete": "yes" if summary.get("complete") else "no (no summary or unfinished)",
+        "directory": str(run.path),
+    }
+
+
+def _suite(info: Mapping[str, Any]) -> str:
+    suite = info.get("suite")
+    return str(suite.get("name", "-")) if isinstance(suite, Mapping) else str(suite or "-")
+
+
+def _rate(counts: Mapping[str, int] | None) -> str:
+    if not counts or not counts.get("tasks"):
+        return "-"
+    return f"{counts.get('passed', 0)}/{counts['attempted']}"
+
+
+def _latency(counts: Mapping[str, int] | None) -> str:
+    if not counts or not counts.get("tasks"):
+        return "-"
+    return f"{counts.get('completed', 0)}/{counts['tasks']} completed"
+
+
+def _rate_value(run: Run, tier: str) -> float | None:
+    value = (run.summary or {}).get(f"{tier}_pass_rate")
+    return value if isinstance(value, int | float) else None
+
+
+def _check_means(run: Run, task: str) -> dict[str, float]:
+    """Each check's mean score over the task's trials in ``run``."""
+    scores: dict[str, list[float]] = {}
+    for trial in run.task_trials(task):
+        for check in trial.json("result.json", {}).get("checks", []):
+            scores.setdefault(check["check_id"], []).append(float(check["score"]))
+    return {k: sum(v) / len(v) for k, v in scores.items()}
+
+
+def _delta(name: str, a: float | None, b: float | None) -> dict[str, Any]:
+    delta = None if a is None or b is None else round(b - a, 6)
+    return {"name": name, "a": a, "b": b, "delta": delta}
+
+
+def _change(a: str, b: str) -> str:
+    """How one verdict or status moved from A to B, in words the compare page filters on."""
+    good = ("passed", "PASS", "completed")
+    if a == b:
+        return "same"
+    if b in good:
+        return "newly passing"
+    if a in good:
+        return "newly failing"
+    return "changed"
