@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from benchwright.board.payload import scorecard_fields
 from benchwright.viewer.sources import Card, Run, Trial, read_text
-from benchwright.web import fmt_secs, fmt_when
+from benchwright.web import fmt_when
 
 MAX_TRACE_ROWS = 5000
 """Vendor trace lines shown; the rest are counted, not rendered."""
