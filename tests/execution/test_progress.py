@@ -27,7 +27,7 @@ def test_off_a_terminal_each_finished_job_is_one_plain_line_with_counts() -> Non
         "FAILED a (2/3 tasks, 1 failed)",
         "PASS c #1",
     ]
-    assert (progress.done, progress.failed, progress.running) == (3, 1, [])
+    assert (progress.done, progress.failed, progress.running) == (3, 1, {})
 
 
 def test_on_a_terminal_the_bar_shows_done_running_failed_and_eta() -> None:
@@ -51,3 +51,15 @@ def test_the_live_bar_names_at_most_three_running_jobs() -> None:
             progress.started(str(n))
         progress._bar.refresh()  # type: ignore[union-attr]
     assert "jobs: 0, 1, 2 +2" in buffer.getvalue()
+
+
+def test_lines_go_to_out_and_a_running_job_shows_its_step() -> None:
+    console, bar = _console(terminal=True)
+    out, lines = _console(terminal=False)
+    with ProgressDisplay(2, "trials", console, out=out) as progress:
+        progress.started("t1 #1")
+        progress.doing("t1 #1", "build")
+        progress._bar.refresh()  # type: ignore[union-attr]
+        progress.finished("t1 #1", ok=True, line="PASS  t1 #1")
+    assert "trials: t1 #1 [build]" in bar.getvalue()
+    assert lines.getvalue() == "PASS  t1 #1\n" and "PASS" not in bar.getvalue()

@@ -12,11 +12,14 @@ import typer
 from benchwright.cli._app import (
     AGENT_HELP,
     AgentNetworkOpt,
+    ExecutorOpt,
     JsonOpt,
     JunitOpt,
     KeepOpt,
     NoSandboxOpt,
+    RayAddressOpt,
     SandboxRoOpt,
+    WorkersOpt,
     app,
     invalid,
     isolation_request,
@@ -80,9 +83,15 @@ def run(
     no_sandbox: NoSandboxOpt = False,
     sandbox_ro: SandboxRoOpt = None,
     agent_network: AgentNetworkOpt = None,
+    workers: WorkersOpt = None,
+    executor: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
 ) -> None:
     """Run an agent on a suite (SUITE --agent A), resume a run, or replay one --task."""
+    from benchwright.execution.executor import make_executor
+
     isolation = isolation_request(no_sandbox, sandbox_ro, agent_network)
+    pool = make_executor(executor, workers, ray_address)
     if task is not None or trajectory is not None:
         from benchwright.dsl import load_task, load_trajectory
 
@@ -93,7 +102,7 @@ def run(
     from benchwright.cli.suites import run_suite
 
     run_suite(suite, agent, tasks_glob, iterations, budget, env or [], seed, out, resume,
-              json_out, junit_out, isolation)  # fmt: skip
+              json_out, junit_out, isolation, pool)  # fmt: skip
 
 
 @app.command()

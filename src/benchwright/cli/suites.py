@@ -10,6 +10,7 @@ import typer
 from benchwright.cli._app import app, invalid, reports_errors
 
 if TYPE_CHECKING:
+    from benchwright.execution.executor import Executor
     from benchwright.execution.isolation import IsolationRequest
 
 
@@ -17,6 +18,7 @@ def run_suite(
     suite: Path | None, agent: str | None, tasks_glob: str, iterations: int,
     budget: float | None, env: list[str], seed: int, out: Path, resume: Path | None,
     json_out: Path | None, junit_out: Path | None, isolation: IsolationRequest,
+    executor: Executor,
 ) -> None:  # fmt: skip
     """Plan (exit 2 on bad input), run with a progress bar, print tiers, exit by docs/suites.md."""
     from rich.console import Console
@@ -40,8 +42,9 @@ def run_suite(
                         budget_s=budget, env=extra, seed=seed, out=out,
                         isolation=isolation)  # fmt: skip
     console = Console()
-    with TrialProgress(len(plan.trials), console, Console(stderr=True)) as progress:
-        outcome = execute(plan, progress)
+    todo = len(plan.trials) - len(plan.done)
+    with TrialProgress(todo, console, Console(stderr=True)) as progress:
+        outcome = execute(plan, progress, executor)
     if json_out:
         write_json(json_out, outcome.summary)
     if junit_out:

@@ -41,6 +41,8 @@ class ProgressDisplay:
         total: jobs expected (the bar's 100 %); finished jobs beyond it still count.
         label: what a job is, for the bar ("trials", "tasks", "gradings").
         console: where the display goes; default stderr, so stdout keeps only results.
+        out: where a finished job's own ``line`` goes (a run's verdict lines: stdout);
+            default ``console``.
         live: force the live bar on or off; default: on when ``console`` is a terminal.
     """
 
@@ -50,22 +52,25 @@ class ProgressDisplay:
         label: str = "jobs",
         console: Console | None = None,
         *,
+        out: Console | None = None,
         live: bool | None = None,
     ) -> None:
         self.console = console or Console(stderr=True)
+        self.out = out or self.console
         self.total = total
         self.label = label
         self.live = self.console.is_terminal if live is None else live
         self.done = 0
         self.failed = 0
-        self.running: list[str] = []
+        self.running: dict[str, str] = {}
+        """Running keys and what each is doing now (a phase name), for the live bar."""
         self._bar: Progress | None = None
         self._task: TaskID | None = None
 
     def __enter__(self) -> ProgressDisplay:
         if self.live:
             self._bar = Progress(
-                TextColumn("{task.description}"),
+                TextColumn("{task.description}", markup=False),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[counts]}"),
@@ -91,8 +96,14 @@ class ProgressDisplay:
 
     def started(self, key: str) -> None:
         """A job began running (on any worker)."""
-        self.running.append(key)
+        self.running[key] = ""
         self._refresh()
+
+    def doing(self, key: str, what: str) -> None:
+        """A running job reached a step worth naming (a trial's phase, when it is known)."""
+        if key in self.running:
+            self.running[key] = what
+            self._refresh()
 
     def finished(self, key: str, ok: bool, line: str | None = None) -> None:
         """A job ended; ``line`` is what to print for it (default: its key and state).
@@ -100,17 +111,15 @@ class ProgressDisplay:
         ``ok`` is False for a job that failed (a failed verdict or a harness error):
         the caller decides which, the display only counts it.
         """
-        if key in self.running:
-            self.running.remove(key)
+        self.running.pop(key, None)
         self.done += 1
         self.failed += not ok
-        text = line if line is not None else self._default_line(key, ok)
+        if line is not None:
+            self.out.print(line, highlight=False, markup=False, soft_wrap=True)
+        elif self._bar is None:
+            self.console.print(self._default_line(key, ok), highlight=False, markup=False)
         if self._bar is not None and self._task is not None:
-            if line is not None:
-                self._bar.console.print(text, highlight=False, markup=False, soft_wrap=True)
             self._bar.update(self._task, completed=self.done)
-        else:
-            self.console.print(text, highlight=False, markup=False, soft_wrap=True)
         self._refresh()
 
     def note(self, text: str) -> None:
@@ -124,7 +133,8 @@ class ProgressDisplay:
     def _refresh(self) -> None:
         if self._bar is None or self._task is None:
             return
-        names = ", ".join(self.running[:SHOWN_RUNNING])
+        shown = list(self.running.items())[:SHOWN_RUNNING]
+        names = ", ".join(f"{key} [{what}]" if what else key for key, what in shown)
         more = len(self.running) - SHOWN_RUNNING
         if more > 0:
             names += f" +{more}"

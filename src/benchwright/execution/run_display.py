@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from benchwright.execution.progress import ProgressDisplay
 from benchwright.execution.records import TrialResult
 from benchwright.reports.ace import summary_lines
 
@@ -19,39 +19,39 @@ MARKS = {"passed": "PASS", "failed": "FAIL", "errored": "ERROR", "completed": "R
 
 
 class TrialProgress:
-    """A Rich progress bar (task, iteration, phase, elapsed) plus a line per verdict."""
+    """A run's events on the shared display: a line per verdict on ``out``, the live
+    counts (and, with one worker, each trial's phase) on ``err``."""
 
     def __init__(self, total: int, out: Console, err: Console) -> None:
-        self.out = out
-        self.bar = Progress(
-            SpinnerColumn(),
-            TextColumn("{task.description}"),
-            TimeElapsedColumn(),
-            console=err,
-            transient=True,
-            disable=not err.is_terminal,
-        )
-        self.current = self.bar.add_task("starting", total=total)
+        self.display = ProgressDisplay(total, "trials", err, out=out)
         self.label = ""
 
     def __enter__(self) -> TrialProgress:
-        self.bar.start()
+        self.display.__enter__()
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.bar.stop()
+    def __exit__(self, *exc: Any) -> None:
+        self.display.__exit__(*exc)
 
     def __call__(self, event: str, payload: Any) -> None:
         if event == "start":
             task_id, iteration = payload
-            self.label = f"{task_id} #{iteration}"
-            self.bar.reset(self.current, description=self.label)
-        elif event == "phase":
-            self.bar.update(self.current, description=f"{self.label} [{payload}]")
+            self.label = trial_label(task_id, iteration)
+            self.display.started(self.label)
+        elif event == "phase":  # only from a trial running in this process: the latest one
+            self.display.doing(self.label, payload)
         elif event == "result":
-            self.out.print(_line(payload), highlight=False, markup=False)
+            label = trial_label(payload.task_id, payload.iteration)
+            self.display.finished(label, payload.verdict in OK_VERDICTS, _line(payload))
         elif event == "note":
-            self.bar.console.print(payload, highlight=False, markup=False)
+            self.display.note(payload)
+
+
+OK_VERDICTS = ("passed", "completed")
+
+
+def trial_label(task_id: str, iteration: int) -> str:
+    return f"{task_id} #{iteration}"
 
 
 def _line(result: TrialResult) -> str:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import fnmatch
 import platform
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,10 +29,12 @@ from benchwright.errors import (
     SpecError,
 )
 from benchwright.execution import integrity, store
+from benchwright.execution.executor import Done, Executor, Job, SerialExecutor
 from benchwright.execution.isolation import IsolationRequest, choose_confinement
 from benchwright.execution.records import SCHEMA_VERSION, TrialResult
 from benchwright.execution.summary import summarize
 from benchwright.execution.trial import TrialOptions, run_trial
+from benchwright.execution.trial_job import TrialSpec, run_trial_spec, trial_spec
 from benchwright.model import Suite
 from benchwright.sandbox import Network
 
@@ -173,33 +176,74 @@ Listener = Callable[[str, Any], None]
 ``note`` one line to tell the user (why a resume re-runs a trial)."""
 
 
-def execute(plan: RunPlan, on_event: Listener | None = None) -> RunOutcome:
-    """Run every trial without a result; write each at once; write the summary at the end."""
+def execute(
+    plan: RunPlan, on_event: Listener | None = None, executor: Executor | None = None
+) -> RunOutcome:
+    """Run every trial without a result through ``executor`` (default: one by one here).
+
+    Each result is written as it arrives, by this process alone (it holds the run key),
+    so a resume works whatever ran the trials; the summary follows the plan's order,
+    not the order trials finished in, so one worker and many write the same files.
+    Ctrl-C cancels the trials not yet finished and keeps the others.
+    """
     notify = on_event or (lambda event, payload: None)
     for note in plan.notes:
         notify("note", note)
-    plan.options = replace(plan.options, on_phase=lambda name: notify("phase", name))
+    executor = executor or SerialExecutor()
     results = dict(plan.done)
     interrupted = False
     try:
-        for task_id, iteration in plan.trials:
-            if (task_id, iteration) in results:
-                continue
-            notify("start", (task_id, iteration))
-            task = plan.suite.task(task_id)
-            result = run_trial(task, plan.suite.tiers[task_id], plan.agent, iteration, plan.options)
-            store.write_trial(plan.run_dir, result, plan.key)
-            results[(task_id, iteration)] = result
-            notify("result", result)
+        with closing(executor.run(_runner(plan, executor, notify), _jobs(plan, notify))) as done:
+            for outcome in done:
+                result = outcome.result or _lost(plan, outcome)
+                store.write_trial(plan.run_dir, result, plan.key)
+                results[(result.task_id, result.iteration)] = result
+                notify("result", result)
     except KeyboardInterrupt:
         interrupted = True
-    complete = all(key in results for key in plan.trials)
+    results = {key: results[key] for key in plan.trials if key in results}
+    complete = len(results) == len(plan.trials)
     summary = summarize(
         plan.suite, plan.task_ids, results, iterations=plan.iterations,
         run_id=plan.run_dir.name, agent=plan.agent.spec, complete=complete,
     )  # fmt: skip
     store.write_json(plan.run_dir / "summary.json", summary)
     return RunOutcome(summary, results, interrupted)
+
+
+def _jobs(plan: RunPlan, notify: Listener) -> Iterator[Job[TrialSpec]]:
+    """The trials still to run, announced as the executor takes each one."""
+    for task_id, iteration in plan.trials:
+        if (task_id, iteration) not in plan.done:
+            spec = trial_spec(plan.suite, plan.agent.spec, task_id, iteration, plan.options)
+            notify("start", (task_id, iteration))
+            yield Job(spec.key, spec)
+
+
+def _runner(
+    plan: RunPlan, executor: Executor, notify: Listener
+) -> Callable[[TrialSpec], TrialResult]:
+    """In this process, the plan's own suite and agent and live phase names; elsewhere,
+    `run_trial_spec`, which loads them again where it runs."""
+    if not isinstance(executor, SerialExecutor):
+        return run_trial_spec
+    options = replace(plan.options, on_phase=lambda name: notify("phase", name))
+
+    def here(spec: TrialSpec) -> TrialResult:
+        task = plan.suite.task(spec.task_id)
+        return run_trial(task, plan.suite.tiers[spec.task_id], plan.agent, spec.iteration, options)
+
+    return here
+
+
+def _lost(plan: RunPlan, outcome: Done[TrialResult]) -> TrialResult:
+    """An errored result for a trial whose worker failed to return one (killed, OOM)."""
+    task_id, _, iteration = outcome.key.rpartition("#")
+    task = plan.suite.task(task_id)
+    return TrialResult(
+        task_id, task.task_class, plan.suite.tiers[task_id], int(iteration), plan.agent.spec,
+        "errored", f"harness: {outcome.error}", isolation=plan.options.confinement.isolation,
+    )  # fmt: skip
 
 
 def exit_status(outcome: RunOutcome) -> tuple[int, str | None]:
