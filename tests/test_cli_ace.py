@@ -117,3 +117,26 @@ def test_selftest_exits_2_on_malformed_expectations_naming_file_and_field(cli, t
     assert "expectations.yaml: positive.workspace: no such fixture directory: absent" in (
         proc.stderr
     )
+
+
+def test_selftest_on_workers_reports_as_one_worker_does_in_the_expectations_order(cli, tmp_path):
+    copy = _copy(tmp_path)
+    exp = yaml.safe_load((copy / "expectations.yaml").read_text())
+    exp["adversarial"][0]["workspace"] = "good"  # a broken expectation, and "good" named twice
+    (copy / "expectations.yaml").write_text(yaml.safe_dump(exp))
+    one = cli("ace", "selftest", str(copy), "--workers", "1")
+    pool = cli("ace", "selftest", str(copy), "--workers", "3")
+    assert one.returncode == pool.returncode == 1
+    assert pool.stdout == one.stdout
+    assert pool.stdout.splitlines()[:2] == [
+        "ok     good: partial 89.5%",
+        "BROKEN good: partial 89.5%",
+    ]
+    assert "good: S1 must fail by detection, got PASS" in pool.stderr
+    assert "(7/7 fixtures, 1 failed)" in pool.stderr  # the shared progress display counts
+
+
+def test_selftest_with_an_unknown_executor_exits_2(cli):
+    proc = cli("ace", "selftest", str(FIXTURES), "--executor", "slurm")
+    assert proc.returncode == 2
+    assert "--executor: unknown executor 'slurm'; known: local, ray" in proc.stderr

@@ -7,7 +7,15 @@ from typing import Annotated, Literal
 
 import typer
 
-from benchwright.cli._app import JsonOpt, app, invalid, reports_errors
+from benchwright.cli._app import (
+    ExecutorOpt,
+    JsonOpt,
+    RayAddressOpt,
+    WorkersOpt,
+    app,
+    invalid,
+    reports_errors,
+)
 
 ace_app = typer.Typer(help="The ACE oracle: score a workspace on a rung, selftest.",
                       no_args_is_help=True)  # fmt: skip
@@ -53,11 +61,16 @@ def score_cmd(
 @reports_errors
 def selftest_cmd(
     fixtures: Annotated[Path, typer.Argument(help="A directory with expectations.yaml.")],
+    workers: WorkersOpt = None,
+    executor: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
 ) -> None:
-    """Grade every fixture against its expectations (1: one broke, 2: bad expectations)."""
+    """Grade every fixture against its expectations, one job each on the executor (1: one
+    broke, 2: bad expectations, 3: grading a fixture raised)."""
     from benchwright.checks.ace.selftest import run_selftest
+    from benchwright.execution.executor import make_executor
 
-    outcomes = run_selftest(fixtures)
+    outcomes = run_selftest(fixtures, make_executor(executor, workers, ray_address))
     for outcome in outcomes:
         mark = "BROKEN" if outcome.broken else "ok"
         typer.echo(f"{mark:6} {outcome.workspace}: partial {outcome.partial_pct}%")

@@ -18,7 +18,10 @@ from pydantic import Field, ValidationError, field_validator
 from benchwright.checks.ace.grade import AceGrade, grade_workspace, rung_scorer
 from benchwright.checks.ace.oracle import ACE_IDS, failed_by_detection
 from benchwright.dsl._documents import display_path, problems_from, read_document
-from benchwright.errors import SpecError
+from benchwright.errors import HarnessError, SpecError
+from benchwright.execution.executor import Executor, Job, SerialExecutor
+from benchwright.execution.progress import ProgressDisplay
+from benchwright.execution.tracked import tracked
 from benchwright.model import Status, StrictInput
 
 EXPECTATIONS = "expectations.yaml"
@@ -96,12 +99,43 @@ def load_expectations(directory: Path) -> Expectations:
     return found
 
 
-def run_selftest(directory: Path) -> list[FixtureOutcome]:
-    """Grade every fixture and report which expectations broke."""
+def run_selftest(directory: Path, executor: Executor | None = None) -> list[FixtureOutcome]:
+    """Grade every fixture, one job each on ``executor`` (default: one after another in
+    this process), and report which expectations broke, in the expectations' order.
+
+    Raises:
+        SpecError: the expectations file is invalid (before anything is graded).
+        HarnessError: grading a fixture raised (named), after the others were cancelled.
+    """
     exp = load_expectations(directory)
-    outcomes = [_positive(directory, exp)]
-    outcomes += [_adversary(directory, exp, a) for a in exp.adversarial]
-    return outcomes
+    workspaces = [exp.positive.workspace] + [a.workspace for a in exp.adversarial]
+    # a workspace may be named twice (as the positive and as a cheat): keys stay unique
+    keys = [w if workspaces.index(w) == n else f"{w}#{n}" for n, w in enumerate(workspaces)]
+    jobs = [Job(k, FixtureJob(directory, n)) for n, k in enumerate(keys)]
+    outcomes: dict[str, FixtureOutcome] = {}
+    with ProgressDisplay(len(jobs), "fixtures") as shown:
+        for done in tracked(executor or SerialExecutor(), check_fixture, jobs, shown):
+            if done.result is None:
+                raise HarnessError(f"ace selftest fixture {done.key}: {done.error}")
+            outcomes[done.key] = done.result
+            shown.finished(done.key, not done.result.broken)
+    return [outcomes[k] for k in keys]
+
+
+@dataclass(frozen=True)
+class FixtureJob:
+    """One fixture by position: 0 the positive control, n the n-th adversary."""
+
+    directory: Path
+    index: int
+
+
+def check_fixture(job: FixtureJob) -> FixtureOutcome:
+    """Grade one fixture against its expectations (runs in a worker: rereads the file)."""
+    exp = load_expectations(job.directory)
+    if job.index == 0:
+        return _positive(job.directory, exp)
+    return _adversary(job.directory, exp, exp.adversarial[job.index - 1])
 
 
 def _grade(directory: Path, workspace: str, exp: Expectations) -> AceGrade:
