@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -80,3 +84,41 @@ def test_make_executor_choices_and_bad_input() -> None:
         make_executor("local", 0)
     with pytest.raises(SpecError, match="unknown executor 'k8s'; known: local, ray"):
         make_executor("k8s", 2)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+DRIVER = """
+from benchwright.execution.executor import Job, LocalPool
+from tests.execution.test_executor import sleep_then_pid
+
+for done in LocalPool(2).run(sleep_then_pid, [Job(str(n), 0.3) for n in range(1000)]):
+    print(done.result, flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_workers_exit_when_their_driver_is_killed() -> None:
+    driver = subprocess.Popen(
+        [sys.executable, "-c", DRIVER], stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    assert driver.stdout is not None
+    driver.stdout.readline()  # the pool is up and working
+    ps = ["ps", "-o", "pid=", "--ppid", str(driver.pid)]
+    workers = {int(p) for p in subprocess.run(ps, capture_output=True, text=True).stdout.split()}
+    driver.send_signal(signal.SIGKILL)
+    driver.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+        time.sleep(0.1)
+    orphans = [pid for pid in workers if _alive(pid)]
+    for pid in orphans:  # do not leave them behind when this fails
+        os.kill(pid, signal.SIGKILL)
+    assert workers and not orphans, "orphaned pool workers"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"

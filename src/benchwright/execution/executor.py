@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
+import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -135,7 +137,12 @@ class LocalPool:
     def run(self, fn: Callable[[P], R], jobs: Iterable[Job[P]]) -> Iterator[Done[R]]:
         pending: dict[Future[Done[R]], str] = {}
         source = iter(jobs)
-        pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"))
+        pool = ProcessPoolExecutor(
+            self.workers,
+            mp_context=get_context("spawn"),
+            initializer=_exit_with_driver,
+            initargs=(os.getpid(),),
+        )
         try:
             while True:
                 while len(pending) < self.workers:
@@ -153,6 +160,23 @@ class LocalPool:
             for future in pending:
                 future.cancel()
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+DRIVER_POLL_S = 1.0
+"""How often a pool worker checks its driver is alive."""
+
+
+def _exit_with_driver(driver: int) -> None:
+    """In each pool worker: exit when the driver is gone (killed with SIGKILL, so its
+    ``finally`` never ran). An orphaned worker would otherwise wait on its job queue
+    forever, since every worker holds that queue's write end too."""
+
+    def watch() -> None:
+        while os.getppid() == driver:
+            time.sleep(DRIVER_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="driver-watch", daemon=True).start()
 
 
 def _outcome(future: Future[Done[R]], key: str) -> Done[R]:
