@@ -26,6 +26,7 @@ from benchwright.cli import (  # noqa: F401 - they register commands
     suites,
     vendor,
     view,
+    watch,
 )
 from benchwright.cli._app import app
 

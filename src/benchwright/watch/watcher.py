@@ -1,0 +1,129 @@
+"""Follow every session transcript under a directory and alert on new steps.
+
+A Claude Code project directory holds one ``<session>.jsonl`` per session; a Codex
+sessions directory holds ``YYYY/MM/DD/rollout-*.jsonl``. Each poll finds new files,
+reads the lines appended since the last poll (`TailedFile`), converts the whole
+session so far with the importer's converter (the converters need earlier lines
+for context: the workspace root, tool ids, tool results) and checks only the steps
+not checked before. Corrupt lines are skipped with one warning each, as a live
+file may hold a line its writer never finished.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+from benchwright.agents.transcripts import _common as c
+from benchwright.agents.transcripts import claude_code, codex
+from benchwright.agents.transcripts.detect import line_format
+from benchwright.agents.transcripts.live import json_lines, safe_steps
+from benchwright.watch.rules import Alert, Rules
+from benchwright.watch.tail import TailedFile
+
+CONVERTERS: dict[str, Callable[[list[c.Line]], c.Converted]] = {
+    "claude-code": claude_code.convert,
+    "codex": partial(codex.convert, lenient=True),  # a redacted call must not stop the watch
+}
+
+
+@dataclass(frozen=True)
+class SessionAlert:
+    session: str
+    """The transcript, relative to the watched directory."""
+    line: int
+    """The transcript line the step came from."""
+    alert: Alert
+
+    def __str__(self) -> str:
+        a = self.alert
+        return f"ALERT {a.rule}: {self.session} step {a.step} (line {self.line}): {a.detail}"
+
+
+@dataclass
+class _Session:
+    tail: TailedFile
+    name: str
+    fmt: str | None = None
+    checked: int = 0
+    """Steps already checked (or, under ``--live-only``, already there at the start)."""
+    skipped: set[int] = field(default_factory=set)
+    ignored: bool = False
+    """A transcript of another agent: warned about once, then left alone."""
+
+
+class SessionWatcher:
+    """Polls ``root`` (a directory of transcripts, or one transcript).
+
+    Args:
+        root: The session directory (searched recursively for ``*.jsonl``) or a file.
+        rules: What to alert on (`rules_for`).
+        live_only: Steps already written when the watcher first looks are history:
+            they give context but raise no alert. Sessions that appear later are new.
+        warn: Called with each warning (a skipped line, a file that is no session).
+    """
+
+    def __init__(
+        self, root: Path, rules: Rules, *, live_only: bool = False,
+        warn: Callable[[str], None] = lambda message: None,
+    ) -> None:  # fmt: skip
+        self.root, self.rules, self.warn = root, rules, warn
+        self._live_only = live_only
+        self.polls = 0
+        self.sessions: dict[Path, _Session] = {}
+
+    @property
+    def steps(self) -> int:
+        return sum(s.checked for s in self.sessions.values())
+
+    def poll(self) -> list[SessionAlert]:
+        """Read what was appended since the last poll; the alerts of the new steps."""
+        for path in self._transcripts():
+            if path not in self.sessions:
+                name = str(path.relative_to(self.root)) if path != self.root else path.name
+                self.sessions[path] = _Session(TailedFile(path), name)
+        alerts = [a for s in self.sessions.values() if s.tail.read_new() for a in self._check(s)]
+        self.polls += 1
+        return alerts
+
+    def _transcripts(self) -> list[Path]:
+        if self.root.is_file():
+            return [self.root]
+        return sorted(p for p in self.root.rglob("*.jsonl") if p.is_file())
+
+    def _check(self, session: _Session) -> list[SessionAlert]:
+        lines, _ = json_lines("\n".join(session.tail.lines))
+        session.fmt = session.fmt or _format(lines)
+        if session.ignored or session.fmt is None:
+            return []  # not decided yet: a session's first lines may all be neutral
+        if session.fmt not in CONVERTERS:
+            session.ignored = True
+            self.warn(f"{session.name}: a {session.fmt} transcript, not a Claude Code or Codex "
+                      "session: not watched")  # fmt: skip
+            return []
+        converted = self._convert(session, session.fmt, lines)
+        steps = safe_steps(converted.steps)
+        start, session.checked = session.checked, max(session.checked, len(steps))
+        if self._live_only and self.polls == 0:
+            return []
+        found = self.rules.check(steps, start, converted.metadata)
+        return [SessionAlert(session.name, converted.lines[a.step], a) for a in found]
+
+    def _convert(self, session: _Session, fmt: str, lines: list[c.Line]) -> c.Converted:
+        """Convert, leaving out (with one warning each) lines the converter cannot read."""
+        while True:
+            usable = [(n, v) for n, v in lines if n not in session.skipped]
+            try:
+                return CONVERTERS[fmt](usable)
+            except c.LineError as exc:
+                if exc.line is None or exc.line in session.skipped:
+                    return c.Converted()
+                session.skipped.add(exc.line)
+                self.warn(f"{session.name}: line {exc.line}: {exc.message}: skipped")
+
+
+def _format(lines: list[c.Line]) -> str | None:
+    """The format of the first line whose shape decides it."""
+    return next((fmt for _, line in lines if (fmt := line_format(line))), None)
