@@ -15,8 +15,10 @@ from benchwright.dsl import (
     load_tasks,
     pair_trajectories,
     select_tasks,
+    skipped_line,
     validate_documents,
 )
+from benchwright.dsl.discover import IN_FIXTURE, NEVER_READ, REPORT, UNLISTED
 from benchwright.errors import EXIT_INVALID, SpecError, SpecErrors
 
 
@@ -99,8 +101,85 @@ def test_fixture_and_hidden_dirs_are_not_suite_documents(tmp_path, registry, ski
     dump(tmp_path / skipped / "package.json", {"name": "fixture", "version": "1.0.0"})
     dump(tmp_path / "nested" / skipped / "deeper" / "x.json", {"not": "a task"})
     found = validate_documents([tmp_path], registry)
-    assert [v.path.name for v in found] == ["a.json"]
+    assert [v.path.name for v in found if v.skipped is None] == ["a.json"]
+    skipped = [] if skipped.startswith(".") or skipped in NEVER_READ else ["package.json", "x.json"]
+    assert sorted(v.path.name for v in found if v.skipped == IN_FIXTURE) == skipped
     assert [t.id for t in load_tasks([tmp_path], registry)] == ["a"]
+
+
+# -- what validate DIR skips, and says it skipped (issue 18) ----------------------------
+
+
+def test_benchwrights_own_reports_are_skipped_and_counted(tmp_path, registry, cli):
+    dump(tmp_path / "tasks" / "a.json", task_doc("a"))
+    dump(tmp_path / "t.json", TRAJECTORY)
+    gate = cli("gate", "--tasks", "tasks", "--trajectory", "t.json", "--json", "tasks/r.json",
+               "--junit", "tasks/r.xml")  # fmt: skip
+    assert gate.returncode in (0, 1) and (tmp_path / "tasks" / "r.xml").is_file(), gate.stderr
+    dump(tmp_path / "tasks" / "card.json", {"schema_version": "1", "scorer_version": "x"})
+    dump(tmp_path / "tasks" / "summary.json", {"schema_version": 1, "run_id": "r", "tiers": {}})
+    found = validate_documents([tmp_path / "tasks"], registry)
+    assert sorted(v.path.name for v in found if v.skipped == REPORT) == [
+        "card.json",
+        "r.json",
+        "summary.json",
+    ]
+    assert skipped_line(found) == (
+        "skipped 3 file(s) that are not suite documents: 3 benchwright reports"
+    )
+    proc = cli("validate", "tasks")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "valid: 1 task",
+        "skipped 3 file(s) that are not suite documents: 3 benchwright reports",
+    ]
+
+
+def test_a_near_miss_report_is_still_validated_as_a_task(tmp_path, registry):
+    dump(tmp_path / "x.json", {"schema_version": 1, "prompt": "p"})  # no report shape
+    with pytest.raises(SpecErrors) as caught:
+        validate_documents([tmp_path], registry)
+    assert "x.json" in caught.value.errors[0].source
+
+
+def test_files_inside_a_tasks_fixture_folder_are_skipped(tmp_path, registry):
+    dump(tmp_path / "proj" / ".ci" / "ci.json", {"jobs": 1})  # hidden: never read
+    dump(tmp_path / "proj" / "ci" / "pipeline.yml", {"on": "push"})
+    dump(tmp_path / "proj" / "app.json", {"name": "app"})
+    (tmp_path / "proj" / "main.py").write_text("print(1)\n")
+    (tmp_path / "a.yaml").write_text(
+        "id: a\nprompt: p\nfixture: proj\nchecks: [{type: no_network}]\n"
+    )
+    found = validate_documents([tmp_path], registry)
+    assert [(v.path.name, v.skipped) for v in found] == [
+        ("a.yaml", None),
+        ("app.json", IN_FIXTURE),
+        ("pipeline.yml", IN_FIXTURE),
+    ]
+
+
+def test_a_suite_decides_which_task_shaped_files_are_its_tasks(tmp_path, registry):
+    (tmp_path / "suite.yaml").write_text(
+        "suite: s\nclasses: {c: c}\ndefault_class: c\ntasks: [tasks/*.json]\n"
+    )
+    dump(tmp_path / "tasks" / "a.json", task_doc("a"))
+    dump(tmp_path / "selftest" / "expect.json", {"prompt": "not a task at all"})
+    dump(tmp_path / "trajectories" / "a.json", TRAJECTORY)
+    found = validate_documents([tmp_path], registry)
+    assert {v.path.relative_to(tmp_path).as_posix(): v.skipped for v in found} == {
+        "suite.yaml": None, "tasks/a.json": None, "trajectories/a.json": None,
+        "selftest/expect.json": UNLISTED,
+    }  # fmt: skip
+    # Without the suite file, the same file is a broken task again.
+    (tmp_path / "suite.yaml").unlink()
+    with pytest.raises(SpecErrors):
+        validate_documents([tmp_path], registry)
+
+
+def test_a_file_named_on_the_command_line_is_always_validated(tmp_path, registry):
+    report = dump(tmp_path / "fixtures" / "r.json", {"schema_version": 1, "run_id": "x"})
+    with pytest.raises(SpecErrors):
+        validate_documents([report], registry)
 
 
 def test_a_dir_named_like_a_fixture_is_still_read_when_given_explicitly(tmp_path, registry):
@@ -300,3 +379,11 @@ def test_missing_shared_trajectory_file_is_an_error(suite, registry):
     tasks = select_tasks(suite / "tasks", None, registry)
     with pytest.raises(SpecError, match="file not found"):
         pair_trajectories(tasks, suite / "nope.json")
+
+
+def test_a_fixture_holding_its_own_task_file_hides_nothing(tmp_path, registry):
+    (tmp_path / "a.yaml").write_text("id: a\nprompt: p\nfixture: .\nchecks: [{type: no_network}]\n")
+    dump(tmp_path / "b.json", {"prompt": "broken"})
+    with pytest.raises(SpecErrors) as caught:  # both still reported: '.' is no fixture folder
+        validate_documents([tmp_path], registry)
+    assert sorted(e.source.rsplit("/", 1)[-1] for e in caught.value.errors) == ["a.yaml", "b.json"]

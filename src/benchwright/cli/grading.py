@@ -45,10 +45,15 @@ def validate(
         list[Path], typer.Argument(help="Task, trajectory or manifest files, or directories.")
     ],
 ) -> None:
-    """Validate suite files without running anything; exit 2 naming every invalid field."""
-    from benchwright.dsl import validate_documents
+    """Validate suite files without running anything; exit 2 naming every invalid field.
 
-    checked = validate_documents(paths)
+    benchwright's own reports, files inside fixture folders and task-shaped files a suite
+    does not list are skipped, and one line says how many and why."""
+    from benchwright.dsl import skipped_line, validate_documents
+
+    found = validate_documents(paths)
+    skipped = skipped_line(found)
+    checked = [v for v in found if v.skipped is None]
     plurals = {"task": "tasks", "trajectory": "trajectories", "manifest": "manifests",
                "suite": "suites"}  # fmt: skip
     counts = {kind: sum(v.kind == kind for v in checked) for kind in plurals}
@@ -56,9 +61,12 @@ def validate(
         f"{n} {kind if n == 1 else plurals[kind]}" for kind, n in counts.items() if n
     )
     if not checked:
-        typer.echo("error: no task, trajectory or manifest file found", err=True)
+        why = f" ({skipped})" if skipped else ""
+        typer.echo(f"error: no task, trajectory or manifest file found{why}", err=True)
         raise typer.Exit(2)
     typer.echo(f"valid: {summary}")
+    if skipped:
+        typer.echo(skipped)
 
 
 @app.command()

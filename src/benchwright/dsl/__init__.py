@@ -6,6 +6,7 @@ from benchwright.dsl.discover import (
     document_files,
     document_kind,
     load_tasks,
+    skipped_line,
     validate_documents,
 )
 from benchwright.dsl.gate import pair_trajectories, select_tasks
@@ -28,6 +29,7 @@ __all__ = [
     "load_trajectory",
     "pair_trajectories",
     "select_tasks",
+    "skipped_line",
     "suite_file",
     "task_from_dict",
     "tier_of",

@@ -2,13 +2,27 @@
 
 A document's kind is read from its keys: ``steps`` makes a trajectory,
 ``task_files``/``task_subset`` a manifest, anything else is validated as a task.
-Directories named in `SKIPPED_DIRS` hold fixtures and reference code, whose own
-JSON/YAML files (``package.json``…) are not suite documents.
+
+A directory holds more JSON/YAML than suite documents, and those files are skipped
+(counted, with the reason) rather than reported as broken tasks:
+
+* benchwright's own reports: a scorecard, a gate report, a run's ``run.json``,
+  ``summary.json`` or ``result.json`` (JUnit XML is not a document type at all);
+* files inside fixture folders: the directories a task's ``fixture:`` names, and
+  those named as `FIXTURE_DIRS` conventionally are (a fixture's ``package.json``, a
+  reference app's config, audit ``controls/``);
+* in a directory holding a suite file, task-shaped files its ``tasks:`` does not
+  list (a checker's self-test fixtures, an API contract): the suite decides what its
+  tasks are.
+
+Only files found by walking a directory are skipped; a file named on the command line
+is always validated.
 """
 
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,17 +31,22 @@ from typing import Any, Literal
 from benchwright.checks import CheckRegistry
 from benchwright.dsl._documents import DOCUMENT_SUFFIXES, display_path, read_document
 from benchwright.dsl.manifest import MANIFEST_KEYS, load_manifest
-from benchwright.dsl.suite import load_suite
+from benchwright.dsl.suite import SUITE_FILES, load_suite
 from benchwright.dsl.task import task_from_dict
 from benchwright.dsl.trajectory import trajectory_from_dict
 from benchwright.errors import SpecError, SpecErrors
 from benchwright.model import Task
 
-SKIPPED_DIRS = frozenset(
-    {"fixtures", "fixture", "reference", "solution", "solutions", "stamps"}
-    | {"selftest", "contract"}  # a checker's fixtures, a frozen API contract (suites/ace)
-    | {"node_modules", "__pycache__"}
+FIXTURE_DIRS = frozenset(
+    {"fixtures", "fixture", "reference", "solution", "solutions", "stamps", "controls"}
 )
+"""Folder names that hold a task's files or reference code, never suite documents."""
+NEVER_READ = frozenset({"node_modules", "__pycache__"})
+"""Folders not even walked (nor counted): dependencies and caches."""
+SKIPPED_DIRS = FIXTURE_DIRS | NEVER_READ
+REPORT = "benchwright reports"
+IN_FIXTURE = "inside fixture or reference folders"
+UNLISTED = "not listed by their suite file"
 Kind = Literal["task", "trajectory", "manifest", "suite"]
 
 
@@ -48,35 +67,102 @@ def document_kind(raw: Any) -> Kind:
 
 def document_files(paths: Iterable[Path]) -> list[Path]:
     """Every JSON/YAML file named or found below the given paths, in a stable order."""
-    found: list[Path] = []
+    return [found.path for found in _found(paths) if found.skipped is None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    path: Path
+    walked: bool
+    """Found by walking a directory (not named on the command line)."""
+    skipped: str | None = None
+
+
+def _found(paths: Iterable[Path]) -> list[_Found]:
+    found: list[_Found] = []
     for path in paths:
         if path.is_dir():
             found.extend(_walk(path))
         elif path.exists():
-            found.append(path)
+            found.append(_Found(path, walked=False))
         else:
             raise SpecError.single(display_path(path), "no such file or directory")
     return found
 
 
-def _walk(root: Path) -> Iterator[Path]:
+def _walk(root: Path) -> Iterator[_Found]:
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in NEVER_READ)
+        inside = FIXTURE_DIRS & set(Path(dirpath).relative_to(root).parts)
+        skipped = IN_FIXTURE if inside else None
         for name in sorted(filenames):
             if Path(name).suffix.lower() in DOCUMENT_SUFFIXES:
-                yield Path(dirpath, name)
+                yield _Found(Path(dirpath, name), walked=True, skipped=skipped)
+
+
+def is_report(raw: Any) -> bool:
+    """A JSON file benchwright wrote: versioned, and shaped as a scorecard, gate or run file."""
+    if not isinstance(raw, dict) or "schema_version" not in raw:
+        return False
+    tool = raw.get("tool")
+    ours = isinstance(tool, dict) and tool.get("name") == "benchwright"
+    return ours or bool({"scorer_version", "run_id", "task_id"} & raw.keys())
+
+
+def _skip_reasons(found: list[_Found], docs: dict[Path, Any]) -> dict[Path, str]:
+    """Why each walked file that is not a suite document is skipped."""
+    walked = [f for f in found if f.walked]
+    reasons = {f.path: f.skipped for f in walked if f.skipped}
+    fixtures: list[Path] = []
+    listed: dict[Path, set[Path]] = {}
+    for path, raw in docs.items():
+        if not isinstance(raw, dict):
+            continue
+        if isinstance(raw.get("fixture"), str):
+            fixture = (path.parent / raw["fixture"]).resolve()
+            if fixture.is_dir() and not path.resolve().is_relative_to(fixture):  # else invalid
+                fixtures.append(fixture)
+        if path.name in SUITE_FILES and document_kind(raw) == "suite":
+            listed[path.parent.resolve()] = _listed_tasks(path, raw)
+    for f in walked:
+        if f.path in reasons or f.path not in docs:
+            continue
+        raw, where = docs[f.path], f.path.resolve()
+        if is_report(raw):
+            reasons[f.path] = REPORT
+        elif any(where.is_relative_to(d) for d in fixtures):
+            reasons[f.path] = IN_FIXTURE
+        elif document_kind(raw) == "task" and any(
+            where.is_relative_to(d) and where not in tasks for d, tasks in listed.items()
+        ):
+            reasons[f.path] = UNLISTED
+    return reasons
+
+
+def _listed_tasks(suite: Path, raw: dict[str, Any]) -> set[Path]:
+    patterns = raw.get("tasks")
+    if not isinstance(patterns, list):
+        return set()
+    base = suite.parent
+    return {p.resolve() for g in patterns if isinstance(g, str) for p in base.glob(g)}
 
 
 @dataclass(frozen=True, slots=True)
 class Validated:
     path: Path
     kind: Kind
+    skipped: str | None = None
+    """Why the file is not a suite document (`REPORT`, `IN_FIXTURE`, `UNLISTED`); not
+    validated then."""
 
 
 def validate_documents(
     paths: Iterable[Path], registry: CheckRegistry | None = None
 ) -> list[Validated]:
-    """Validate every document below ``paths``; raise `SpecErrors` with all problems."""
+    """Validate every document below ``paths``; raise `SpecErrors` with all problems.
+
+    Returns the valid documents, then the skipped files (``skipped`` says why).
+    """
     ok: list[Validated] = []
 
     def validate(path: Path, raw: Any, kind: Kind) -> None:
@@ -90,21 +176,46 @@ def validate_documents(
             _manifest_lists_tasks(path)
         ok.append(Validated(path, kind))
 
-    _each_document(paths, validate)
-    return ok
+    skipped = _each_document(paths, validate)
+    return ok + [Validated(path, "task", why) for path, why in skipped.items()]
 
 
-def _each_document(paths: Iterable[Path], handle: Callable[[Path, Any, Kind], None]) -> None:
-    """Read and classify every document, hand it on, and collect every file's `SpecError`."""
+def skipped_line(checked: Iterable[Validated]) -> str | None:
+    """``skipped 3 file(s) that are not suite documents: 1 benchwright reports, …``."""
+    counts = Counter(v.skipped for v in checked if v.skipped)
+    if not counts:
+        return None
+    reasons = ", ".join(f"{n} {why}" for why, n in counts.items())
+    return f"skipped {counts.total()} file(s) that are not suite documents: {reasons}"
+
+
+def _each_document(
+    paths: Iterable[Path], handle: Callable[[Path, Any, Kind], None]
+) -> dict[Path, str]:
+    """Read and classify every document, hand it on, and collect every file's `SpecError`.
+
+    Returns the files skipped, and why.
+    """
     errors: list[SpecError] = []
-    for path in document_files(paths):
+    found = _found(paths)
+    docs: dict[Path, Any] = {}
+    for f in found:
+        if f.skipped is None:
+            try:
+                docs[f.path] = read_document(f.path)
+            except SpecError as exc:
+                errors.append(exc)
+    skipped = _skip_reasons(found, docs)
+    for path, raw in docs.items():
+        if path in skipped:
+            continue
         try:
-            raw = read_document(path)
             handle(path, raw, document_kind(raw))
         except SpecError as exc:
             errors.append(exc)
     if errors:
         raise SpecErrors(errors)
+    return skipped
 
 
 def _manifest_lists_tasks(manifest: Path) -> None:
