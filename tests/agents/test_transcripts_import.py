@@ -115,3 +115,32 @@ def test_the_cli_exits_2_naming_the_bad_line(cli, transcript, tmp_path):
     assert done.returncode == 2
     assert done.stderr.startswith(f"error: {source}: line 3: invalid JSON at column 27: ")
     assert not out.exists()
+
+
+def test_labels_go_into_the_metadata_over_the_transcripts_own(transcript, tmp_path):
+    rollout = [{"type": "session_meta", "payload": {"id": "r-1", "model": "from-file"}},
+               *ROLLOUT[1:]]  # fmt: skip
+    labels = {"agent": "codex-cli", "model": "given", "source": "nightly"}
+
+    document = import_transcript("codex", transcript(rollout), tmp_path / "t.json", labels=labels)
+
+    assert {k: document["metadata"][k] for k in labels} == labels
+    unlabelled = import_transcript("codex", transcript(rollout), tmp_path / "u.json")
+    assert unlabelled["metadata"]["model"] == "from-file"
+    assert "agent" not in unlabelled["metadata"]
+    assert "source" not in unlabelled["metadata"]
+
+
+@pytest.mark.slow
+def test_the_cli_records_agentbenchs_metadata_flags(cli, transcript, tmp_path):
+    out = tmp_path / "t.json"
+
+    done = cli("trajectory", "import", "--from", "codex", str(transcript(ROLLOUT)), "-o", str(out),
+               "--agent", "codex-cli", "--model", "gpt-x", "--source", "ci run 7")  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    metadata = json.loads(out.read_text())["metadata"]
+    assert (metadata["agent"], metadata["model"], metadata["source"]) == (
+        "codex-cli", "gpt-x", "ci run 7",
+    )  # fmt: skip
+    assert load_trajectory(out).metadata["agent"] == "codex-cli"

@@ -243,13 +243,30 @@ def trajectory_import(
         bool,
         typer.Option("--lenient", help="Keep calls with unreadable arguments as opaque steps."),
     ] = False,
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="metadata.agent: who made the transcript.")
+    ] = None,
+    model: Annotated[
+        str | None, typer.Option("--model", help="metadata.model: the model behind the agent.")
+    ] = None,
+    label: Annotated[
+        str | None, typer.Option("--source", help="metadata.source: where the session came from.")
+    ] = None,
 ) -> None:
-    """Convert a Claude Code, Codex, goose, aider or generic JSONL transcript to a trajectory."""
+    """Convert a Claude Code, Codex, goose, aider or generic JSONL transcript to a trajectory.
+
+    ``--agent``/``--model``/``--source`` are AgentBench's ``record_trajectory`` labels: they
+    go into the trajectory's metadata, over whatever the transcript itself says.
+    """
     from benchwright.agents.transcripts import import_transcript
 
     def warn(message: str) -> None:
         typer.echo(f"warning: {message}", err=True)
 
-    trajectory = import_transcript(from_format, source, out, lenient=lenient, warn=warn)
+    given = {"agent": agent, "model": model, "source": label}
+    labels = {key: value for key, value in given.items() if value is not None}
+    trajectory = import_transcript(
+        from_format, source, out, lenient=lenient, warn=warn, labels=labels
+    )
     fmt = trajectory["metadata"]["source_format"]
     typer.echo(f"wrote {out}: {len(trajectory['steps'])} step(s) from {fmt}")

@@ -13,7 +13,7 @@ is told which one does.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -50,7 +50,13 @@ def _converter(fmt: str, lenient: bool) -> Callable[[str], Converted]:
 
 
 def import_transcript(
-    fmt: str, source: Path, out: Path, *, lenient: bool = False, warn: Warn | None = None
+    fmt: str,
+    source: Path,
+    out: Path,
+    *,
+    lenient: bool = False,
+    warn: Warn | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Convert the transcript ``source`` and write the trajectory JSON to ``out``.
 
@@ -60,6 +66,8 @@ def import_transcript(
         out: Where to write the trajectory (a ``.json`` file; parents are created).
         lenient: Keep a call with unreadable arguments as an opaque step (codex, jsonl).
         warn: Called with each warning: opaque steps, an import without a tool step.
+        labels: ``agent``/``model``/``source`` given by the user (AgentBench's
+            ``record_trajectory`` flags); they win over what the transcript says.
 
     Returns:
         The trajectory document as written: ``metadata`` (with ``source_format`` and
@@ -95,7 +103,12 @@ def import_transcript(
         raise SpecError(where, problems)
     _warn(warn, where, fmt, text, converted)
     document: dict[str, Any] = {
-        "metadata": {**converted.metadata, "source_format": fmt, "imported_from": where},
+        "metadata": {
+            **converted.metadata,
+            "source_format": fmt,
+            "imported_from": where,
+            **(labels or {}),
+        },
         "steps": converted.steps,
     }
     if converted.answer is not None:
