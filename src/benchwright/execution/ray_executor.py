@@ -34,6 +34,11 @@ INSTALL_HINT = "Ray is not installed here: pip install 'benchwright[ray]'"
 WAIT_S = 1.0
 """How long one `ray.wait` blocks: short, so Ctrl-C and closing the stream are
 noticed within a second even while every job is still running."""
+CANCEL_GRACE_S = 10.0
+"""How long a cancelled task has to unwind (stop its app, close its browser) before
+its worker process is killed. Ray raises KeyboardInterrupt in a running task only
+between two Python bytecodes, so a task blocked in one long call (a ``waitpid``, a
+long sleep) would otherwise run on after the run was cancelled."""
 
 
 def _ray() -> Any:
@@ -119,8 +124,7 @@ class RayExecutor:
                 for ref in ready:
                     yield _outcome(ray, ref, pending.pop(ref))
         finally:
-            for ref in pending:
-                ray.cancel(ref)
+            _cancel(ray, list(pending))
             if started_here:
                 ray.shutdown()
 
@@ -161,6 +165,17 @@ class RayExecutor:
         raise SpecError.single(
             "--executor ray", f"job {job.key!r} needs {wanted}; no node of the cluster has it{hint}"
         )
+
+
+def _cancel(ray: Any, refs: list[Any]) -> None:
+    """Cancel the tasks still out: politely first, then by killing their workers."""
+    if not refs:
+        return
+    for ref in refs:
+        ray.cancel(ref)
+    _, stuck = ray.wait(refs, num_returns=len(refs), timeout=CANCEL_GRACE_S)
+    for ref in stuck:
+        ray.cancel(ref, force=True)
 
 
 def _outcome(ray: Any, ref: Any, key: str) -> Done[Any]:
