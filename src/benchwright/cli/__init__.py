@@ -22,6 +22,7 @@ from benchwright.cli import (  # noqa: F401 - they register commands
     grading,
     matrix,
     publish,
+    runs,
     scoring,
     suites,
     vendor,

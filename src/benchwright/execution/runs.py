@@ -1,0 +1,118 @@
+"""The run directory as a collection: list the runs, look one up, remove some.
+
+A run is a direct child of the runs directory holding ``run.json`` (store.py has the
+layout). Nothing here trusts a name: ``find_run`` resolves what the user typed and
+refuses anything that does not land directly inside the runs directory, so ``rm``
+can never delete a path outside it, through ``..`` or a symlink.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchwright.errors import SpecError
+from benchwright.execution import integrity, store
+
+
+class UnknownRun(LookupError):
+    """No run by that name in the runs directory (``runs rm``/``show`` exit 1)."""
+
+
+@dataclass(frozen=True)
+class RunEntry:
+    """One run as ``runs list`` shows it."""
+
+    id: str
+    path: Path
+    suite: str
+    agent: str
+    created_at: str
+    done: int
+    """Trials with a ``result.json``."""
+    total: int
+    """Trials planned: tasks x iterations."""
+    pass_rate: float | None
+    """The summary's correctness pass rate; None without a summary or attempted task."""
+    complete: bool
+    """The summary says every planned trial finished (False while running or after a kill)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "path": str(self.path), "suite": self.suite, "agent": self.agent,
+            "created_at": self.created_at, "trials_done": self.done, "trials_total": self.total,
+            "correctness_pass_rate": self.pass_rate, "complete": self.complete,
+        }  # fmt: skip
+
+
+def list_runs(runs_dir: Path) -> list[RunEntry]:
+    """Every run under ``runs_dir``, newest first; other directories are passed over."""
+    if not runs_dir.is_dir():
+        return []
+    entries = [run_entry(d) for d in runs_dir.iterdir() if _is_run(d)]
+    return sorted(entries, key=lambda e: (e.created_at, e.id), reverse=True)
+
+
+def find_run(runs_dir: Path, name: str) -> Path:
+    """The run directory ``name`` means: a run id, or a path to the run directory.
+
+    Raises:
+        SpecError: ``name`` resolves outside ``runs_dir`` (or is ``runs_dir`` itself).
+        UnknownRun: it is inside, but no run is there.
+    """
+    given = Path(name)
+    path = given if given.is_absolute() or "/" in name or name in (".", "..") else runs_dir / name
+    if path.resolve().parent != runs_dir.resolve():
+        raise SpecError.single(name, f"is not a run directory inside {runs_dir}: refused")
+    if not _is_run(path):
+        raise UnknownRun(f"no run {name!r} in {runs_dir}")
+    return path
+
+
+def remove_run(run_dir: Path) -> list[Path]:
+    """Delete the run directory and its MAC key; returns what was removed."""
+    removed = [run_dir]
+    shutil.rmtree(run_dir)
+    try:
+        key = integrity.key_path(run_dir.name)
+    except SpecError:  # a directory name that no run id has: it has no key either
+        return removed
+    if key.is_file():
+        key.unlink()
+        removed.append(key)
+    return removed
+
+
+def read_summary_or_none(run_dir: Path) -> dict[str, Any] | None:
+    """``summary.json``, or None while the run has none (running, killed) or it is unreadable."""
+    try:
+        raw = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return raw if isinstance(raw, dict) else None
+
+
+def _is_run(path: Path) -> bool:
+    return path.is_dir() and not path.is_symlink() and (path / "run.json").is_file()
+
+
+def run_entry(run_dir: Path) -> RunEntry:
+    """What ``runs list`` shows of one run (``run.json``, ``summary.json``, the trials)."""
+    info = store.read_run_json(run_dir)
+    summary = read_summary_or_none(run_dir) or {}
+    tasks, iterations = info.get("tasks") or [], info.get("iterations") or 1
+    suite = info.get("suite")
+    return RunEntry(
+        id=run_dir.name,
+        path=run_dir,
+        suite=str(suite.get("name", "?") if isinstance(suite, dict) else suite),
+        agent=str(info.get("agent", "?")),
+        created_at=str(info.get("created_at", "")),
+        done=sum(1 for _ in (run_dir / "trials").glob(f"*/*/{store.RESULT}")),
+        total=len(tasks) * int(iterations),
+        pass_rate=summary.get("correctness_pass_rate"),
+        complete=bool(summary.get("complete", False)),
+    )

@@ -1,0 +1,119 @@
+"""``benchwright runs list|show|rm`` over a real run directory (issue 18)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchwright.execution import execute, plan_run
+from benchwright.execution.integrity import key_path
+from benchwright.execution.runs import list_runs
+
+from .minisuites import MINISUITE
+
+
+@pytest.fixture
+def runs(tmp_path):
+    """Two runs in ``tmp_path/runs``: a finished nop run, and an older one that was killed
+    after one of its trials (no summary.json)."""
+    finished = plan_run(MINISUITE, "nop", tasks_glob="nav-*", out=tmp_path / "runs")
+    execute(finished)
+    killed = tmp_path / "runs" / "20200101T000000Z-oracle-abcdef"
+    (killed / "trials" / "nav-count" / "1").mkdir(parents=True)
+    (killed / "trials" / "nav-count" / "1" / "result.json").write_text("{}")
+    info = {"run_id": killed.name, "created_at": "2020-01-01T00:00:00Z", "agent": "oracle",
+            "suite": {"name": "minisuite"}, "tasks": ["nav-count", "edit-x"],
+            "iterations": 2}  # fmt: skip
+    (killed / "run.json").write_text(json.dumps(info))
+    (tmp_path / "runs" / "not-a-run").mkdir()
+    return finished.run_dir, killed
+
+
+def test_list_shows_every_run_newest_first_with_its_progress(runs, cli):
+    finished, killed = runs
+    assert [e.id for e in list_runs(finished.parent)] == [finished.name, killed.name]
+    proc = cli("runs", "list")
+    assert proc.returncode == 0, proc.stderr
+    header, first, second = proc.stdout.splitlines()
+    assert header.split() == ["run", "suite", "agent", "created", "trials", "pass", "complete"]
+    assert first.split()[:2] == [finished.name, "minisuite"]
+    assert first.split()[-3:] == ["1/1", "0%", "yes"]
+    assert second.split() == [killed.name, "minisuite", "oracle", "2020-01-01T00:00:00Z",
+                              "1/4", "-", "no"]  # fmt: skip
+
+
+def test_list_json_is_machine_readable(runs, cli):
+    finished, killed = runs
+    proc = cli("runs", "list", "--json")
+    rows = json.loads(proc.stdout)
+    assert [r["id"] for r in rows] == [finished.name, killed.name]
+    assert rows[1] == {
+        "id": killed.name, "path": f"runs/{killed.name}", "suite": "minisuite",
+        "agent": "oracle", "created_at": "2020-01-01T00:00:00Z", "trials_done": 1,
+        "trials_total": 4, "correctness_pass_rate": None, "complete": False,
+    }  # fmt: skip
+
+
+def test_an_empty_or_missing_runs_dir_lists_nothing(cli, tmp_path):
+    proc = cli("runs", "list", "--runs-dir", "elsewhere")
+    assert (proc.returncode, proc.stdout) == (0, "no runs in elsewhere\n")
+
+
+def test_show_prints_the_summary_each_tasks_verdict_and_where_files_are(runs, cli):
+    finished, killed = runs
+    proc = cli("runs", "show", finished.name)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == (f"{finished.name}: suite minisuite, agent nop, created "
+                        f"{json.loads((finished / 'run.json').read_text())['created_at']}, "
+                        "1/1 trials, correctness 0%, complete")  # fmt: skip
+    assert lines[1].split() == ["failed", "nav-count", "(correctness;", "failed)"]
+    assert lines[-1].startswith(f"files: runs/{finished.name}/run.json, summary.json, trials/")
+    shown = cli("runs", "show", f"runs/{killed.name}")
+    assert "no summary.json yet" in shown.stdout and "incomplete" in shown.stdout
+
+
+def test_show_an_unknown_run_exits_1(runs, cli):
+    proc = cli("runs", "show", "20990101T000000Z-nop-000000")
+    assert proc.returncode == 1
+    assert proc.stderr == "error: no run '20990101T000000Z-nop-000000' in runs\n"
+    assert cli("runs", "show", "not-a-run").returncode == 1  # a directory, but no run.json
+
+
+def test_rm_removes_the_run_and_its_key_and_says_so(runs, cli):
+    finished, killed = runs
+    key = key_path(finished.name)
+    assert key.is_file()
+    proc = cli("runs", "rm", finished.name, f"runs/{killed.name}")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        f"removed runs/{finished.name}",
+        f"removed {key}",
+        f"removed runs/{killed.name}",
+    ]
+    assert not finished.exists() and not killed.exists() and not key.exists()
+    assert (finished.parent / "not-a-run").is_dir()
+
+
+def test_rm_of_an_unknown_run_removes_the_others_and_exits_1(runs, cli):
+    finished, _ = runs
+    proc = cli("runs", "rm", "nope", finished.name)
+    assert proc.returncode == 1
+    assert proc.stdout == f"removed runs/{finished.name}\nremoved {key_path(finished.name)}\n"
+    assert proc.stderr == "error: no run 'nope' in runs\n"
+
+
+@pytest.mark.parametrize("outside", ["..", ".", "./runs", "/tmp", "runs/../runs", "link"])
+def test_rm_refuses_anything_outside_the_runs_dir_before_removing_anything(
+    runs, cli, tmp_path, outside
+):
+    finished, _ = runs
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "run.json").write_text("{}")
+    (tmp_path / "runs" / "link").symlink_to(victim)
+    proc = cli("runs", "rm", finished.name, outside)
+    assert proc.returncode == 2
+    assert proc.stderr == f"error: {outside}: is not a run directory inside runs: refused\n"
+    assert finished.is_dir() and victim.is_dir() and proc.stdout == ""
