@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -61,12 +61,13 @@ def run_suite(
 def compare(
     a: Annotated[Path, typer.Argument(help="summary.json (or run directory) A.")],
     b: Annotated[Path, typer.Argument(help="summary.json (or run directory) B.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
-    """Compare two run summaries' pass rates; refuses different schema versions (exit 2)."""
-    from benchwright.execution import compare_summaries, read_summary
+    """Compare two runs: pass rates, then tasks newly failing, newly passing, changed in
+    score (with the check rows that moved); refuses different schema versions (exit 2)."""
+    import json
 
-    def summary(path: Path) -> dict[str, Any]:
-        return read_summary(path / "summary.json" if path.is_dir() else path)
+    from benchwright.execution.compare import compare_runs, comparison_lines
 
-    for key, row in compare_summaries(summary(a), summary(b)).items():
-        typer.echo(f"{key}: {row['a']} -> {row['b']} (delta {row['delta']})")
+    result = compare_runs(a, b)
+    typer.echo(json.dumps(result, indent=2) if as_json else "\n".join(comparison_lines(result)))
