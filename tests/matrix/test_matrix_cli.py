@@ -116,3 +116,19 @@ def test_fail_on_drift_without_a_baseline_is_refused(cli, tmp_path):
     proc = cli("matrix", "m.yaml", "--fail-on-drift")
     assert proc.returncode == 2
     assert "--fail-on-drift needs a baseline: m.yaml has none" in proc.stderr
+
+
+def test_a_task_subset_manifest_names_files_in_tasks_dir(cli, tmp_path):
+    raw = yaml.safe_load(CONFIG.read_text())
+    raw["cells"] = [{**c, "trajectory": str(DATA / c["trajectory"])} for c in raw["cells"]]
+    raw["tasks_dir"] = str(DATA / "tasks")
+    raw["task_subset"] = "subset.json"
+    del raw["baseline"]
+    dump(tmp_path / "m.yaml", raw)
+    dump(tmp_path / "subset.json", {"task_files": ["t2-test-kept.json", "t5-readme-kept.json"]})
+    proc = cli("matrix", "m.yaml", "--json", "m.json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert _rates(json.loads((tmp_path / "m.json").read_text())) == {
+        "alpha/direct": (2, 2), "alpha/verbose": (2, 2), "beta/direct": (1, 2),
+        "beta/verbose": (2, 2),
+    }  # fmt: skip

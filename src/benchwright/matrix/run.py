@@ -96,10 +96,12 @@ def run_matrix(
 def select_matrix_tasks(
     config: MatrixConfig, config_path: Path, tasks_dir: Path | None = None
 ) -> list[Task]:
-    """``task_files`` inside ``tasks_dir``, the ``task_subset`` manifest's, or all of them."""
+    """``task_files`` inside ``tasks_dir``, the ``task_subset`` manifest's (its names are
+    looked up in ``tasks_dir`` first, as AgentBench does), or every task there."""
     root = tasks_dir or locate(config.tasks_dir, config_path, "tasks_dir", directory=True)
     if config.task_files is not None:
         return load_tasks([root / name for name in config.task_files])
     if config.task_subset is not None:
-        return load_tasks(load_manifest(locate(config.task_subset, config_path, "task_subset")))
+        manifest = locate(config.task_subset, config_path, "task_subset")
+        return load_tasks(load_manifest(manifest, root))
     return load_tasks([root])
