@@ -30,16 +30,20 @@ class Trial:
     task_id: str
     iteration: int
     path: Path
+    root: Path
+    """The run directory: a file (or a symlink) resolving outside it is not read."""
 
     def json(self, name: str, default: Any) -> Any:
         """A JSON file of the trial, ``default`` when it is absent or unreadable."""
+        path = inside(self.root, str(self.path / name))
         try:
-            return json.loads((self.path / name).read_text(encoding="utf-8"))
+            return json.loads(path.read_text(encoding="utf-8")) if path else default
         except (OSError, ValueError):
             return default
 
     def text(self, name: str) -> str:
-        return read_text(self.path / name)
+        path = inside(self.root, str(self.path / name))
+        return read_text(path) if path else ""
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,8 @@ class Sources:
                 found._add_run(path)
             else:
                 for child in sorted(path.iterdir()):
+                    if not child.resolve().is_relative_to(path.resolve()):
+                        continue  # a symlink out of the directory given
                     if child.is_dir() and (child / "run.json").is_file():
                         found._add_run(child)
                     elif child.is_file() and child.suffix == ".json":
@@ -134,8 +140,8 @@ def _trials(root: Path) -> list[Trial]:
     for task in sorted(os.listdir(root)) if root.is_dir() else ():
         for n in os.listdir(root / task) if (root / task).is_dir() else ():
             where = root / task / n
-            if n.isdigit() and (where / "result.json").is_file():
-                trials.append(Trial(task, int(n), where))
+            if n.isdigit() and inside(root.parent, str(where / "result.json")):
+                trials.append(Trial(task, int(n), where, root.parent))
     return sorted(trials, key=lambda t: (t.task_id, t.iteration))
 
 
