@@ -109,3 +109,15 @@ def test_a_rewritten_file_is_read_again_from_the_start(tmp_path):
     assert tail.read_new() and tail.lines == ["3"]
     path.unlink()
     assert not tail.read_new()
+
+
+def test_a_rewritten_session_is_checked_again_from_its_first_step(tmp_path):
+    session = tmp_path / "s.jsonl"
+    session.write_text("".join(CHEAT))
+    watcher, _ = _watcher(tmp_path)
+    assert len(watcher.poll()) == 2
+    session.write_text("".join(CHEAT[:7]))  # shorter: a new session under the same name
+    assert [str(a) for a in watcher.poll()] == [
+        "ALERT protected-file: s.jsonl step 1 (line 7): tests/test_calc.py edited (Edit)"
+    ]
+    assert watcher.steps == 2

@@ -18,6 +18,8 @@ class TailedFile:
     offset: int = 0
     lines: list[str] = field(default_factory=list)
     """Every complete line read so far, in order."""
+    restarts: int = 0
+    """How many times the file shrank and `lines` started over."""
     _partial: bytes = b""
 
     def read_new(self) -> bool:
@@ -29,6 +31,7 @@ class TailedFile:
             size = self.path.stat().st_size
             if size < self.offset:
                 self.offset, self._partial, self.lines = 0, b"", []
+                self.restarts += 1
             if size == self.offset:
                 return False
             with self.path.open("rb") as handle:

@@ -52,6 +52,19 @@ class _Session:
     skipped: set[int] = field(default_factory=set)
     ignored: bool = False
     """A transcript of another agent: warned about once, then left alone."""
+    parsed: list[c.Line] = field(default_factory=list)
+    """The JSON lines among `tail.lines` (numbered from 1), each parsed once."""
+    read: int = 0
+    restarts: int = 0
+
+    def parsed_lines(self) -> list[c.Line]:
+        """Every JSON line so far; a rewritten file starts the session over."""
+        if self.tail.restarts != self.restarts:
+            self.restarts, self.parsed, self.read, self.checked = self.tail.restarts, [], 0, 0
+        fresh, _ = json_lines("\n".join(self.tail.lines[self.read :]))
+        self.parsed += [(number + self.read, value) for number, value in fresh]
+        self.read = len(self.tail.lines)
+        return self.parsed
 
 
 class SessionWatcher:
@@ -94,7 +107,7 @@ class SessionWatcher:
         return sorted(p for p in self.root.rglob("*.jsonl") if p.is_file())
 
     def _check(self, session: _Session) -> list[SessionAlert]:
-        lines, _ = json_lines("\n".join(session.tail.lines))
+        lines = session.parsed_lines()
         session.fmt = session.fmt or _format(lines)
         if session.ignored or session.fmt is None:
             return []  # not decided yet: a session's first lines may all be neutral
