@@ -123,7 +123,9 @@ def grade_cmd(
     whatever the score; 2 invalid input; 3 harness failure (a phase raised, the app cannot
     be sandboxed here without --no-sandbox, --no-sandbox and the vendor's port is taken) or
     refused (the --reference freeze gate, a thresholds file that breaks its pin). With
-    --many: every tree, a row each, exit code the worst row's."""
+    --many: every tree, a row each, exit code the worst row's. One tree's phases are
+    reported on stderr as each ends (a live line on a terminal while it runs)."""
+    from benchwright.reports.phase_progress import PhaseProgress
     from benchwright.suites.grade_run import run_grade
 
     pin = thresholds_pin(thresholds, thresholds_sha256)
@@ -136,12 +138,13 @@ def grade_cmd(
     if tree is None or trees or trees_from or json_dir:
         invalid("grade one tree with --tree PATH, several with --many TREE... "
                 "(--trees-from, --json-dir go with --many)")  # fmt: skip
-    lines = run_grade(
-        suite, tree, json_out, junit_out, reference, seed, phases, no_sandbox, thresholds=pin,
-        vendor_url=vendor_url,
-    )  # fmt: skip
-    for line in lines:
-        typer.echo(line)
+    with PhaseProgress() as progress:  # on stderr: stdout stays the scorecard
+        lines = run_grade(
+            suite, tree, json_out, junit_out, reference, seed, phases, no_sandbox,
+            thresholds=pin, vendor_url=vendor_url, on_phase=progress,
+        )  # fmt: skip
+        for line in lines:
+            typer.echo(line)
 
 
 def many_cmd(

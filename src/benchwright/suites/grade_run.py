@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,7 @@ def run_grade(
     no_sandbox: bool = False,
     thresholds: ThresholdsPin | None = None,
     vendor_url: str | None = None,
+    on_phase: Callable[[str, Any], None] | None = None,
 ) -> Iterator[str]:
     """Yield the verdict lines; the scorecard is written whatever the score (exit 0).
 
@@ -50,7 +51,8 @@ def run_grade(
     run, grading is refused before anything boots. ``thresholds`` replaces the scorer
     config's pinned thresholds for this grading (``--thresholds``/``--thresholds-sha256``).
     ``vendor_url`` is the vendor base URL rendered into the entrant's prompt (``--vendor-url``);
-    None keeps the suite's.
+    None keeps the suite's. ``on_phase`` hears each phase start ``(name, None)`` and end
+    ``(name, record)``, for a progress display.
 
     Raises:
         HarnessError: a phase raised (a harness fault: its rows are INFRA), after the
@@ -82,6 +84,7 @@ def run_grade(
             evidence_dir=evidence[0],
             evidence_prefix=evidence[1],
             confinement=confinement,
+            on_phase=on_phase,
             **where,
         )
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -50,6 +50,11 @@ class PhaseRecord:
     scenarios, which run in concurrent lanes: they add up to more than the phase)."""
 
 
+PhaseListener = Callable[[str, PhaseRecord | None], None]
+"""Told ``(name, None)`` when a phase starts and ``(name, record)`` when it is over (a phase
+skipped because the app is down is only ever over), so a caller can show progress."""
+
+
 @dataclass(frozen=True)
 class Grading:
     """Rows for the scorer plus everything the scorecard's provenance needs."""
@@ -79,6 +84,7 @@ def grade(
     evidence_prefix: str = "",
     confinement: Confinement | None = None,
     vendor_url: str = VENDOR_URL,
+    on_phase: PhaseListener | None = None,
 ) -> Grading:
     """Run the selected phases against a fresh copy of ``tree`` and evaluate every check.
 
@@ -96,6 +102,7 @@ def grade(
             by default.
         vendor_url: the vendor's base URL rendered into the entrant's prompt; the app is
             told it (``MERIDIAN_BASE_URL``) and reaches the mock there (`serve_vendor`).
+        on_phase: told when each phase starts and ends (`PhaseListener`); None tells no one.
 
     Returns:
         `Grading`: one row per sb-6 check (browser checks UNAVAILABLE), the
@@ -119,7 +126,7 @@ def grade(
         obs = Observations(seed, fixture.expect, frozenset(r["id"] for r in fixture.rows))
         settings = settings or GradeSettings()
         ctx = GradeContext(copy, work, None, mock, settings, vendor_url)  # type: ignore[arg-type]
-        obs, records = _run(selected, ctx, obs, confinement)
+        obs, records = _run(selected, ctx, obs, confinement, on_phase or _nobody)
         evidence = _keep_evidence(work, evidence_dir, evidence_prefix)
         moved = _keep_screenshots(work, obs, evidence_dir, evidence_prefix, evidence)
     rows = build_table().evaluate(obs, check_settings or CheckSettings())
@@ -160,11 +167,15 @@ def serve_vendor(mock: MeridianMock, vendor_url: str, confinement: Confinement) 
         ) from exc
 
 
-def _run(selected, ctx, obs, confinement):
+def _nobody(name: str, record: PhaseRecord | None) -> None:
+    return None
+
+
+def _run(selected, ctx, obs, confinement, notify):
     records: list[PhaseRecord] = []
     mock, settings, work = ctx.mock, ctx.settings, ctx.work
     for phase in (p for p in selected if not p.needs_app):
-        obs = _one(phase, ctx, obs, records, None)
+        obs = _one(phase, ctx, obs, records, None, notify)
     app_phases = [p for p in selected if p.needs_app]
     if not app_phases:
         return obs, records
@@ -176,7 +187,7 @@ def _run(selected, ctx, obs, confinement):
             try:
                 blocked = None
                 for phase in app_phases:
-                    obs = _one(phase, ctx, obs, records, blocked)
+                    obs = _one(phase, ctx, obs, records, blocked, notify)
                     if phase.name in ("boot", "restart"):
                         blocked = blocked or _blocked(phase.name, obs)
             finally:
@@ -186,13 +197,15 @@ def _run(selected, ctx, obs, confinement):
     return obs, records
 
 
-def _one(phase, ctx, obs, records, blocked):
+def _one(phase, ctx, obs, records, blocked, notify):
     """Run one phase; when the app is down (or could not be started) record why instead."""
     started = time.monotonic()
     if blocked is not None and phase.name != "trace":
         harness, why = blocked
         records.append(PhaseRecord(phase.name, 0.0, "harness fault" if harness else "app down"))
+        notify(phase.name, records[-1])
         return obs.with_failure(phase.name, why) if harness else obs.with_app_down(phase.name, why)
+    notify(phase.name, None)
     parts: Mapping[str, float] = {}
     try:
         observed = phase.run(ctx, obs)
@@ -203,6 +216,7 @@ def _one(phase, ctx, obs, records, blocked):
         obs, outcome = obs.with_failure(phase.name, why), f"failed: {why}"
     seconds = round(time.monotonic() - started, 3)
     records.append(PhaseRecord(phase.name, seconds, outcome, dict(parts)))
+    notify(phase.name, records[-1])
     return obs
 
 
