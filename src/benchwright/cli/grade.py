@@ -135,9 +135,10 @@ def grade_cmd(
                     "are for one tree (use --json-dir)")  # fmt: skip
         many_cmd(suite, trees or [], trees_from, json_dir, seed, phases, no_sandbox, pin,
                  vendor_url, (executor, workers, ray_address))  # fmt: skip
-    if tree is None or trees or trees_from or json_dir:
-        invalid("grade one tree with --tree PATH, several with --many TREE... "
-                "(--trees-from, --json-dir go with --many)")  # fmt: skip
+    pooled = workers is not None or executor != "local" or ray_address
+    if tree is None or trees or trees_from or json_dir or pooled:
+        invalid("grade one tree with --tree PATH, several with --many TREE... (--trees-from, "
+                "--json-dir, --workers, --executor go with --many)")  # fmt: skip
     with PhaseProgress() as progress:  # on stderr: stdout stays the scorecard
         lines = run_grade(
             suite, tree, json_out, junit_out, reference, seed, phases, no_sandbox,

@@ -78,7 +78,8 @@ def test_the_batch_exits_with_its_worst_row():
         (["--many"], "--many: no trees: give them as arguments or --trees-from"),
         (["--many", "nowhere"], "--many: nowhere: no such directory"),
         (["."], "grade one tree with --tree PATH, several with --many TREE..."),
-        (["--tree", ".", "--json-dir", "d"], "(--trees-from, --json-dir go with --many)"),
+        (["--tree", ".", "--json-dir", "d"], "(--trees-from, --json-dir, --workers, --executor"),
+        (["--tree", ".", "--workers", "2"], "several with --many TREE..."),
     ],
 )
 def test_many_and_one_tree_options_do_not_mix(cli, args, message):
