@@ -50,6 +50,7 @@ def test_honest_gate_passes_and_writes_both_reports(cli, tmp_path):
     assert "Gate summary: 1/1 tasks passed" in proc.stdout
     assert json.loads((tmp_path / "r.json").read_text())["passed"] is True
     assert ET.parse(tmp_path / "r.xml").getroot().get("failures") == "0"
+    assert proc.stdout.splitlines()[-2:] == ["wrote r.json", "wrote r.xml"]  # says where
 
 
 def test_cheating_gate_exits_1_and_still_writes_reports(cli, tmp_path):

@@ -23,6 +23,8 @@ def test_oracle_run_exits_0_and_writes_summary_json_and_junit(cli, tmp_path):
     assert json.loads((run_dir / "summary.json").read_text()) == summary
     root = ET.parse(tmp_path / "j.xml").getroot()
     assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("5", "0", "0")
+    assert proc.stdout.splitlines()[-3:] == [f"results: runs/{run_dir.name}", "wrote s.json",
+                                             "wrote j.xml"]  # fmt: skip
 
 
 def test_nop_run_exits_1_with_every_correctness_task_failed(cli, tmp_path):

@@ -96,6 +96,13 @@ def isolation_request(
     return IsolationRequest(no_sandbox, tuple(sandbox_ro or ()), network)
 
 
+def say_written(*paths: Path | None) -> None:
+    """End a command that wrote files by saying where: ``wrote PATH``, one line each."""
+    for path in paths:
+        if path is not None:
+            typer.echo(f"wrote {path}")
+
+
 def invalid(message: str) -> NoReturn:
     """Refuse invalid command-line input: one line on stderr, exit 2."""
     typer.echo(f"error: {message}", err=True)

@@ -24,6 +24,7 @@ from benchwright.cli._app import (
     invalid,
     isolation_request,
     reports_errors,
+    say_written,
 )
 
 if TYPE_CHECKING:
@@ -185,6 +186,7 @@ def _grade(
     for run in result.runs:
         if run.workspace:
             typer.echo(f"kept workspace of {run.task_id}: {run.workspace}")
+    say_written(json_out, junit_out)
     raise typer.Exit(_exit_code(result, EXIT_PASSED, EXIT_FAILED, EXIT_HARNESS))
 
 

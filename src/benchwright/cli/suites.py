@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from benchwright.cli._app import app, invalid, reports_errors
+from benchwright.cli._app import app, invalid, reports_errors, say_written
 
 if TYPE_CHECKING:
     from benchwright.execution.executor import Executor
@@ -50,6 +50,7 @@ def run_suite(
     if junit_out:
         write_suite_junit(plan.suite.name, outcome.results, junit_out)
     print_summary(outcome.summary, str(plan.run_dir), console)
+    say_written(json_out, junit_out)
     code, message = exit_status(outcome)
     if message:
         typer.echo(f"error: {message}", err=True)
