@@ -66,6 +66,15 @@ def test_unknown_oracle_keys_are_kept_as_parameters_with_a_warning_naming_them(t
     assert task.checks[1].params.model_extra in (None, {})
 
 
+def test_a_benchwright_only_check_type_stays_strict_in_an_agentbench_file(tmp_path):
+    oracles = [{"type": "pattern_absent", "patterns": ["x"], "path": "a.py"}]
+    with pytest.raises(SpecError) as caught:
+        load_task(dump(tmp_path / "t.json", ab_task(oracles=oracles)))
+    [(field, message)] = caught.value.problems
+    assert field == "oracles[0].path"
+    assert message.startswith("unknown field for pattern_absent")
+
+
 def test_known_parameters_are_still_validated_in_an_agentbench_file(tmp_path):
     oracles = [{"type": "assertion_exists", "path": "a.py", "extra": 1}]  # no pattern
     with pytest.raises(SpecError) as caught:

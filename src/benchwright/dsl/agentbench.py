@@ -2,10 +2,11 @@
 
 benchwright reads AgentBench's JSON as-is, but AgentBench's semantics differ from our
 strict validation in two places, and a user switching over must not lose a task to
-them: an oracle's keys beyond its type's parameters are parameters there (kept here,
-with a warning naming them, instead of refused), and ``name`` is required there
-(optional in our own files). Only a file in AgentBench's shape gets these semantics
-(`is_agentbench_task`); benchwright's own files, and every YAML file, stay strict.
+them: keys of an oracle beyond its type's parameters are parameters there (kept here
+on AgentBench's four oracle types, with a warning naming them, instead of refused),
+and ``name`` is required there (optional in our own files). Only a file in
+AgentBench's shape gets these semantics (`is_agentbench_task`); benchwright's own
+files, and every YAML file, stay strict.
 docs/agentbench.md lists the differences that remain on purpose.
 """
 
@@ -22,6 +23,11 @@ AGENTBENCH_TASK_KEYS = frozenset(
     {"id", "name", "description", "prompt", "workspace", "oracles", "tags"}
 )
 """Every top-level key an AgentBench v0.1.0 task file may hold."""
+AGENTBENCH_ORACLES = frozenset(
+    {"test_must_pass", "file_not_modified", "no_network", "assertion_exists"}
+)
+"""AgentBench's oracle types: only these keep unknown keys; a benchwright-only check type
+has no AgentBench semantics to keep, so it is read strictly even in an AgentBench file."""
 
 
 def is_agentbench_task(raw: Mapping[str, Any], path: Path) -> bool:

@@ -25,7 +25,12 @@ from benchwright.dsl._trial_fields import (
     stamp_files,
     tree_conflicts,
 )
-from benchwright.dsl.agentbench import is_agentbench_task, lenient, parameter_keys
+from benchwright.dsl.agentbench import (
+    AGENTBENCH_ORACLES,
+    is_agentbench_task,
+    lenient,
+    parameter_keys,
+)
 from benchwright.dsl.tiers import guard_only_problem
 from benchwright.errors import SpecError
 from benchwright.model import CheckSpec, StrictInput, Task, inside_root, normalize_path
@@ -230,7 +235,7 @@ def _check_specs(
     warnings: list[str] | None = None,
 ) -> list[CheckSpec]:
     """Validate each check entry; ``warnings`` (AgentBench files only) collects the unknown
-    keys kept as parameters, where our own files refuse them."""
+    keys kept as parameters of AgentBench's oracle types, where our own files refuse them."""
     type_counts = Counter(
         e["type"] for e in entries if isinstance(e, dict) and isinstance(e.get("type"), str)
     )
@@ -254,7 +259,7 @@ def _check_specs(
         seen_of_type[meta.type] += 1
         params_raw = {k: v for k, v in entry.items() if k not in _META_KEYS}
         model = check_type.params
-        if warnings is not None:
+        if warnings is not None and meta.type in AGENTBENCH_ORACLES:
             extra = sorted(params_raw.keys() - parameter_keys(model))
             if extra:
                 model = lenient(model)
