@@ -4,7 +4,6 @@ a real subprocess: what the viewer tests open in Chromium and over HTTP."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import struct
 import subprocess
@@ -139,7 +138,7 @@ def serving(*paths: Path) -> Iterator[str]:
     """``benchwright view PATHS`` as a real process; yields the URL it prints."""
     proc = subprocess.Popen(
         [str(BENCHWRIGHT), "view", *map(str, paths)], stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
         line = proc.stdout.readline() if proc.stdout else ""

@@ -25,6 +25,7 @@ def view(
     """Serve runs and scorecards in a browser; prints the URL. Files are read only inside
     the paths given (default: runs/)."""
     import socket
+    import sys
 
     import uvicorn
 
@@ -44,6 +45,7 @@ def view(
     url = f"http://{shown}:{sock.getsockname()[1]}/"
     counts = f"{len(sources.runs)} run(s), {len(sources.cards)} scorecard(s)"
     typer.echo(f"benchwright view: {counts} at {url} (Ctrl-C stops)")
+    sys.stdout.flush()  # the URL must show now, also through a pipe, not when serving ends
     config = uvicorn.Config(create_app(sources), log_level="warning", proxy_headers=False)
     uvicorn.Server(config).run(sockets=[sock])
 

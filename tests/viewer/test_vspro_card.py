@@ -1,0 +1,56 @@
+"""Acceptance on a real grading (slow: ~60 s): ``benchwright grade suites/vspro`` of the
+golden reference, then ``view reports/vspro.json`` shows its screenshots decoded and every
+row, and ``report --html`` of it opens over file:// with the screenshots inline."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from viewer.conftest import ROOT, cli, serving, thumbs_loaded
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = tmp_path_factory.mktemp("vspro")
+    done = cli("grade", str(ROOT / "suites/vspro"), "--tree", str(ROOT / "suites/vspro/reference"),
+               "--json", "reports/vspro.json", cwd=work)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return work / "reports" / "vspro.json"
+
+
+@pytest.fixture(scope="module")
+def served(graded: Path) -> Iterator[str]:
+    with serving(graded) as url:
+        yield url
+
+
+def _shots(card: dict) -> list[str]:
+    return [k for k in card["grading"]["evidence"] if k.startswith("screenshot_")]
+
+
+def test_view_shows_a_real_gradings_screenshots_rows_and_trace(graded, served, page) -> None:
+    card = json.loads(graded.read_text())
+    page.goto(served + "/cards/vspro")
+    assert page.locator(".score-value").inner_text() == f"{card['score']:.4f}"
+    assert page.locator("tr.check").count() == sum(not r["missing"] for r in card["rows"])
+    assert page.locator("img.thumb").count() == len(_shots(card)) >= 1
+    thumbs_loaded(page)
+    widths = page.locator("img.thumb").evaluate_all("imgs => imgs.map(i => i.naturalWidth)")
+    assert all(w > 0 for w in widths), widths
+    assert page.locator("pre.app-log").inner_text().strip() != ""
+    assert page.locator("table.trace tbody tr").count() > 10
+
+
+def test_report_html_of_a_real_grading_opens_offline(graded, tmp_path: Path, page) -> None:
+    out = tmp_path / "r.html"
+    assert cli("report", str(graded), "--html", str(out)).returncode == 0
+    page.goto(out.as_uri())
+    thumbs_loaded(page)
+    widths = page.locator("img.thumb").evaluate_all("imgs => imgs.map(i => i.naturalWidth)")
+    assert len(widths) == len(_shots(json.loads(graded.read_text()))) and all(widths), widths
