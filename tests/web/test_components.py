@@ -96,3 +96,19 @@ def test_empty_tiers_and_rows_say_so() -> None:
     html = render("{{ c.tier_table({}) }}{{ c.check_rows([]) }}")
     assert "No tier means were recorded" in html and "No per-check rows were recorded" in html
     assert "<table" not in html
+
+
+def test_check_rows_fold_a_rows_evidence_as_escaped_text_and_only_when_given() -> None:
+    rows = [{**CARD["checks"][1], "evidence": f"stdout:\n{XSS}"}, CARD["checks"][0]]
+    html = render("{{ c.check_rows(rows) }}", rows=rows)
+    assert html.count('<details class="evidence">') == 1
+    assert "<summary>full output</summary><pre>stdout:\n&lt;script&gt;" in html
+    assert XSS not in html
+
+
+def test_base_inlines_the_stylesheet_only_when_asked() -> None:
+    env = environment()
+    served = env.get_template("base.html").render()
+    assert '<link rel="stylesheet" href="/static/web.css">' in served and "<style>" not in served
+    inline = env.get_template("base.html").render(inline_css=".x { color: red; }")
+    assert "<style>.x { color: red; }</style>" in inline and "<link" not in inline
