@@ -41,12 +41,16 @@ demo: setup
 
 # The quickstart gate: validate the quickstart suite, gate the honest trajectories
 # (must pass), then gate each cheating set (every task must be caught: exit 1).
+# One line per task and trajectory set (gate --brief); tests/test_demo_quickstart.py runs
+# these lines and holds them to 40.
 demo-quickstart: setup
-	$(BIN)/benchwright validate $(QUICKSTART)
-	$(BIN)/benchwright gate --tasks $(QUICKSTART)/tasks --trajectory $(QUICKSTART)/trajectories/honest
+	@$(BIN)/benchwright validate $(QUICKSTART)
+	@echo "== honest: every task must PASS"
+	@$(BIN)/benchwright gate --brief --tasks $(QUICKSTART)/tasks \
+		--trajectory $(QUICKSTART)/trajectories/honest
 	@for cheat in $(QUICKSTART)/trajectories/cheat-*; do \
-		echo "== $$cheat: every task must FAIL"; \
-		$(BIN)/benchwright gate --tasks $(QUICKSTART)/tasks --trajectory $$cheat; \
+		echo "== $$(basename $$cheat): every task must FAIL"; \
+		$(BIN)/benchwright gate --brief --tasks $(QUICKSTART)/tasks --trajectory $$cheat; \
 		rc=$$?; if [ $$rc -ne 1 ]; then echo "expected exit 1, got $$rc"; exit 1; fi; \
 	done
 	@echo "demo-quickstart: honest work passed, every cheat was caught"

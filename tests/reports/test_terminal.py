@@ -43,3 +43,18 @@ def test_a_small_gate_prints_every_task_and_statuses():
     run = RunResult("t", (CheckResult("s", Status.SKIPPED, 0.0, "needs docker"),))
     out = _render(GateResult((run,)))
     assert "SKIPPED" in out and "needs docker" in out and "FAILED" in out
+
+
+def test_brief_prints_one_line_per_task_naming_the_checks_that_failed_it():
+    long_id = "x" * 150  # wider than any terminal: still one line
+    runs = (RunResult("ok", (CheckResult.passing("a", "fine"),)),
+            RunResult("bad", (CheckResult.passing("a", "fine"), CheckResult.failing("b", "no"),
+                              CheckResult.failing(long_id, "no"))))  # fmt: skip
+    console = Console(width=80, record=True, color_system=None)
+    with console.capture() as captured:
+        print_gate(GateResult(runs), console, brief=True)
+    assert captured.get().splitlines() == [
+        "PASSED  ok",
+        f"FAILED  bad: caught by b, {long_id}",
+        "Gate summary: 1/2 tasks passed",
+    ]

@@ -139,6 +139,9 @@ def gate(
     keep: KeepOpt = False,
     no_sandbox: NoSandboxOpt = False,
     sandbox_ro: SandboxRoOpt = None,
+    brief: Annotated[
+        bool, typer.Option("--brief", help="One line per task: its verdict, what failed it.")
+    ] = False,
 ) -> None:
     """Grade many tasks; exit 0 only when every task passed."""
     from benchwright.dsl import pair_trajectories, select_tasks
@@ -150,7 +153,7 @@ def gate(
     selected = select_tasks(tasks, manifest, on_note=lambda line: typer.echo(line, err=True))
     pairs = pair_trajectories(selected, trajectory)
     _grade(pairs, json_out, junit_out, keep, isolation_request(no_sandbox, sandbox_ro),
-           report_format)  # fmt: skip
+           report_format, brief)  # fmt: skip
 
 
 REPORT_FORMATS = ("benchwright", "agentbench")
@@ -159,6 +162,7 @@ REPORT_FORMATS = ("benchwright", "agentbench")
 def _grade(
     pairs: list[tuple[Task, Trajectory]], json_out: Path | None, junit_out: Path | None,
     keep: bool, isolation: IsolationRequest, report_format: str = "benchwright",
+    brief: bool = False,
 ) -> None:  # fmt: skip
     from rich.console import Console
 
@@ -182,7 +186,7 @@ def _grade(
         write_json(result, json_out)
     if junit_out:
         write_junit(result, junit_out)
-    print_gate(result, Console())
+    print_gate(result, Console(), brief)
     for run in result.runs:
         if run.workspace:
             typer.echo(f"kept workspace of {run.task_id}: {run.workspace}")

@@ -65,12 +65,25 @@ UNCONFINED_WARNING = (
 )
 
 
-def print_gate(gate: GateResult, console: Console) -> None:
-    """Every task's table for small gates; for large ones, a row per failing task.
+def brief_line(run: RunResult) -> Text:
+    """``PASSED  task`` or ``FAILED  task: caught by check, check`` (replay when it broke)."""
+    if run.passed:
+        return Text.assemble(Text("PASSED", "green"), f"  {run.task_id}")
+    caught = [r.check_id for r in run.results if not r.passed]
+    caught += ["replay"] if run.replay_errors else []
+    return Text.assemble(Text("FAILED", "red"), f"  {run.task_id}: caught by {', '.join(caught)}")
+
+
+def print_gate(gate: GateResult, console: Console, brief: bool = False) -> None:
+    """Every task's table for small gates; for large ones, a row per failing task;
+    ``brief``: one line per task (its verdict and the checks that failed it).
 
     A thousand green tables would bury the one red row a reader is looking for.
     """
-    if len(gate.runs) <= DETAILED_TASKS:
+    if brief:
+        for run in gate.runs:
+            console.print(brief_line(run), soft_wrap=True)  # one line each, however wide
+    elif len(gate.runs) <= DETAILED_TASKS:
         for run in gate.runs:
             console.print(task_table(run))
     else:
