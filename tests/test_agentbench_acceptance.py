@@ -128,3 +128,14 @@ def test_unknown_report_format_is_refused(cli, tmp_path):
     assert proc.returncode == 2
     assert "--report-format 'junit': choose one of benchwright, agentbench" in proc.stderr
     assert not (tmp_path / "r.json").exists()
+
+
+def test_validate_finds_the_manifests_task_files_with_tasks(cli):
+    """AgentBench's manifest list names files inside tasks/, so validate needs --tasks too."""
+    proc = cli("validate", str(CORPUS), "--tasks", str(TASKS))
+    assert (proc.returncode, proc.stdout.splitlines()[0]) == (
+        0, "valid: 6 tasks, 3 trajectories, 2 manifests",
+    ), proc.stderr  # fmt: skip
+    without = cli("validate", str(CORPUS))
+    assert without.returncode == 2
+    assert "subset_pass.json: task_files[0]: file not found: " in without.stderr

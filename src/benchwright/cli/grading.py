@@ -45,6 +45,10 @@ def validate(
     paths: Annotated[
         list[Path], typer.Argument(help="Task, trajectory or manifest files, or directories.")
     ],
+    tasks: Annotated[
+        Path | None,
+        typer.Option("--tasks", help="Where manifests' task files are looked for first (gate's)."),
+    ] = None,
 ) -> None:
     """Validate suite files without running anything; exit 2 naming every invalid field.
 
@@ -52,7 +56,7 @@ def validate(
     does not list are skipped, and one line says how many and why."""
     from benchwright.dsl import skipped_line, validate_documents
 
-    found = validate_documents(paths)
+    found = validate_documents(paths, tasks_dir=tasks)
     skipped = skipped_line(found)
     checked = [v for v in found if v.skipped is None]
     plurals = {"task": "tasks", "trajectory": "trajectories", "manifest": "manifests",

@@ -157,9 +157,12 @@ class Validated:
 
 
 def validate_documents(
-    paths: Iterable[Path], registry: CheckRegistry | None = None
+    paths: Iterable[Path], registry: CheckRegistry | None = None, tasks_dir: Path | None = None
 ) -> list[Validated]:
     """Validate every document below ``paths``; raise `SpecErrors` with all problems.
+
+    A manifest's task files are looked for in ``tasks_dir`` first, as a gate with
+    ``--tasks`` looks for them (`read_manifest`).
 
     Returns the valid documents, then the skipped files (``skipped`` says why).
     """
@@ -173,7 +176,7 @@ def validate_documents(
         elif kind == "suite":
             load_suite(path, registry)
         else:
-            _manifest_lists_tasks(path)
+            _manifest_lists_tasks(path, tasks_dir)
         ok.append(Validated(path, kind))
 
     skipped = _each_document(paths, validate)
@@ -218,9 +221,9 @@ def _each_document(
     return skipped
 
 
-def _manifest_lists_tasks(manifest: Path) -> None:
+def _manifest_lists_tasks(manifest: Path, tasks_dir: Path | None) -> None:
     """A manifest's files exist and are task documents (they are validated on their own)."""
-    for listed in load_manifest(manifest):
+    for listed in load_manifest(manifest, tasks_dir):
         kind = document_kind(read_document(listed))
         if kind != "task":
             raise SpecError.single(
