@@ -1,14 +1,12 @@
-"""A real Ray cluster of two nodes on this machine: a head and one worker node, each a
-``ray start`` with one CPU, started and stopped by the test.
+"""A real Ray cluster of two nodes on this machine (`raycluster.two_node_cluster`: a
+head with the only ``browser`` resource and a worker node, one CPU each, both real
+``ray start`` processes, stopped by the test).
 
 Jobs run through `RayExecutor` land on both nodes, browser jobs only where the
 ``browser`` resource is, a failing job is an error outcome, a job no node can hold is
-refused instead of hanging, closing the stream cancels the running tasks, and
-``benchwright run --executor ray`` gives the local executor's results.
-
-Each ``ray start`` runs in a session of its own, and everything Ray leaves behind
-(GCS, raylets, workers) stays in it, so the test stops exactly what it started by
-session id - never ``ray stop``, which would kill any other cluster on the machine.
+refused instead of hanging, Ctrl-C cancels the running tasks (politely, then by killing
+a worker that cannot hear it), and ``benchwright run --executor ray`` writes the files
+``--workers 1`` writes.
 """
 
 from __future__ import annotations
@@ -16,19 +14,17 @@ from __future__ import annotations
 import _thread
 import json
 import os
-import secrets
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
+
+from .raycluster import cluster_env, two_node_cluster
+from .test_parallel_run import _files
 
 pytest.importorskip("ray", reason="the ray extra is not installed (pip install 'benchwright[ray]')")
 
@@ -36,9 +32,7 @@ pytestmark = pytest.mark.slow
 
 TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
-RAY = Path(sys.executable).with_name("ray")
 BENCHWRIGHT = Path(sys.executable).with_name("benchwright")
-START_TIMEOUT_S = 120
 DRIVE_TIMEOUT_S = 240
 
 
@@ -143,89 +137,25 @@ def drive(address: str, scratch: str) -> None:
 # -- the cluster -----------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _session_members(sid: int) -> list[int]:
-    """The processes of session ``sid`` (field 6 of /proc/PID/stat)."""
-    members = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with suppress(OSError):
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(fields[3]) == sid:
-                members.append(int(stat.parent.name))
-    return members
-
-
-def _stop_session(sid: int) -> list[int]:
-    """SIGTERM, then SIGKILL, every process of the session; returns any survivor."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        for pid in _session_members(sid):
-            with suppress(ProcessLookupError):
-                os.kill(pid, sig)
-        deadline = time.monotonic() + 10
-        while _session_members(sid) and time.monotonic() < deadline:
-            time.sleep(0.2)
-    return _session_members(sid)
-
-
-@contextmanager
-def two_node_cluster(env: dict[str, str]) -> Iterator[str]:
-    """A head (one CPU, one ``browser``) and a worker node (one CPU); yields the address."""
-    port = _free_port()
-    address = f"127.0.0.1:{port}"
-    temp = tempfile.mkdtemp(prefix="bwray")  # short: Ray's socket paths must fit 107 bytes
-    common = ["--num-cpus", "1", "--node-ip-address", "127.0.0.1", "--disable-usage-stats"]
-    head = ["--head", "--port", str(port), "--temp-dir", temp, "--include-dashboard", "false",
-            "--resources", '{"browser": 1}']  # fmt: skip
-    sessions: list[int] = []
-    try:
-        for args in (head, ["--address", address]):
-            proc = subprocess.Popen(
-                [str(RAY), "start", *args, *common],
-                env=env,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-                start_new_session=True,
-            )
-            sessions.append(proc.pid)
-            out, _ = proc.communicate(timeout=START_TIMEOUT_S)
-            assert proc.returncode == 0, f"ray start {' '.join(args)} failed:\n{out}"
-        yield address
-    finally:
-        survivors = [pid for sid in sessions for pid in _stop_session(sid)]
-        assert not survivors, f"Ray processes survived the test: {survivors}"
+@pytest.fixture(scope="module")
+def env() -> dict[str, str]:
+    """The nodes' and the drivers' environment: this module importable by the workers."""
+    return cluster_env(TESTS)
 
 
 @pytest.fixture(scope="module")
-def cluster_env() -> dict[str, str]:
-    """The environment of the nodes and the driver: one fresh token for this cluster
-    (never ~/.ray's), and this directory importable so workers find the jobs above."""
-    return os.environ | {
-        "RAY_AUTH_MODE": "token",
-        "RAY_AUTH_TOKEN": secrets.token_hex(16),
-        "RAY_USAGE_STATS_ENABLED": "0",
-        "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
-    }
-
-
-@pytest.fixture(scope="module")
-def cluster(cluster_env: dict[str, str]) -> Iterator[str]:
-    with two_node_cluster(cluster_env) as address:
+def cluster(env: dict[str, str]) -> Iterator[str]:
+    with two_node_cluster(env) as address:
         yield address
 
 
 def test_jobs_run_on_both_nodes_browser_jobs_only_where_the_browser_is(
-    cluster: str, cluster_env: dict[str, str], tmp_path: Path
+    cluster: str, env: dict[str, str], tmp_path: Path
 ) -> None:
     script = f"from execution.test_ray_cluster import drive; drive({cluster!r}, {str(tmp_path)!r})"
     done = subprocess.run(
         [sys.executable, "-c", script],
-        env=cluster_env,
+        env=env,
         capture_output=True,
         text=True,
         timeout=DRIVE_TIMEOUT_S,
@@ -252,3 +182,24 @@ def test_jobs_run_on_both_nodes_browser_jobs_only_where_the_browser_is(
     assert report["polite"] == "cancelled"
     assert report["stuck"] == "started"
     assert report["stuck_worker_gone"] is True
+
+
+def test_run_on_the_cluster_writes_what_one_local_worker_writes(
+    cluster: str, env: dict[str, str], tmp_path: Path
+) -> None:
+    runs = {}
+    for name, how in (("ray", ["--executor", "ray", "--ray-address", cluster]),
+                      ("one", ["--workers", "1"])):  # fmt: skip
+        out = tmp_path / name
+        done = subprocess.run(
+            [str(BENCHWRIGHT), "run", str(REPO / "suites" / "turnbench"), "--agent", "oracle",
+             *how, "--out", str(out)],
+            env=env, capture_output=True, text=True, timeout=DRIVE_TIMEOUT_S * 2,
+            check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert "correctness: 28/28 passed (100.0%)" in done.stdout
+        [runs[name]] = out.iterdir()
+    on_ray, here = _files(runs["ray"]), _files(runs["one"])
+    assert len(on_ray) > 28 * 4
+    assert on_ray == here
