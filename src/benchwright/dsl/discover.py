@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from benchwright.checks import CheckRegistry
 from benchwright.dsl._documents import DOCUMENT_SUFFIXES, display_path, read_document
@@ -48,6 +48,7 @@ REPORT = "benchwright reports"
 IN_FIXTURE = "inside fixture or reference folders"
 UNLISTED = "not listed by their suite file"
 Kind = Literal["task", "trajectory", "manifest", "suite"]
+T = TypeVar("T")
 
 
 TASK_KEYS = frozenset({"prompt", "oracles", "checks", "workspace", "fixture"})
@@ -109,30 +110,46 @@ def is_report(raw: Any) -> bool:
     return ours or bool({"scorer_version", "run_id", "task_id"} & raw.keys())
 
 
-def _skip_reasons(found: list[_Found], docs: dict[Path, Any]) -> dict[Path, str]:
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What deciding whether a walked file is skipped needs of its document: kept
+    instead of the document, so a directory of thousands is never all in memory."""
+
+    kind: Kind
+    report: bool
+    fixture: Path | None = None
+    """The directory its ``fixture:`` names (a task's)."""
+    listed: frozenset[Path] | None = None
+    """The task files its ``tasks:`` lists (a suite file's)."""
+
+
+def _facts(path: Path, raw: Any) -> _Facts:
+    kind, fixture, listed = document_kind(raw), None, None
+    if isinstance(raw, dict):
+        if isinstance(raw.get("fixture"), str):
+            where = (path.parent / raw["fixture"]).resolve()
+            if where.is_dir() and not path.resolve().is_relative_to(where):  # else invalid
+                fixture = where
+        if path.name in SUITE_FILES and kind == "suite":
+            listed = frozenset(_listed_tasks(path, raw))
+    return _Facts(kind, is_report(raw), fixture, listed)
+
+
+def _skip_reasons(found: list[_Found], facts: dict[Path, _Facts]) -> dict[Path, str]:
     """Why each walked file that is not a suite document is skipped."""
     walked = [f for f in found if f.walked]
     reasons = {f.path: f.skipped for f in walked if f.skipped}
-    fixtures: list[Path] = []
-    listed: dict[Path, set[Path]] = {}
-    for path, raw in docs.items():
-        if not isinstance(raw, dict):
-            continue
-        if isinstance(raw.get("fixture"), str):
-            fixture = (path.parent / raw["fixture"]).resolve()
-            if fixture.is_dir() and not path.resolve().is_relative_to(fixture):  # else invalid
-                fixtures.append(fixture)
-        if path.name in SUITE_FILES and document_kind(raw) == "suite":
-            listed[path.parent.resolve()] = _listed_tasks(path, raw)
+    fixtures = [f.fixture for f in facts.values() if f.fixture is not None]
+    listed = {p.parent.resolve(): f.listed for p, f in facts.items() if f.listed is not None}
     for f in walked:
-        if f.path in reasons or f.path not in docs:
+        if f.path in reasons or f.path not in facts:
             continue
-        raw, where = docs[f.path], f.path.resolve()
-        if is_report(raw):
+        fact, where = facts[f.path], f.path.resolve()
+        if fact.report:
             reasons[f.path] = REPORT
         elif any(where.is_relative_to(d) for d in fixtures):
             reasons[f.path] = IN_FIXTURE
-        elif document_kind(raw) == "task" and any(
+        elif fact.kind == "task" and any(
             where.is_relative_to(d) and where not in tasks for d, tasks in listed.items()
         ):
             reasons[f.path] = UNLISTED
@@ -166,9 +183,8 @@ def validate_documents(
 
     Returns the valid documents, then the skipped files (``skipped`` says why).
     """
-    ok: list[Validated] = []
 
-    def validate(path: Path, raw: Any, kind: Kind) -> None:
+    def validate(path: Path, raw: Any, kind: Kind) -> Validated:
         if kind == "task":
             task_from_dict(raw, path, registry)
         elif kind == "trajectory":
@@ -177,10 +193,10 @@ def validate_documents(
             load_suite(path, registry)
         else:
             _manifest_lists_tasks(path, tasks_dir)
-        ok.append(Validated(path, kind))
+        return Validated(path, kind)
 
-    skipped = _each_document(paths, validate)
-    return ok + [Validated(path, "task", why) for path, why in skipped.items()]
+    ok, skipped = _each_document(paths, validate)
+    return [*ok.values(), *(Validated(path, "task", why) for path, why in skipped.items())]
 
 
 def skipped_line(checked: Iterable[Validated]) -> str | None:
@@ -193,32 +209,42 @@ def skipped_line(checked: Iterable[Validated]) -> str | None:
 
 
 def _each_document(
-    paths: Iterable[Path], handle: Callable[[Path, Any, Kind], None]
-) -> dict[Path, str]:
+    paths: Iterable[Path], handle: Callable[[Path, Any, Kind], T]
+) -> tuple[dict[Path, T], dict[Path, str]]:
     """Read and classify every document, hand it on, and collect every file's `SpecError`.
 
-    Returns the files skipped, and why.
+    One document at a time: each is handed on as it is read and then dropped, and
+    only what `_skip_reasons` needs of it is kept. Whether a walked file is skipped is
+    known only once every file is read (a task's ``fixture:`` may name a folder seen
+    earlier), so what ``handle`` returned or raised for a skipped file is dropped then.
+    Returns ``handle``'s value per file, and the files skipped and why.
     """
-    errors: list[SpecError] = []
+    read_errors: list[SpecError] = []
+    errors: dict[Path, SpecError] = {}
+    values: dict[Path, T] = {}
     found = _found(paths)
-    docs: dict[Path, Any] = {}
+    facts: dict[Path, _Facts] = {}
     for f in found:
-        if f.skipped is None:
-            try:
-                docs[f.path] = read_document(f.path)
-            except SpecError as exc:
-                errors.append(exc)
-    skipped = _skip_reasons(found, docs)
-    for path, raw in docs.items():
-        if path in skipped:
+        if f.skipped is not None:
             continue
         try:
-            handle(path, raw, document_kind(raw))
+            raw = read_document(f.path)
         except SpecError as exc:
-            errors.append(exc)
-    if errors:
-        raise SpecErrors(errors)
-    return skipped
+            read_errors.append(exc)
+            continue
+        facts[f.path] = fact = _facts(f.path, raw)
+        if fact.report and f.walked:
+            continue
+        try:
+            values[f.path] = handle(f.path, raw, fact.kind)
+        except SpecError as exc:
+            errors[f.path] = exc
+        del raw
+    skipped = _skip_reasons(found, facts)
+    problems = read_errors + [exc for path, exc in errors.items() if path not in skipped]
+    if problems:
+        raise SpecErrors(problems)
+    return {path: v for path, v in values.items() if path not in skipped}, skipped
 
 
 def _manifest_lists_tasks(manifest: Path, tasks_dir: Path | None) -> None:
@@ -240,33 +266,43 @@ def load_tasks(paths: Iterable[Path], registry: CheckRegistry | None = None) -> 
     an empty gate must never pass. A file named explicitly (not found in a directory)
     must be a task.
     """
+    return list(scan_tasks(paths, lambda task: task, registry).values())
+
+
+def scan_tasks(
+    paths: Iterable[Path], keep: Callable[[Task], T], registry: CheckRegistry | None = None
+) -> dict[Path, T]:
+    """Validate every task below ``paths`` as `load_tasks` does, keeping only what ``keep``
+    returns of each: a gate over thousands of files loads each task again when it runs
+    it, and holds none of them meanwhile. Raises as `load_tasks` does."""
     paths = list(paths)
     named = {p.resolve() for p in paths if not p.is_dir()}
-    tasks: list[Task] = []
 
-    def collect(path: Path, raw: Any, kind: Kind) -> None:
+    def collect(path: Path, raw: Any, kind: Kind) -> tuple[str, str, T] | None:
         if kind == "task":
-            tasks.append(task_from_dict(raw, path, registry))
-        elif path.resolve() in named:
+            task = task_from_dict(raw, path, registry)
+            return task.id, task.source, keep(task)
+        if path.resolve() in named:
             raise SpecError.single(display_path(path), f"is a {kind}, not a task")
+        return None
 
-    _each_document(paths, collect)
-    if not tasks:
+    values, _ = _each_document(paths, collect)
+    found = {path: value for path, value in values.items() if value is not None}
+    if not found:
         where = ", ".join(display_path(p) for p in paths)
         raise SpecError.single(
             where, "no task file found (looked for .json/.yaml/.yml task documents)"
         )
-    _unique_ids(tasks)
-    return tasks
+    _unique_ids((task_id, source) for task_id, source, _ in found.values())
+    return {path: kept for path, (_, _, kept) in found.items()}
 
 
-def _unique_ids(tasks: list[Task]) -> None:
-    first: dict[str, Task] = {}
-    for task in tasks:
-        if task.id in first:
+def _unique_ids(tasks: Iterable[tuple[str, str]]) -> None:
+    """Refuse a task id twice, naming both files (``(id, source)`` pairs)."""
+    first: dict[str, str] = {}
+    for task_id, source in tasks:
+        if task_id in first:
             raise SpecError.single(
-                task.source,
-                f"duplicate task id {task.id!r} (also in {first[task.id].source})",
-                "id",
+                source, f"duplicate task id {task_id!r} (also in {first[task_id]})", "id"
             )
-        first[task.id] = task
+        first[task_id] = source
