@@ -5,6 +5,7 @@ The two-node cluster itself is `test_ray_cluster.py` (slow).
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -74,3 +75,20 @@ def test_workers_below_one_is_refused_before_connecting() -> None:
 
     with pytest.raises(SpecError, match="--workers: must be >= 1, got 0"):
         RayExecutor("auto", 0)
+
+
+def test_an_address_where_nothing_listens_is_refused_at_once() -> None:
+    pytest.importorskip("ray", reason="the ray extra is not installed")
+    from benchwright.errors import SpecError
+    from benchwright.execution.executor import Job
+    from benchwright.execution.ray_executor import RayExecutor
+
+    with socket.socket() as sock:  # a port just freed: nothing listens there
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+        with pytest.raises(SpecError) as caught:
+            list(RayExecutor(address, 1).run(abs, [Job("a", -1)]))
+        assert str(caught.value) == (
+            f"--ray-address: no Ray head answers at {address}: Connection refused"
+        )

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -34,6 +35,9 @@ INSTALL_HINT = "Ray is not installed here: pip install 'benchwright[ray]'"
 WAIT_S = 1.0
 """How long one `ray.wait` blocks: short, so Ctrl-C and closing the stream are
 noticed within a second even while every job is still running."""
+CONNECT_PROBE_S = 5.0
+"""How long the head's port has to accept a connection before the run is refused:
+`ray.init` itself keeps retrying an address nobody answers for minutes."""
 CANCEL_GRACE_S = 10.0
 """How long a cancelled task has to unwind (stop its app, close its browser) before
 its worker process is killed. Ray raises KeyboardInterrupt in a running task only
@@ -133,6 +137,7 @@ class RayExecutor:
         run disconnects again at its end."""
         if ray.is_initialized():
             return False
+        _probe(self.address)
         # Ray's usage statistics are opt-out; a grading harness reports to nobody.
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         options: dict[str, Any] = {
@@ -165,6 +170,20 @@ class RayExecutor:
         raise SpecError.single(
             "--executor ray", f"job {job.key!r} needs {wanted}; no node of the cluster has it{hint}"
         )
+
+
+def _probe(address: str) -> None:
+    """Refuse at once a ``HOST:PORT`` (or ``ray://HOST:PORT``) where nothing listens;
+    ``auto`` and ``local`` are Ray's to resolve."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=CONNECT_PROBE_S).close()
+    except OSError as exc:
+        raise SpecError.single(
+            "--ray-address", f"no Ray head answers at {address}: {exc.strerror or exc}"
+        ) from None
 
 
 def _cancel(ray: Any, refs: list[Any]) -> None:
