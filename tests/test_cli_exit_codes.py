@@ -131,7 +131,10 @@ def test_validate_a_good_suite_exits_0_with_a_summary(cli, tmp_path):
     proc = cli("validate", ".")
     assert proc.returncode == EXIT_PASSED, proc.stderr
     assert proc.stderr == ""
-    assert proc.stdout.strip() == "valid: 2 tasks, 1 trajectory, 1 manifest"
+    assert proc.stdout.splitlines() == [
+        "valid: 2 tasks, 1 trajectory, 1 manifest",
+        "skipped 1 file(s) that are not suite documents: 1 inside fixture or reference folders",
+    ]  # the fixture's package.json
 
 
 def test_validate_an_empty_dir_is_exit_2(cli, tmp_path):
