@@ -5,6 +5,8 @@ The two-node cluster itself is `test_ray_cluster.py` (slow).
 
 from __future__ import annotations
 
+import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -92,3 +94,26 @@ def test_an_address_where_nothing_listens_is_refused_at_once() -> None:
         assert str(caught.value) == (
             f"--ray-address: no Ray head answers at {address}: Connection refused"
         )
+
+
+@pytest.mark.slow
+def test_local_starts_a_private_cluster_with_a_browser_unit_per_worker_and_stops_it() -> None:
+    pytest.importorskip("ray", reason="the ray extra is not installed")
+    script = (
+        "import ray\n"
+        "from benchwright.execution.executor import Job, Resources\n"
+        "from benchwright.execution.ray_executor import RayExecutor\n"
+        "jobs = [Job('plain', -2), Job('browser', -3, Resources(browser=True))]\n"
+        "done = sorted(RayExecutor('local', 2).run(abs, jobs), key=lambda d: d.key)\n"
+        "print([(d.key, d.result, len(d.node)) for d in done], ray.is_initialized())"
+    )
+    # A token of its own, so the private cluster never writes one under ~/.ray.
+    env = os.environ | {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(16)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=180, env=env,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    # Both ran (the browser job on a browser unit the private cluster declared), each on
+    # a Ray node id (56 hex digits), and the cluster is gone once the run is.
+    assert done.stdout.strip().splitlines()[-1] == "[('browser', 3, 56), ('plain', 2, 56)] False"
