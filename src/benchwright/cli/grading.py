@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -28,8 +27,9 @@ from benchwright.cli._app import (
 )
 
 if TYPE_CHECKING:
-    from benchwright.execution.isolation import IsolationRequest
-    from benchwright.model import GateResult, RunResult, Task, Trajectory
+    from benchwright.execution.executor import Executor
+    from benchwright.execution.gate_jobs import GatePlan
+    from benchwright.model import GateResult
 
 checks_app = typer.Typer(help="The check types this installation knows.", no_args_is_help=True)
 trajectory_app = typer.Typer(
@@ -106,12 +106,13 @@ def run(
     isolation = isolation_request(no_sandbox, sandbox_ro, agent_network)
     pool = make_executor(executor, workers, ray_address)
     if task is not None or trajectory is not None:
-        from benchwright.dsl import load_task, load_trajectory
-
         if task is None or trajectory is None or suite is not None:
             invalid("--task and --trajectory go together, without SUITE")
-        pair = (load_task(task), load_trajectory(trajectory))
-        _grade([pair], json_out, junit_out, keep, isolation)
+        from benchwright.execution.executor import SerialExecutor
+        from benchwright.execution.gate_jobs import one_task_plan
+
+        _grade(one_task_plan(task, trajectory, isolation, keep), SerialExecutor(), json_out,
+               junit_out)  # fmt: skip
     from benchwright.cli.suites import run_suite
 
     run_suite(suite, agent, tasks_glob, iterations, budget, env or [], seed, out, resume,
@@ -146,46 +147,53 @@ def gate(
     brief: Annotated[
         bool, typer.Option("--brief", help="One line per task: its verdict, what failed it.")
     ] = False,
+    workers: WorkersOpt = None,
+    executor: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
 ) -> None:
-    """Grade many tasks; exit 0 only when every task passed."""
-    from benchwright.dsl import pair_trajectories, select_tasks
+    """Grade many tasks; exit 0 only when every task passed.
+
+    Without --workers, a gate of 200 tasks or more grades them in a pool of min(cores, 4).
+    """
+    from benchwright.execution.gate_jobs import gate_executor, plan_gate
 
     if report_format not in REPORT_FORMATS:
         invalid(f"--report-format {report_format!r}: choose one of {', '.join(REPORT_FORMATS)}")
     if report_format != "benchwright" and json_out is None:
         invalid(f"--report-format {report_format} needs --json PATH to write the report to")
-    selected = select_tasks(tasks, manifest, on_note=lambda line: typer.echo(line, err=True))
-    pairs = pair_trajectories(selected, trajectory)
-    _grade(pairs, json_out, junit_out, keep, isolation_request(no_sandbox, sandbox_ro),
-           report_format, brief)  # fmt: skip
+    plan = plan_gate(tasks, manifest, trajectory, isolation_request(no_sandbox, sandbox_ro), keep,
+                     on_note=lambda line: typer.echo(line, err=True))  # fmt: skip
+    pool = gate_executor(executor, workers, ray_address, len(plan.jobs))
+    _grade(plan, pool, json_out, junit_out, report_format, brief)
 
 
 REPORT_FORMATS = ("benchwright", "agentbench")
 
 
 def _grade(
-    pairs: list[tuple[Task, Trajectory]], json_out: Path | None, junit_out: Path | None,
-    keep: bool, isolation: IsolationRequest, report_format: str = "benchwright",
-    brief: bool = False,
+    plan: GatePlan, executor: Executor, json_out: Path | None, junit_out: Path | None,
+    report_format: str = "benchwright", brief: bool = False,
 ) -> None:  # fmt: skip
     from rich.console import Console
 
     from benchwright.errors import EXIT_FAILED, EXIT_HARNESS, EXIT_PASSED
-    from benchwright.execution import run_gate
-    from benchwright.execution.isolation import choose_confinement
+    from benchwright.execution.gate_jobs import plan_tasks, run_gate_jobs
+    from benchwright.execution.progress import ProgressDisplay
     from benchwright.reports import write_json, write_junit
     from benchwright.reports.terminal import print_gate
 
-    tasks = [task for task, _ in pairs]
-    for line in (warning for task in tasks for warning in task.warnings):
+    for line in plan.warnings:
         typer.echo(f"warning: {line}", err=True)
-    confinement = choose_confinement(isolation, tasks)
-    with _progress(len(pairs)) as advance:
-        result = run_gate(pairs, keep=keep, on_result=advance, confinement=confinement)
+    # Off a terminal, quiet: the report lists every task; on one, live counts for long gates.
+    live = len(plan.jobs) > 1 and sys.stderr.isatty()
+    with ProgressDisplay(len(plan.jobs), "tasks", live=live, plain=False) as progress:
+        result = run_gate_jobs(
+            plan, executor, progress.started, lambda run: progress.finished(run.task_id, run.passed)
+        )
     if json_out and report_format == "agentbench":
         from benchwright.reports.agentbench import write_agentbench
 
-        write_agentbench(result, tasks, json_out)
+        write_agentbench(result, plan_tasks(plan), json_out)
     elif json_out:
         write_json(result, json_out)
     if junit_out:
@@ -202,29 +210,6 @@ def _exit_code(result: GateResult, ok: int, failed: int, harness: int) -> int:
     if result.harness_failed:
         return harness
     return ok if result.passed else failed
-
-
-class _progress:
-    """A progress bar on stderr for long gates on a terminal; silent otherwise."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self._bar: Any = None
-
-    def __enter__(self) -> Callable[[RunResult], None]:
-        if self.total > 1 and sys.stderr.isatty():
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self._bar = Progress(console=Console(stderr=True), transient=True)
-            self._bar.start()
-            task = self._bar.add_task("grading", total=self.total)
-            return lambda run: self._bar.update(task, advance=1, description=run.task_id)
-        return lambda run: None
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.stop()
 
 
 @checks_app.command("list")

@@ -9,7 +9,12 @@ from benchwright.dsl.discover import (
     skipped_line,
     validate_documents,
 )
-from benchwright.dsl.gate import pair_trajectories, select_tasks
+from benchwright.dsl.gate import (
+    pair_trajectories,
+    scan_selected,
+    select_tasks,
+    trajectory_files,
+)
 from benchwright.dsl.manifest import load_manifest
 from benchwright.dsl.suite import load_suite, suite_file
 from benchwright.dsl.task import load_task, task_from_dict
@@ -28,11 +33,13 @@ __all__ = [
     "load_tasks",
     "load_trajectory",
     "pair_trajectories",
+    "scan_selected",
     "select_tasks",
     "skipped_line",
     "suite_file",
     "task_from_dict",
     "tier_of",
+    "trajectory_files",
     "trajectory_from_dict",
     "validate_documents",
 ]

@@ -45,6 +45,12 @@ def choose_confinement(
     request: IsolationRequest, tasks: Sequence[Task], agent_spec: str | None = None
 ) -> Confinement:
     """The run's confinement: refused (HarnessError) only when it is needed and unavailable."""
-    if request.no_sandbox or runs_agent_code(tasks, agent_spec):
+    return confinement_for(request, request.no_sandbox or runs_agent_code(tasks, agent_spec))
+
+
+def confinement_for(request: IsolationRequest, needed: bool) -> Confinement:
+    """`choose_confinement` once it is known whether agent code runs (``needed``): a gate
+    streaming its tasks learns that while validating them, without keeping them."""
+    if request.no_sandbox or needed:
         return require(request.no_sandbox, request.readable)
     return Confinement(readable=request.readable)

@@ -44,6 +44,8 @@ class ProgressDisplay:
         out: where a finished job's own ``line`` goes (a run's verdict lines: stdout);
             default ``console``.
         live: force the live bar on or off; default: on when ``console`` is a terminal.
+        plain: off a terminal, print a line per finished job (default); False keeps
+            quiet there (a gate's report already lists every task).
     """
 
     def __init__(
@@ -54,12 +56,14 @@ class ProgressDisplay:
         *,
         out: Console | None = None,
         live: bool | None = None,
+        plain: bool = True,
     ) -> None:
         self.console = console or Console(stderr=True)
         self.out = out or self.console
         self.total = total
         self.label = label
         self.live = self.console.is_terminal if live is None else live
+        self.plain = plain
         self.done = 0
         self.failed = 0
         self.running: dict[str, str] = {}
@@ -116,7 +120,7 @@ class ProgressDisplay:
         self.failed += not ok
         if line is not None:
             self.out.print(line, highlight=False, markup=False, soft_wrap=True)
-        elif self._bar is None:
+        elif self._bar is None and self.plain:
             self.console.print(self._default_line(key, ok), highlight=False, markup=False)
         if self._bar is not None and self._task is not None:
             self._bar.update(self._task, completed=self.done)

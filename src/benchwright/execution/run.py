@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace as with_fields
 
 from benchwright.checks import CheckRegistry
@@ -56,22 +56,35 @@ def run_gate(
     An interruption (Ctrl-C) or a harness crash still returns what was computed,
     marked incomplete, so no finished result is lost.
     """
-    started = time.perf_counter()
-    runs: list[RunResult] = []
-    error = None
-    try:
-        for task, trajectory in pairs:
+
+    def runs() -> Iterator[tuple[int, RunResult]]:
+        for index, (task, trajectory) in enumerate(pairs):
             run = run_task(task, trajectory, keep=keep, registry=registry, confinement=confinement)
-            runs.append(run)
+            yield index, run  # kept before the listener hears of it: a crash there loses nothing
             if on_result is not None:
                 on_result(run)
+
+    return collect_gate(runs(), len(pairs), confinement)
+
+
+def collect_gate(
+    runs: Iterator[tuple[int, RunResult]], total: int, confinement: Confinement | None
+) -> GateResult:
+    """Gather ``(position, run)`` outcomes, in any order, into a gate in position order.
+
+    An interruption (Ctrl-C) or a harness crash keeps what was computed, marked incomplete.
+    """
+    started = time.perf_counter()
+    done: list[tuple[int, RunResult]] = []
+    error = None
+    try:
+        done.extend(runs)
     except KeyboardInterrupt:
-        error = f"interrupted after {len(runs)} of {len(pairs)} task(s)"
+        error = f"interrupted after {len(done)} of {total} task(s)"
     except Exception as exc:  # a harness bug: keep what was computed, say what broke
-        done = f"after {len(runs)} of {len(pairs)} task(s)"
-        error = f"harness crashed {done}: {type(exc).__name__}: {exc}"
+        error = f"harness crashed after {len(done)} of {total} task(s): {type(exc).__name__}: {exc}"
     return GateResult(
-        tuple(runs),
+        tuple(run for _, run in sorted(done, key=lambda pair: pair[0])),
         complete=error is None,
         duration_s=time.perf_counter() - started,
         error=error,

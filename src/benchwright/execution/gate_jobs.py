@@ -1,0 +1,138 @@
+"""A gate over many task files: validate every file first holding none of them, then
+grade each as an executor job that loads its task (and trajectory) where it runs.
+
+Holding every loaded task until the last one ran made a gate's memory grow with its
+task count (about 8 KiB a task). Here the first pass keeps a task's id, warnings and
+whether it runs agent code; the second loads one task per job, in a worker when
+there are many (static checks spread over ``--workers``). Invalid files are all
+reported by the first pass (exit 2) before anything runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import closing
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from benchwright.dsl import load_task, load_trajectory, scan_selected, trajectory_files
+from benchwright.execution.executor import Done, Executor, Job, default_workers, make_executor
+from benchwright.execution.isolation import IsolationRequest, confinement_for, runs_agent_code
+from benchwright.execution.run import collect_gate, run_task
+from benchwright.model import CheckResult, GateResult, RunResult, Status, Task, Trajectory
+from benchwright.sandbox import Confinement
+
+POOL_MIN_TASKS = 200
+"""Without ``--workers``, a gate of fewer tasks grades them in this process: starting a
+pool costs more than a few hundred static tasks take."""
+
+
+@dataclass(frozen=True, slots=True)
+class GateJob:
+    """One task file and the trajectory graded against it: what a worker needs."""
+
+    task_id: str
+    task_file: str
+    trajectory: str
+    keep: bool = False
+    confinement: Confinement | None = None
+
+
+@dataclass(frozen=True)
+class GatePlan:
+    jobs: list[GateJob]
+    """In the order the tasks were found: the report's order."""
+    warnings: list[str]
+    confinement: Confinement
+
+
+def plan_gate(
+    tasks_dir: Path | None, manifest: Path | None, trajectory: Path,
+    isolation: IsolationRequest, keep: bool = False,
+    on_note: Callable[[str], None] = lambda line: None,
+) -> GatePlan:  # fmt: skip
+    """Validate every task and trajectory (`SpecErrors` lists every invalid file), keeping
+    of each task only its id, warnings and whether it runs agent code."""
+    found = scan_selected(tasks_dir, manifest, _facts, on_note=on_note)
+    ids = [task_id for task_id, _, _ in found.values()]
+    trajectories = trajectory_files(ids, trajectory)
+    needed = any(runs for _, _, runs in found.values())
+    confinement = confinement_for(isolation, needed)
+    warnings = [line for _, lines, _ in found.values() for line in lines]
+    jobs = [
+        GateJob(task_id, str(path), str(file), keep, confinement)
+        for (path, (task_id, _, _)), file in zip(found.items(), trajectories, strict=True)
+    ]
+    return GatePlan(jobs, warnings, confinement)
+
+
+def one_task_plan(
+    task_file: Path, trajectory: Path, isolation: IsolationRequest, keep: bool = False
+) -> GatePlan:
+    """The plan of grading one task file (``run --task --trajectory``), validated now."""
+    task = load_task(task_file)
+    load_trajectory(trajectory)
+    task_id, warnings, needed = _facts(task)
+    confinement = confinement_for(isolation, needed)
+    job = GateJob(task_id, str(task_file), str(trajectory), keep, confinement)
+    return GatePlan([job], list(warnings), confinement)
+
+
+def plan_tasks(plan: GatePlan) -> Iterator[Task]:
+    """The plan's tasks loaded again one at a time (a report that needs their checks)."""
+    return (load_task(Path(job.task_file)) for job in plan.jobs)
+
+
+def _facts(task: Task) -> tuple[str, tuple[str, ...], bool]:
+    return task.id, tuple(task.warnings), runs_agent_code([task], None)
+
+
+def gate_executor(name: str, workers: int | None, ray_address: str | None, tasks: int) -> Executor:
+    """``--workers`` as given; without it, a pool only for a gate of `POOL_MIN_TASKS`."""
+    if workers is None and name == "local":
+        workers = default_workers() if tasks >= POOL_MIN_TASKS else 1
+    return make_executor(name, workers, ray_address)
+
+
+def grade_job(job: GateJob) -> RunResult:
+    """Load one task and its trajectory and grade it (in a worker, or here)."""
+    task = load_task(Path(job.task_file))
+    trajectory = _trajectory(job.trajectory)
+    return run_task(task, trajectory, keep=job.keep, confinement=job.confinement)
+
+
+@lru_cache(maxsize=1)
+def _trajectory(path: str) -> Trajectory:
+    """A gate usually grades one trajectory against every task: read it once."""
+    return load_trajectory(Path(path))
+
+
+def run_gate_jobs(
+    plan: GatePlan,
+    executor: Executor,
+    on_start: Callable[[str], None] = lambda task_id: None,
+    on_result: Callable[[RunResult], None] = lambda run: None,
+) -> GateResult:
+    """Grade every job through ``executor``; the report keeps the jobs' order."""
+    jobs = plan.jobs
+
+    def announced() -> Iterator[Job[GateJob]]:
+        for index, job in enumerate(jobs):
+            on_start(job.task_id)
+            yield Job(str(index), job)
+
+    def outcomes() -> Iterator[tuple[int, RunResult]]:
+        with closing(executor.run(grade_job, announced())) as stream:
+            for done in stream:
+                run = done.result or _harness_failure(jobs[int(done.key)], done)
+                yield int(done.key), run
+                on_result(run)
+
+    return collect_gate(outcomes(), len(jobs), plan.confinement)
+
+
+def _harness_failure(job: GateJob, done: Done[RunResult]) -> RunResult:
+    """A task whose worker returned nothing: an INFRA row, never a silent pass."""
+    row = CheckResult("harness", Status.INFRA, 0.0, f"not graded: {done.error}")
+    return RunResult(task_id=job.task_id, results=(row,), trajectory=job.trajectory)
