@@ -148,9 +148,11 @@ class RayExecutor:
             "log_to_driver": False,
         }
         if self.address == "local":
-            count = self.workers
-            options |= {"num_cpus": count, "resources": {"browser": count}}
-            options["include_dashboard"] = False
+            options |= {
+                "num_cpus": self.workers,
+                "resources": {"browser": self.workers},
+                "include_dashboard": False,
+            }
         try:
             ray.init(**options)
         except (ConnectionError, RuntimeError, ValueError) as exc:
