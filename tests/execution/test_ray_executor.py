@@ -79,21 +79,38 @@ def test_workers_below_one_is_refused_before_connecting() -> None:
         RayExecutor("auto", 0)
 
 
-def test_an_address_where_nothing_listens_is_refused_at_once() -> None:
+def test_an_address_where_nothing_listens_is_refused_before_anything_runs() -> None:
     pytest.importorskip("ray", reason="the ray extra is not installed")
     from benchwright.errors import SpecError
-    from benchwright.execution.executor import Job
     from benchwright.execution.ray_executor import RayExecutor
 
-    with socket.socket() as sock:  # a port just freed: nothing listens there
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = _free_port()
     for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
         with pytest.raises(SpecError) as caught:
-            list(RayExecutor(address, 1).run(abs, [Job("a", -1)]))
+            RayExecutor(address, 1)
         assert str(caught.value) == (
             f"--ray-address: no Ray head answers at {address}: Connection refused"
         )
+
+
+def test_run_on_a_cluster_that_is_not_there_exits_2_before_writing_a_run(cli, tmp_path) -> None:
+    pytest.importorskip("ray", reason="the ray extra is not installed")
+    port = _free_port()
+    turnbench, out = str(REPO / "suites" / "turnbench"), str(tmp_path / "runs")
+    done = cli("run", turnbench, "--agent", "oracle", "--executor", "ray",
+               "--ray-address", f"127.0.0.1:{port}", "--out", out)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == (
+        f"error: --ray-address: no Ray head answers at 127.0.0.1:{port}: Connection refused"
+    )
+    assert not (tmp_path / "runs").exists()
+
+
+def _free_port() -> int:
+    """A port just freed: nothing listens there."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 @pytest.mark.slow

@@ -95,23 +95,25 @@ class RayExecutor:
     name = "ray"
 
     def __init__(self, address: str = "auto", workers: int | None = None) -> None:
-        _ray()
+        ray = _ray()
         if workers is not None and workers < 1:
             raise SpecError.single("--workers", f"must be >= 1, got {workers}")
         self.address = address
         self._asked = workers
         self.workers = workers or default_workers()
+        # Connect now, so a cluster that is not there fails the command before it has
+        # written anything (a run directory with no trials).
+        self._owned = self._connect(ray)
 
     def run(self, fn: Callable[[P], R], jobs: Iterable[Job[P]]) -> Iterator[Done[R]]:
         ray = _ray()
-        started_here = self._connect(ray)
+        if not ray.is_initialized():  # a second run after the first disconnected
+            self._owned = self._connect(ray)
         remote = ray.remote(_apply_on_node)
         pending: dict[Any, str] = {}
         source = iter(jobs)
         try:
             capacity = [node["Resources"] for node in ray.nodes() if node["Alive"]]
-            if self._asked is None:
-                self.workers = max(1, int(sum(node.get("CPU", 0) for node in capacity)))
             while True:
                 while len(pending) < self.workers:
                     job = next(source, None)
@@ -129,17 +131,31 @@ class RayExecutor:
                     yield _outcome(ray, ref, pending.pop(ref))
         finally:
             _cancel(ray, list(pending))
-            if started_here:
+            if self._owned:
                 ray.shutdown()
+                self._owned = False
 
     def _connect(self, ray: Any) -> bool:
-        """Join (or, for ``local``, start) the cluster; True when this call did, so the
-        run disconnects again at its end."""
-        if ray.is_initialized():
-            return False
-        _probe(self.address)
-        # Ray's usage statistics are opt-out; a grading harness reports to nobody.
-        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        """Join (or, for ``local``, start) the cluster unless this process already has;
+        True when this call did, so the run disconnects again at its end. Unless
+        ``workers`` was given, it becomes the cluster's CPU count."""
+        owned = False
+        if not ray.is_initialized():
+            _probe(self.address)
+            # Ray's usage statistics are opt-out; a grading harness reports to nobody.
+            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+            try:
+                ray.init(**self._init_options())
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise SpecError.single(
+                    "--ray-address", f"cannot join a Ray cluster at {self.address!r}: {exc}"
+                ) from None
+            owned = True
+        if self._asked is None:
+            self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        return owned
+
+    def _init_options(self) -> dict[str, Any]:
         options: dict[str, Any] = {
             "address": self.address,
             "logging_level": logging.WARNING,
@@ -153,13 +169,7 @@ class RayExecutor:
                 "resources": {"browser": self.workers},
                 "include_dashboard": False,
             }
-        try:
-            ray.init(**options)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise SpecError.single(
-                "--ray-address", f"cannot join a Ray cluster at {self.address!r}: {exc}"
-            ) from None
-        return True
+        return options
 
     @staticmethod
     def _check_fits(job: Job[Any], capacity: list[dict[str, float]]) -> None:
