@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from benchwright.dsl import load_task, load_trajectory, scan_selected, trajectory_files
-from benchwright.execution.executor import Done, Executor, Job, default_workers, make_executor
+from benchwright.execution.executor import Executor, Job, default_workers, make_executor
 from benchwright.execution.isolation import IsolationRequest, confinement_for, runs_agent_code
 from benchwright.execution.run import collect_gate, run_task
 from benchwright.model import CheckResult, GateResult, RunResult, Status, Task, Trajectory
@@ -95,11 +95,31 @@ def gate_executor(name: str, workers: int | None, ray_address: str | None, tasks
     return make_executor(name, workers, ray_address)
 
 
-def grade_job(job: GateJob) -> RunResult:
-    """Load one task and its trajectory and grade it (in a worker, or here)."""
-    task = load_task(Path(job.task_file))
-    trajectory = _trajectory(job.trajectory)
+def grade_batch(batch: tuple[GateJob, ...]) -> list[RunResult]:
+    """Grade a few tasks in a row (in a worker, or here): a static task takes about a
+    millisecond, less than sending it to a worker and its result back."""
+    return [_grade_one(job) for job in batch]
+
+
+def _grade_one(job: GateJob) -> RunResult:
+    try:
+        task = load_task(Path(job.task_file))
+        trajectory = _trajectory(job.trajectory)
+    except Exception as exc:  # the file changed since it was validated: this task only
+        return _harness_failure(job, f"{type(exc).__name__}: {exc}")
     return run_task(task, trajectory, keep=job.keep, confinement=job.confinement)
+
+
+def batch_size(tasks: int, workers: int) -> int:
+    """One task a job for one worker; for a pool, about `BATCHES_PER_WORKER` jobs per
+    worker (so they finish close together), at most `MAX_BATCH` tasks each."""
+    if workers <= 1:
+        return 1
+    return max(1, min(MAX_BATCH, -(-tasks // (workers * BATCHES_PER_WORKER))))
+
+
+BATCHES_PER_WORKER = 8
+MAX_BATCH = 50
 
 
 @lru_cache(maxsize=1)
@@ -114,25 +134,32 @@ def run_gate_jobs(
     on_start: Callable[[str], None] = lambda task_id: None,
     on_result: Callable[[RunResult], None] = lambda run: None,
 ) -> GateResult:
-    """Grade every job through ``executor``; the report keeps the jobs' order."""
+    """Grade every job through ``executor``, a batch at a time; the report keeps the
+    jobs' order."""
     jobs = plan.jobs
+    size = batch_size(len(jobs), executor.workers)
 
-    def announced() -> Iterator[Job[GateJob]]:
-        for index, job in enumerate(jobs):
-            on_start(job.task_id)
-            yield Job(str(index), job)
+    def batches() -> Iterator[Job[tuple[GateJob, ...]]]:
+        for first in range(0, len(jobs), size):
+            batch = tuple(jobs[first : first + size])
+            for job in batch:
+                on_start(job.task_id)
+            yield Job(str(first), batch)
 
     def outcomes() -> Iterator[tuple[int, RunResult]]:
-        with closing(executor.run(grade_job, announced())) as stream:
+        with closing(executor.run(grade_batch, batches())) as stream:
             for done in stream:
-                run = done.result or _harness_failure(jobs[int(done.key)], done)
-                yield int(done.key), run
-                on_result(run)
+                first = int(done.key)
+                batch = jobs[first : first + size]
+                runs = done.result or [_harness_failure(job, str(done.error)) for job in batch]
+                for offset, run in enumerate(runs):
+                    yield first + offset, run
+                    on_result(run)
 
     return collect_gate(outcomes(), len(jobs), plan.confinement)
 
 
-def _harness_failure(job: GateJob, done: Done[RunResult]) -> RunResult:
-    """A task whose worker returned nothing: an INFRA row, never a silent pass."""
-    row = CheckResult("harness", Status.INFRA, 0.0, f"not graded: {done.error}")
+def _harness_failure(job: GateJob, error: str) -> RunResult:
+    """A task that could not be graded: an INFRA row, never a silent pass."""
+    row = CheckResult("harness", Status.INFRA, 0.0, f"not graded: {error}")
     return RunResult(task_id=job.task_id, results=(row,), trajectory=job.trajectory)

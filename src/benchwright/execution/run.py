@@ -8,6 +8,7 @@ from dataclasses import replace as with_fields
 
 from benchwright.checks import CheckRegistry
 from benchwright.execution.evaluate import evaluate
+from benchwright.execution.spool import SpooledRuns
 from benchwright.model import GateResult, RunResult, Task, Trajectory
 from benchwright.sandbox import CONFINED, Confinement
 from benchwright.workspace import Workspace, replay
@@ -75,16 +76,17 @@ def collect_gate(
     An interruption (Ctrl-C) or a harness crash keeps what was computed, marked incomplete.
     """
     started = time.perf_counter()
-    done: list[tuple[int, RunResult]] = []
+    done = SpooledRuns()
     error = None
     try:
-        done.extend(runs)
+        for position, run in runs:
+            done.append(position, run)
     except KeyboardInterrupt:
         error = f"interrupted after {len(done)} of {total} task(s)"
     except Exception as exc:  # a harness bug: keep what was computed, say what broke
         error = f"harness crashed after {len(done)} of {total} task(s): {type(exc).__name__}: {exc}"
     return GateResult(
-        tuple(run for _, run in sorted(done, key=lambda pair: pair[0])),
+        done,
         complete=error is None,
         duration_s=time.perf_counter() - started,
         error=error,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,7 +110,8 @@ class RunResult:
 class GateResult:
     """A gate over many tasks; ``complete`` is False when it stopped early."""
 
-    runs: tuple[RunResult, ...]
+    runs: Sequence[RunResult]
+    """In task order: a tuple, or a gate's runs spooled to disk (``execution/spool.py``)."""
     complete: bool = True
     duration_s: float = 0.0
     error: str | None = None
