@@ -202,3 +202,35 @@ def test_a_killed_graders_socket_directory_is_swept_and_a_live_ones_kept(tmp_pat
     (left / "app.sock").write_text("")
     assert sweep_stale(tmp_path) == [left]
     assert not left.exists() and live.is_dir() and odd.is_dir()
+
+
+def test_closing_relays_with_open_connections_is_quiet(tmp_path):
+    """Teardown cancels every relayed connection; none may surface as an unhandled error
+    (Python 3.11 logs a traceback for a cancelled stream-server handler otherwise)."""
+    import asyncio
+
+    from benchwright.services._relay import Relays, tcp_listener
+
+    async def scenario() -> list[dict]:
+        errors: list[dict] = []
+        asyncio.get_running_loop().set_exception_handler(lambda _loop, ctx: errors.append(ctx))
+        upstream = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+        port = upstream.sockets[0].getsockname()[1]
+        relays = Relays()
+        listener = tcp_listener("127.0.0.1", 0)
+        relay_port = listener.getsockname()[1]
+        await relays.listen(listener, lambda: asyncio.open_connection("127.0.0.1", port))
+        clients = [await asyncio.open_connection("127.0.0.1", relay_port) for _ in range(3)]
+        for _ in range(50):  # bounded: until every connection is being relayed
+            if len(relays._tasks) == 3:
+                break
+            await asyncio.sleep(0.02)
+        assert len(relays._tasks) == 3
+        await relays.close()
+        for _, writer in clients:
+            writer.close()
+        upstream.close()
+        await asyncio.sleep(0.05)
+        return errors
+
+    assert asyncio.run(scenario()) == []

@@ -103,6 +103,11 @@ class Relays:
                     return
                 writer.write(greeting)
                 await pipe((reader, writer), peer)
+            except asyncio.CancelledError:
+                # `close` ended this relay: finish quietly. Python 3.11's server callback
+                # asks a cancelled handler for its exception, which raises and prints a
+                # traceback per open connection on every teardown.
+                return
             finally:
                 writer.close()  # also when cancelled before the peer answered
                 self._tasks.discard(task)
