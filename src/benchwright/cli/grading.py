@@ -153,17 +153,19 @@ def gate(
 ) -> None:
     """Grade many tasks; exit 0 only when every task passed.
 
-    Without --workers, a gate of 200 tasks or more grades them in a pool of min(cores, 4).
+    Without --workers, static tasks are graded while their files are validated, and 200
+    or more tasks that run commands go to a pool of min(cores, 4).
     """
-    from benchwright.execution.gate_jobs import gate_executor, plan_gate
+    from benchwright.execution.gate_jobs import gate_executor, grades_ahead, plan_gate
 
     if report_format not in REPORT_FORMATS:
         invalid(f"--report-format {report_format!r}: choose one of {', '.join(REPORT_FORMATS)}")
     if report_format != "benchwright" and json_out is None:
         invalid(f"--report-format {report_format} needs --json PATH to write the report to")
     plan = plan_gate(tasks, manifest, trajectory, isolation_request(no_sandbox, sandbox_ro), keep,
-                     on_note=lambda line: typer.echo(line, err=True))  # fmt: skip
-    pool = gate_executor(executor, workers, ray_address, len(plan.jobs))
+                     on_note=lambda line: typer.echo(line, err=True),
+                     ahead=grades_ahead(executor, workers, keep))  # fmt: skip
+    pool = gate_executor(executor, workers, ray_address, plan.pending)
     _grade(plan, pool, json_out, junit_out, report_format, brief)
 
 
