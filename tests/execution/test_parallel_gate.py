@@ -9,8 +9,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from benchwright.execution.executor import LocalPool, SerialExecutor
-from benchwright.execution.gate_jobs import GateJob, GatePlan, batch_size, run_gate_jobs
+from benchwright.execution.gate_jobs import (
+    GateJob,
+    GatePlan,
+    batch_size,
+    plan_gate,
+    run_gate_jobs,
+)
+from benchwright.execution.isolation import IsolationRequest
 from benchwright.sandbox import CONFINED
 
 BENCHWRIGHT = Path(sys.executable).with_name("benchwright")
@@ -76,14 +85,15 @@ def test_a_gate_with_three_workers_reports_what_one_worker_reports(tmp_path):
     ]  # fmt: skip
 
 
-def test_every_invalid_task_file_is_reported_and_nothing_runs(tmp_path):
+@pytest.mark.parametrize("workers", [(), ("--workers", "2")], ids=["ahead", "pool"])
+def test_every_invalid_task_file_is_reported_and_nothing_runs(tmp_path, workers):
     tasks, trajectory = _gate_inputs(tmp_path, 12)
     for n, field in ((2, "oracles"), (7, "workspace"), (11, "id")):
         doc = _task(n)
         del doc[field]
         (tasks / f"task-{n:03d}.json").write_text(json.dumps(doc))
     (tasks / "task-005.json").write_text("{not json")
-    done = _gate("--tasks", str(tasks), "--trajectory", str(trajectory), "--workers", "2")
+    done = _gate("--tasks", str(tasks), "--trajectory", str(trajectory), *workers)
     assert done.returncode == 2
     errors = done.stderr.splitlines()
     for n in (2, 5, 7, 11):
@@ -112,3 +122,19 @@ def test_batches_are_one_task_alone_and_bounded_in_a_pool():
     assert batch_size(30, 3) == 2
     assert batch_size(5000, 2) == 50
     assert batch_size(3, 4) == 1
+
+
+def test_static_tasks_are_graded_ahead_and_command_tasks_wait_for_the_executor(tmp_path):
+    tasks, trajectory = _gate_inputs(tmp_path, 3)
+    command = {**_task(9), "id": "runs-a-command"}
+    command["oracles"] = [{"type": "test_must_pass", "command": "grep -q 'a + b' calc.py"}]
+    (tasks / "task-009.json").write_text(json.dumps(command))
+    unconfined = IsolationRequest(no_sandbox=True)  # the command task needs no bwrap here
+    plan = plan_gate(tasks, None, trajectory, unconfined, ahead=True)
+    assert [job.ahead for job in plan.jobs] == [0, 1, 2, -1] and plan.pending == 1
+    gate = run_gate_jobs(plan, SerialExecutor())
+    assert [run.task_id for run in gate.runs] == ["task-000", "task-001", "task-002",
+                                                 "runs-a-command"]  # fmt: skip
+    assert all(run.passed for run in gate.runs)
+    spread = plan_gate(tasks, None, trajectory, unconfined)
+    assert spread.graded is None and spread.pending == 4
