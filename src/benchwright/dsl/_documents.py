@@ -6,6 +6,7 @@ import json
 import os
 import stat
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -78,10 +79,17 @@ DOCUMENT_SUFFIXES = JSON_SUFFIXES | YAML_SUFFIXES
 
 def display_path(path: Path) -> str:
     """The path as the user would type it: relative to the current directory when inside it."""
+    return _display(str(path), os.getcwd())
+
+
+@lru_cache(maxsize=4096)
+def _display(path: str, cwd: str) -> str:
+    """Cached: a gate names each of thousands of files several times, and resolving a
+    path costs a system call per component (the key holds the directory it is relative to)."""
     try:
-        return str(path.resolve().relative_to(Path.cwd()))
+        return str(Path(path).resolve().relative_to(cwd))
     except ValueError:
-        return str(path)
+        return path
 
 
 def read_document(path: Path) -> Any:
