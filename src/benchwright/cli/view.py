@@ -38,6 +38,7 @@ def view(
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen(128)  # before the URL is shown: a browser that is quick must not be refused
     except OSError as exc:
         typer.echo(f"error: --host {host} --port {port}: cannot bind: {exc.strerror}", err=True)
         raise typer.Exit(2) from None
