@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,3 +50,30 @@ def cli(tmp_path: Path) -> CliRunner:
         )
 
     return run
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One headless Chromium for the web tests (the board, the viewer), launched the way
+    the grader launches it (`BrowserSession`); ``make setup`` installs it, so its absence
+    is a failure here, not a skip."""
+    from benchwright.probes.browser import BrowserSession, BrowserUnavailable
+
+    try:
+        session = BrowserSession(scratch=tmp_path_factory.mktemp("chromium")).start()
+    except BrowserUnavailable as exc:
+        pytest.fail(f"{exc} (run 'make setup')")
+    yield session.browser
+    session.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh browser context and page; ``page.dialogs`` records (and dismisses) every
+    dialog, so an XSS payload that runs is seen, never left blocking."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.dialogs = []
+    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    yield page
+    context.close()

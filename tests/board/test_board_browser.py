@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from benchwright.probes.browser import BrowserSession, BrowserUnavailable
 from board._pages_seed import XSS, fresh_store, pages_server, seed
 
 
@@ -20,26 +19,6 @@ def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[
     ids = seed(store)
     with pages_server(store) as url:
         yield url, ids
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    try:
-        session = BrowserSession(scratch=tmp_path_factory.mktemp("chromium")).start()
-    except BrowserUnavailable as exc:  # make setup installs it: absence is a failure here
-        pytest.fail(f"{exc} (run 'make setup')")
-    yield session.browser
-    session.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context()
-    page = context.new_page()
-    page.dialogs = []
-    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
-    yield page
-    context.close()
 
 
 def test_the_scorer_selector_switches_to_a_historic_board(board, page) -> None:

@@ -16,8 +16,6 @@ import httpx
 import pytest
 from conftest import BENCHWRIGHT
 
-from benchwright.probes.browser import BrowserSession, BrowserUnavailable
-
 REPO = Path(__file__).parents[2]
 GOLDEN = REPO / "suites" / "vspro" / "reference"
 READY_S = 30.0
@@ -68,16 +66,6 @@ def board_url(workdir: Path) -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(timeout=30)
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    try:
-        session = BrowserSession(scratch=tmp_path_factory.mktemp("chromium")).start()
-    except BrowserUnavailable as exc:
-        pytest.fail(f"{exc} (run 'make setup')")
-    yield session.browser
-    session.close()
 
 
 def test_a_published_grading_is_on_the_board_with_its_card_and_screenshots(

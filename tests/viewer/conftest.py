@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from benchwright.probes.browser import BrowserSession, BrowserUnavailable
 from benchwright.reports.scorecard import scorecard_dict
 from benchwright.scoring import compose, defect_rows, load_scorer
 
@@ -153,23 +152,3 @@ def serving(*paths: Path) -> Iterator[str]:
 def viewer(runs: dict[str, Any], cards: dict[str, Path]) -> Iterator[str]:
     with serving(runs["dir"], runs["hostile"], cards["good"], cards["worse"], cards["evil"]) as url:
         yield url
-
-
-@pytest.fixture(scope="session")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    try:
-        session = BrowserSession(scratch=tmp_path_factory.mktemp("chromium")).start()
-    except BrowserUnavailable as exc:  # make setup installs it: absence is a failure here
-        pytest.fail(f"{exc} (run 'make setup')")
-    yield session.browser
-    session.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context()
-    page = context.new_page()
-    page.dialogs = []
-    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
-    yield page
-    context.close()
