@@ -35,7 +35,10 @@ def test_params_are_validated_at_load(registry) -> None:
         make_task([{"id": "B1", "type": "ace", "gradle": "maven"}], registry=registry)
 
 
-def test_one_family_is_scored_once_per_trial(registry, monkeypatch) -> None:
+@pytest.fixture
+def oracle_calls(monkeypatch) -> list[tuple[str, ...]]:
+    """The wanted ids of each oracle call; wraps the real oracle only to count its calls,
+    every row still comes from it."""
     calls: list[tuple[str, ...]] = []
     real = oracle.score
 
@@ -43,29 +46,24 @@ def test_one_family_is_scored_once_per_trial(registry, monkeypatch) -> None:
         calls.append(tuple(wanted))
         return real(env, wanted, package)
 
-    # Wraps the real oracle only to count its calls; every row still comes from it.
     monkeypatch.setattr("benchwright.checks.ace_oracle.score", counting)
+    return calls
+
+
+def test_one_family_is_scored_once_per_trial(registry, oracle_calls) -> None:
     checks = [{"id": i, "type": "ace"} for i in ("S4", "S7", "M1")]
     task = make_task(checks, {"docker-compose.yml": COMPOSE}, registry=registry)
     result = run_task(task, make_trajectory(), registry=registry)
     assert [r.check_id for r in result.results] == ["S4", "S7", "M1"]
-    assert calls == [("S4", "S7"), ("M1",)]
+    assert oracle_calls == [("S4", "S7"), ("M1",)]
     assert result.results[1].status is Status.FAIL  # no OpenAPI file in this workspace
 
 
-def test_each_trial_scores_its_own_workspace(registry, monkeypatch) -> None:
+def test_each_trial_scores_its_own_workspace(registry, oracle_calls) -> None:
     """Rows live on the trial's Workspace object, so a second trial never reuses the first's."""
-    calls: list[tuple[str, ...]] = []
-    real = oracle.score
-
-    def counting(env, wanted, package="benchwright.checks.ace"):
-        calls.append(tuple(wanted))
-        return real(env, wanted, package)
-
-    monkeypatch.setattr("benchwright.checks.ace_oracle.score", counting)
     task = make_task([{"id": "S4", "type": "ace"}], {"README.md": "x\n"}, registry=registry)
     first = run_task(task, make_trajectory(), registry=registry)
     wrote = make_trajectory(write("write_file", "compose.yaml", COMPOSE))
     second = run_task(task, wrote, registry=registry)
-    assert calls == [("S4",), ("S4",)]
+    assert oracle_calls == [("S4",), ("S4",)]
     assert first.results[0].status is Status.FAIL and second.results[0].status is Status.PASS
