@@ -46,6 +46,7 @@ def test_a_genuine_post_is_201_with_its_url_and_its_card_never_shows_the_install
     assert card.json()["screenshots"] == [{"n": 0, "name": "load.png"}]
     shot = client.get(f"{API}/{run_id}/screenshots/0")
     assert shot.headers["content-type"] == "image/png" and shot.content == png_of_size(2048)
+    assert shot.headers["x-content-type-options"] == "nosniff"
     assert run_id in str(client.get("/api/leaderboard?version=sb-6.0").json())
     assert client.get("/api/scorers").json()["versions"] == ["sb-6.0", "sb-5.2"]
 
