@@ -6,7 +6,6 @@ import json
 import os
 import stat
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -78,18 +77,14 @@ DOCUMENT_SUFFIXES = JSON_SUFFIXES | YAML_SUFFIXES
 
 
 def display_path(path: Path) -> str:
-    """The path as the user would type it: relative to the current directory when inside it."""
-    return _display(str(path), os.getcwd())
+    """The path as the user would type it: relative to the current directory when inside it.
 
-
-@lru_cache(maxsize=4096)
-def _display(path: str, cwd: str) -> str:
-    """Cached: a gate names each of thousands of files several times, and resolving a
-    path costs a system call per component (the key holds the directory it is relative to)."""
-    try:
-        return str(Path(path).resolve().relative_to(cwd))
-    except ValueError:
-        return path
+    Made absolute by string operations, not resolved: a gate names each of thousands of
+    files several times, and resolving costs a system call per path component."""
+    absolute, cwd = os.path.abspath(path), os.getcwd()
+    if absolute.startswith(cwd.rstrip(os.sep) + os.sep):
+        return absolute[len(cwd.rstrip(os.sep)) + 1 :]
+    return str(path)
 
 
 def read_document(path: Path) -> Any:
