@@ -27,3 +27,24 @@ def test_runs_come_back_in_position_order_whatever_order_they_finished_in() -> N
 
 def test_an_empty_spool_is_empty() -> None:
     assert list(SpooledRuns()) == [] and len(SpooledRuns()) == 0
+
+
+def test_a_gate_over_a_spool_counts_without_reading_it_back() -> None:
+    from benchwright.model import GateResult
+
+    spool = SpooledRuns()
+    statuses = [Status.PASS, Status.FAIL, Status.INFRA, Status.PASS]
+    for n, status in enumerate(statuses):
+        spool.append(n, _run(f"t{n}", status))
+    assert spool.tally() == (2, 1)
+    gate = GateResult(spool)
+    tuple_gate = GateResult(tuple(spool))  # the same counts, counted by reading
+    assert (gate.passed_count, gate.harness_failed, gate.passed) == (2, True, False)
+    assert (tuple_gate.passed_count, tuple_gate.harness_failed, tuple_gate.passed) == (
+        2,
+        True,
+        False,
+    )
+    clean = SpooledRuns()
+    clean.append(0, _run("a"))
+    assert GateResult(clean).passed and not GateResult(clean).harness_failed

@@ -30,6 +30,12 @@ class SpooledRuns(Sequence[RunResult]):
         self._offsets = array("q")
         self._lengths = array("q")
         self._sorted = True
+        self._passed = 0
+        self._harness_failed = 0
+
+    def tally(self) -> tuple[int, int]:
+        """(passed, harness-failed) runs, counted on the way in (`GateResult` asks)."""
+        return self._passed, self._harness_failed
 
     def append(self, position: int, run: RunResult) -> None:
         """Store ``run`` as the one at ``position`` of the final order."""
@@ -37,6 +43,8 @@ class SpooledRuns(Sequence[RunResult]):
         if self._positions and position < self._positions[-1]:
             self._sorted = False
         record = pickle.dumps(run, protocol=pickle.HIGHEST_PROTOCOL)
+        self._passed += run.passed
+        self._harness_failed += run.harness_failed
         self._positions.append(position)
         self._offsets.append(self._file.tell())
         self._lengths.append(len(record))

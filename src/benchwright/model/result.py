@@ -140,12 +140,23 @@ class GateResult:
 
     @property
     def passed(self) -> bool:
-        return self.complete and bool(self.runs) and all(run.passed for run in self.runs)
+        return self.complete and bool(self.runs) and self.passed_count == len(self.runs)
 
     @property
     def harness_failed(self) -> bool:
-        return self.error is not None or any(run.harness_failed for run in self.runs)
+        return self.error is not None or _tally(self.runs)[1] > 0
 
     @property
     def passed_count(self) -> int:
-        return sum(run.passed for run in self.runs)
+        return _tally(self.runs)[0]
+
+
+def _tally(runs: Sequence[RunResult]) -> tuple[int, int]:
+    """(passed, harness-failed) run counts. A spooled sequence counts as it is filled
+    (its ``tally()``), so a report of thousands of runs never reads them all back
+    from disk just to count them."""
+    tally = getattr(runs, "tally", None)
+    if callable(tally):
+        passed, failed = tally()
+        return int(passed), int(failed)
+    return sum(run.passed for run in runs), sum(run.harness_failed for run in runs)
