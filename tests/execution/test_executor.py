@@ -122,3 +122,29 @@ def _alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return state != "Z"
+
+
+def quick_or_linger(marker: str) -> str:
+    """``quick`` returns at once; anything else sleeps far longer than any test waits
+    unless interrupted, and writes to the file it names which happened."""
+    from pathlib import Path
+
+    if marker == "quick":
+        return "quick"
+    try:
+        time.sleep(120)
+    except KeyboardInterrupt:
+        Path(marker).write_text("interrupted")
+        raise
+    return "slept"
+
+
+def test_leaving_the_stream_early_interrupts_running_jobs(tmp_path) -> None:
+    """A driver that stops (Ctrl-C, a kill, a closed stream) interrupts the jobs still
+    running, so their cleanup runs now; it does not wait for them to finish."""
+    marker = tmp_path / "lingerer"
+    stream = LocalPool(2).run(quick_or_linger, [Job("slow", str(marker)), Job("q", "quick")])
+    first = next(stream)
+    assert first.key == "q" and first.result == "quick"
+    stream.close()  # returns once the slow job has unwound (not after its 120 s)
+    assert marker.read_text() == "interrupted"

@@ -157,7 +157,8 @@ def test_killing_benchwright_ends_every_agent_process_and_resume_finishes(arena,
     deadline = time.monotonic() + 30
     while len(with_marker(marker)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert len(with_marker(marker)) == 2, "the agent never started"
+    # Each running trial's agent is two processes; with the default pool both trials may run.
+    assert len(with_marker(marker)) >= 2, "the agent never started"
     proc.send_signal(sig)
     output = proc.communicate(timeout=30)[0].decode()
     assert survivors(marker) == [], f"survivors after {sig.name}"

@@ -144,10 +144,14 @@ def _skip_reasons(found: list[_Found], facts: dict[Path, _Facts]) -> dict[Path, 
     for f in walked:
         if f.path in reasons or f.path not in facts:
             continue
-        fact, where = facts[f.path], f.path.resolve()
+        fact = facts[f.path]
         if fact.report:
             reasons[f.path] = REPORT
-        elif any(where.is_relative_to(d) for d in fixtures):
+            continue
+        if not fixtures and not listed:
+            continue  # nothing to be inside: resolving thousands of paths would be waste
+        where = f.path.resolve()
+        if any(where.is_relative_to(d) for d in fixtures):
             reasons[f.path] = IN_FIXTURE
         elif fact.kind == "task" and any(
             where.is_relative_to(d) and where not in tasks for d, tasks in listed.items()

@@ -20,7 +20,9 @@ running ones; outcomes already yielded stay the caller's.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import socket
 import threading
 import time
@@ -95,15 +97,25 @@ def here() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+_job_running = False
+"""In a pool worker: a job is running, so an interrupt must unwind it (its cleanup ends
+the agent and app it started) rather than end the process."""
+_interrupted = False
+
+
 def _apply(fn: Callable[[P], R], key: str, payload: P) -> Done[R]:
     """Run one job and turn an exception into a `Done` with the error, so one broken
     job never takes its siblings' results down with it."""
+    global _job_running
+    _job_running = True
     try:
         return Done(key, fn(payload), node=here())
     except Exception as exc:
         last = traceback.extract_tb(exc.__traceback__)[-1:] or None
         where = f" ({last[0].filename}:{last[0].lineno})" if last else ""
         return Done(key, None, f"{type(exc).__name__}: {exc}{where}", node=here())
+    finally:
+        _job_running = False
 
 
 class SerialExecutor:
@@ -159,7 +171,22 @@ class LocalPool:
         finally:
             for future in pending:
                 future.cancel()
+            if pending:  # left early: an interrupt, or the caller closed the stream
+                _interrupt_workers(pool)
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _interrupt_workers(pool: ProcessPoolExecutor) -> None:
+    """SIGINT to every worker, so running jobs unwind now (a trial's cleanup ends its
+    agent's processes) instead of running to their budget while the driver waits.
+
+    A terminal's Ctrl-C reaches the workers by itself (one process group); a signal
+    sent to the driver alone (``kill``, a CI runner cancelling) does not. The pool has
+    no public list of its processes; ``_processes`` is where CPython keeps them.
+    """
+    for process in list(getattr(pool, "_processes", {}).values()):
+        with contextlib.suppress(ProcessLookupError, TypeError):
+            os.kill(process.pid, signal.SIGINT)
 
 
 DRIVER_POLL_S = 1.0
@@ -169,7 +196,9 @@ DRIVER_POLL_S = 1.0
 def _exit_with_driver(driver: int) -> None:
     """In each pool worker: exit when the driver is gone (killed with SIGKILL, so its
     ``finally`` never ran). An orphaned worker would otherwise wait on its job queue
-    forever, since every worker holds that queue's write end too."""
+    forever, since every worker holds that queue's write end too. Also installs the
+    worker's interrupt handling (`_on_interrupt`)."""
+    signal.signal(signal.SIGINT, _on_interrupt)
 
     def watch() -> None:
         while os.getppid() == driver:
@@ -177,6 +206,19 @@ def _exit_with_driver(driver: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="driver-watch", daemon=True).start()
+
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    """A pool worker's SIGINT: unwind the running job once (a second signal - Ctrl-C
+    reaches the worker and the driver forwards one - must not cut the first one's
+    cleanup short). An idle worker ignores it: it may hold the job queue's lock, and
+    ending there would leave its siblings waiting on that lock forever; the pool's
+    shutdown ends it."""
+    global _interrupted
+    if not _job_running or _interrupted:
+        return
+    _interrupted = True
+    raise KeyboardInterrupt
 
 
 def _outcome(future: Future[Done[R]], key: str) -> Done[R]:

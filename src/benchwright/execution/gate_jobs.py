@@ -16,6 +16,7 @@ were graded under; tasks that run agent code always wait for the second pass.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import closing
 from dataclasses import dataclass
@@ -202,6 +203,8 @@ def run_gate_jobs(
     """Grade every job not graded ahead through ``executor``, a batch at a time; the
     report keeps the jobs' order."""
     pending = [(position, job) for position, job in enumerate(plan.jobs) if job.ahead < 0]
+    if not pending and plan.graded is not None and _in_place(plan):
+        return _graded_ahead(plan, on_start, on_result)
     size = batch_size(len(pending), executor.workers)
 
     def batches() -> Iterator[Job[tuple[GateJob, ...]]]:
@@ -228,6 +231,31 @@ def run_gate_jobs(
                     on_result(run)
 
     return collect_gate(outcomes(), len(plan.jobs), plan.confinement)
+
+
+def _in_place(plan: GatePlan) -> bool:
+    """Every job's result sits at the job's own position of the ahead spool (no file
+    graded ahead was skipped afterwards), so the spool is already the report's order."""
+    return (
+        plan.graded is not None
+        and len(plan.graded) == len(plan.jobs)
+        and all(job.ahead == position for position, job in enumerate(plan.jobs))
+    )
+
+
+def _graded_ahead(
+    plan: GatePlan, on_start: Callable[[str], None], on_result: Callable[[RunResult], None]
+) -> GateResult:
+    """The gate whose every task was graded while validating: its spool is the result
+    (copying thousands of results into a second spool cost a tenth of such a gate)."""
+    assert plan.graded is not None
+    started = time.perf_counter()
+    for job, run in zip(plan.jobs, plan.graded, strict=True):
+        on_start(job.task_id)
+        on_result(run)
+    return GateResult(
+        plan.graded, duration_s=time.perf_counter() - started, isolation=plan.confinement.isolation
+    )
 
 
 def _harness_failure(job: GateJob, error: str) -> RunResult:
