@@ -26,11 +26,11 @@ def test_compose_prints_the_verdict_and_writes_the_scorecard(
     assert "composed = 0.88 x 0.9875 + 0.12 x 0.9286 x 1.0000 = 0.9804" in done.stdout
     assert "critical x0.6000: b_summary_currency (wrong-money" in done.stdout
     assert "score = 0.9804 x 0.6000 = 0.5882" in done.stdout
-    assert "UNCALIBRATED" in done.stdout
+    assert "UNCALIBRATED" not in done.stdout  # sb-6 ships the public calibrated figures
     card = json.loads(out.read_text())
     assert (card["schema_version"], card["scorer_version"], card["score"]) == (
         "1",
-        "sb-6.0-rc",
+        "sb-6.0",
         0.5882,
     )
     assert len(card["rows"]) == 71 and card["tiers"] and card["factors"]
