@@ -61,7 +61,7 @@ demo-quickstart: setup
 
 test: setup
 	$(BIN)/ruff check .
-	$(BIN)/pytest
+	$(BIN)/pytest --durations=25
 
 lint: setup
 	$(BIN)/ruff check .

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -14,6 +16,8 @@ import pytest
 from benchwright.checks import BUILTIN_CHECKS, CheckRegistry, build_registry
 
 BENCHWRIGHT = Path(sys.executable).with_name("benchwright")
+_REPO = Path(__file__).parents[1]
+_GOLDEN = _REPO / "suites" / "vspro" / "reference"
 
 CliRunner = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -52,11 +56,12 @@ def cli(tmp_path: Path) -> CliRunner:
     return run
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """One headless Chromium for the web tests (the board, the viewer), launched the way
-    the grader launches it (`BrowserSession`); ``make setup`` installs it, so its absence
-    is a failure here, not a skip."""
+    """A headless Chromium per test module of the web tests (the board, the viewer),
+    launched the way the grader launches it (`BrowserSession`); ``make setup`` installs
+    it, so its absence is a failure here, not a skip. Per module, not per session: tests
+    that count Chromium processes must not see one left running by another module."""
     from benchwright.probes.browser import BrowserSession, BrowserUnavailable
 
     try:
@@ -77,3 +82,39 @@ def page(browser: Any) -> Iterator[Any]:
     page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
     yield page
     context.close()
+
+
+@pytest.fixture(scope="session")
+def golden_twice(tmp_path_factory):
+    """The golden graded twice in a row through the command line, on one copy of the tree
+    (a pass writes its marker into the graded tree, so never into the repo's), with every
+    temporary file of the harness (work dir, databases, browser profile) under a private
+    TMPDIR; yields (tmp, [(process, card), ...], tree). Session-wide: the vspro end-to-end
+    tests, the board's and the viewer's all read these two gradings (about a minute each)."""
+    if not (_GOLDEN / "vspro" / "__main__.py").is_file():
+        pytest.skip("golden reference not present")
+    tmp = tmp_path_factory.mktemp("golden")
+    tree, scratch = tmp / "golden", tmp / "scratch"
+    scratch.mkdir()
+    skip = shutil.ignore_patterns("__pycache__", "*.db*", "sb6-reference-pass.json")
+    shutil.copytree(_GOLDEN, tree, ignore=skip)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": str(scratch)}
+    runs, marker = [], _GOLDEN / "sb6-reference-pass.json"  # `make demo` may have written it
+    before = marker.read_bytes() if marker.exists() else None
+    for n in (1, 2):
+        out = tmp / f"card{n}.json"
+        args = [sys.executable, "-m", "benchwright", "grade", str(_REPO / "suites" / "vspro"),
+                "--tree", str(tree), "--json", str(out), "--junit", str(tmp / f"j{n}.xml"),
+                "--reference"]  # fmt: skip
+        done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=400,
+                              cwd=_REPO)  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        runs.append((done, json.loads(out.read_text())))
+    assert (marker.read_bytes() if marker.exists() else None) == before  # the copy's, only
+    return tmp, runs, tree
+
+
+@pytest.fixture(scope="session")
+def golden_card(golden_twice: tuple[Path, list[Any], Path]) -> Path:
+    """The scorecard JSON of the golden's first grading, its evidence beside it."""
+    return golden_twice[0] / "card1.json"

@@ -10,18 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from viewer.conftest import ROOT, cli, serving, thumbs_loaded
+from viewer.conftest import cli, serving, thumbs_loaded
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    work = tmp_path_factory.mktemp("vspro")
-    done = cli("grade", str(ROOT / "suites/vspro"), "--tree", str(ROOT / "suites/vspro/reference"),
-               "--json", "reports/vspro.json", cwd=work)  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return work / "reports" / "vspro.json"
+def graded(golden_card: Path) -> Path:
+    return golden_card
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +32,7 @@ def _shots(card: dict) -> list[str]:
 
 def test_view_shows_a_real_gradings_screenshots_rows_and_trace(graded, served, page) -> None:
     card = json.loads(graded.read_text())
-    page.goto(served + "/cards/vspro")
+    page.goto(f"{served}/cards/{graded.stem}")
     assert page.locator(".score-value").inner_text() == f"{card['score']:.4f}"
     assert page.locator("tr.check").count() == sum(not r["missing"] for r in card["rows"])
     assert page.locator("img.thumb").count() == len(_shots(card)) >= 1

@@ -8,9 +8,6 @@ graded in-process the way a control test targets only its phases.
 import fcntl
 import json
 import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -143,33 +140,6 @@ def test_a_control_can_run_only_its_phases():
     assert "13 list requests (optimum 13)" in rows["request_efficiency"].detail
     assert rows["total_field"].status is Status.NOT_ATTEMPTED
     assert rows["h_webhook_ledger"].status is Status.NOT_ATTEMPTED
-
-
-@pytest.fixture(scope="module")
-def golden_twice(tmp_path_factory):
-    """The golden graded twice in a row through the command line, on one copy of the tree
-    (a pass writes its marker into the graded tree, so never into the repo's), with every
-    temporary file of the harness (work dir, databases, browser profile) under a private
-    TMPDIR; yields (tmp, [(process, card), ...], tree)."""
-    tmp = tmp_path_factory.mktemp("golden")
-    tree, scratch = tmp / "golden", tmp / "scratch"
-    scratch.mkdir()
-    skip = shutil.ignore_patterns("__pycache__", "*.db*", "sb6-reference-pass.json")
-    shutil.copytree(GOLDEN, tree, ignore=skip)
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": str(scratch)}
-    runs, marker = [], GOLDEN / "sb6-reference-pass.json"  # `make demo` may have written it
-    before = marker.read_bytes() if marker.exists() else None
-    for n in (1, 2):
-        out = tmp / f"card{n}.json"
-        args = [sys.executable, "-m", "benchwright", "grade", str(REPO / "suites" / "vspro"),
-                "--tree", str(tree), "--json", str(out), "--junit", str(tmp / f"j{n}.xml"),
-                "--reference"]  # fmt: skip
-        done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=400,
-                              cwd=REPO)  # fmt: skip
-        assert done.returncode == 0, done.stdout + done.stderr
-        runs.append((done, json.loads(out.read_text())))
-    assert (marker.read_bytes() if marker.exists() else None) == before  # the copy's, only
-    return tmp, runs, tree
 
 
 @pytest.mark.slow
