@@ -90,12 +90,14 @@ def _session_members(sid: int) -> list[int]:
 
 
 def _stop_session(sid: int) -> list[int]:
-    """SIGTERM, then SIGKILL, every process of the session; returns any survivor."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
+    """SIGTERM, then SIGKILL, every process of the session; returns any survivor. Ray's
+    daemons take their time over a SIGTERM; a test cluster owes nobody a graceful end,
+    so they get 2 s before the SIGKILL (and 10 s to be gone after it)."""
+    for sig, grace_s in ((signal.SIGTERM, 2), (signal.SIGKILL, 10)):
         for pid in _session_members(sid):
             with suppress(ProcessLookupError):
                 os.kill(pid, sig)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + grace_s
         while _session_members(sid) and time.monotonic() < deadline:
             time.sleep(0.2)
     return _session_members(sid)
