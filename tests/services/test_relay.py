@@ -24,6 +24,7 @@ from benchwright.errors import HarnessError
 from benchwright.services._bridge import Bridge, VendorRoute
 from benchwright.services._confine import RELAY_SCRIPT
 from benchwright.services._relay import APP_SOCKET, READY
+from benchwright.services.app import AppUnderTest
 from benchwright.services.ports import lease_port
 
 ECHO_APP = r"""
@@ -46,6 +47,7 @@ class Upper:
     def __init__(self) -> None:
         self.server = socket.create_server(("127.0.0.1", 0))
         self.port = self.server.getsockname()[1]
+        self.accepted = 0
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
 
@@ -55,6 +57,7 @@ class Upper:
                 conn, _ = self.server.accept()
             except OSError:
                 return
+            self.accepted += 1
             with conn:
                 data = b""
                 while chunk := conn.recv(65536):
@@ -137,6 +140,50 @@ def test_the_vendor_port_relays_to_the_mock_and_the_app_port_to_the_app(edge):
             time.sleep(0.05)
     assert answer == b"app:" + b"x" * 200_000  # large: the relay drains, never drops
     assert bridge.reached
+
+
+def test_a_vendor_outage_gives_the_app_no_answer_until_its_block_ends(edge):
+    """While down, a new connection to the vendor's port meets an EOF or a reset without a
+    byte and never reaches the mock, and one being relayed is ended; afterwards (also when
+    the block raised) the vendor answers again."""
+    bridge, vendor_port, vendor, _proc = edge
+    deadline = time.monotonic() + 10
+    while True:  # until the relay inside has bound the port (refused before: not relayed)
+        try:
+            assert exchange(vendor_port, b"up") == b"UP"
+            break
+        except ConnectionRefusedError:
+            assert time.monotonic() < deadline, "nothing listens on the vendor's port"
+            time.sleep(0.05)
+    with socket.create_connection(("127.0.0.1", vendor_port), timeout=5) as held:
+        held.sendall(b"keep-alive")  # relayed: the stand-in waits for a half-close
+        while vendor.accepted < 2:
+            assert time.monotonic() < deadline, "the held connection never reached the vendor"
+            time.sleep(0.02)
+        with bridge.vendor_outage():
+            assert over(held)
+            assert refused(vendor_port) and refused(vendor_port)
+            assert vendor.accepted == 2  # the mock never heard of them
+    assert exchange(vendor_port, b"back") == b"BACK"
+    with pytest.raises(RuntimeError), bridge.vendor_outage():
+        raise RuntimeError("a probe failed mid-outage")
+    assert exchange(vendor_port, b"again") == b"AGAIN"
+
+
+def test_no_outage_without_a_relayed_vendor(tmp_path):
+    """Unconfined there is no bridge (the mock owns the port the app dials), and a bridge
+    without a vendor has nothing to cut: both say so instead of pretending."""
+    app = AppUnderTest("{python} -c pass", tree=tmp_path, db=tmp_path / "db" / "x.db", port=1)
+    assert not app.can_cut_vendor
+    with pytest.raises(HarnessError, match="only for a running sandboxed app"):
+        app.vendor_outage()
+    with (
+        lease_port(lock_dir=tmp_path) as lease,
+        Bridge("127.0.0.1", lease.port, None) as bridge,
+        pytest.raises(HarnessError, match="no vendor is relayed"),
+        bridge.vendor_outage(),
+    ):
+        pass
 
 
 def test_a_port_nobody_bound_inside_is_a_reset_and_not_counted_as_reached(tmp_path):

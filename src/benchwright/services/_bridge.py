@@ -5,15 +5,21 @@ loopback (so the probes, the browser and the vendor's webhook deliveries reach
 the app at ``127.0.0.1:<leased port>`` as before) and relays to ``app.sock``;
 it listens on ``vendor.sock`` and relays to the mock's real address. All of it
 runs on one asyncio loop in one thread, which `close` ends and joins.
+
+`Bridge.vendor_outage` is the vendor going down on demand (spec §7's "vendor
+unreachable"): only here can it happen, because only here does something other than
+the mock answer at the address the app was told.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import tempfile
 import threading
+from collections.abc import Iterator
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,6 +85,10 @@ class Bridge:
         """Whether a connection ever reached the app's port inside (the app had bound it)."""
         self._loop = asyncio.new_event_loop()
         self._relays = Relays()
+        self._vendor_relays = Relays()
+        """Apart from the app's, so an outage ends the vendor connections alone."""
+        self._vendor_down = False
+        """Read and written on the loop only (see `vendor_outage`)."""
         self._thread = threading.Thread(
             target=self._loop.run_forever, name="benchwright-bridge", daemon=True
         )
@@ -111,21 +121,56 @@ class Bridge:
 
         await self._relays.listen(tcp_listener(self.host, self.app_port), to_app)
         if self.vendor is not None:
-            host, port = self.vendor.target
             vendor_sock = unix_listener(str(self.directory / VENDOR_SOCKET))
-            await self._relays.listen(vendor_sock, lambda: asyncio.open_connection(host, port))
+            await self._vendor_relays.listen(vendor_sock, self._to_vendor)
+
+    async def _to_vendor(self) -> Ends:
+        """The mock, unless the vendor is down: then a refusal, which `Relays` answers by
+        resetting the connection the sandbox's relay opened for the app."""
+        if self._vendor_down:
+            raise ConnectionRefusedError("the vendor is down (Bridge.vendor_outage)")
+        assert self.vendor is not None
+        return await asyncio.open_connection(*self.vendor.target)
+
+    async def _set_vendor_down(self, down: bool) -> None:
+        self._vendor_down = down
+        if down:
+            await self._vendor_relays.drop()
+
+    @contextlib.contextmanager
+    def vendor_outage(self) -> Iterator[None]:
+        """While inside, the vendor gives the app no answer: each connection the app opens
+        to it is closed at once (the mock never hears of it), and the ones being relayed
+        when the outage starts are ended too, so a client holding a keep-alive connection
+        meets the outage as well. The vendor answers again however the block ends.
+
+        Raises:
+            HarnessError: no vendor is relayed to this app, or the bridge does not answer.
+        """
+        if self.vendor is None:
+            raise HarnessError("no vendor is relayed to this app: it cannot go down")
+        self._run(self._set_vendor_down(True))
+        try:
+            yield
+        finally:
+            if self._thread.is_alive():  # a closed bridge relays nothing to restore
+                self._run(self._set_vendor_down(False))
 
     def close(self) -> None:
         """End every relayed connection, stop the loop, join its thread, remove the sockets."""
         if self._thread.is_alive():
             try:
-                self._run(self._relays.close())
+                self._run(self._close_relays())
             finally:
                 self._loop.call_soon_threadsafe(self._loop.stop)
                 self._thread.join(STEP_TIMEOUT_S)
         if not self._thread.is_alive() and not self._loop.is_closed():
             self._loop.close()
         shutil.rmtree(self.directory, ignore_errors=True)
+
+    async def _close_relays(self) -> None:
+        await self._relays.close()
+        await self._vendor_relays.close()
 
     def _run(self, step: object) -> None:
         future = asyncio.run_coroutine_threadsafe(step, self._loop)  # type: ignore[arg-type]

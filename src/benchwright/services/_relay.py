@@ -118,14 +118,18 @@ class Relays:
             server = await asyncio.start_server(handle, sock=sock)
         self._servers.append(server)
 
-    async def close(self) -> None:
-        """Stop listening and end every relayed connection."""
-        for server in self._servers:
-            server.close()
+    async def drop(self) -> None:
+        """End every relayed connection (both ends closed); keep listening."""
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop listening and end every relayed connection."""
+        for server in self._servers:
+            server.close()
+        await self.drop()
         for server in self._servers:
             await server.wait_closed()
         await asyncio.sleep(0)  # the transports' own close callbacks run before we return

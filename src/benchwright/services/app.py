@@ -11,11 +11,13 @@ network namespace of its own): only its tree and its database's directory are
 writable, the rest of the host is invisible, and its PID namespace ends every
 process it started with it. Its port is relayed to the leased port on the host's
 loopback, and the vendor to the port it was told (``vendor=``), for as long as it
-runs; services/_confine.py says what changes for the harness.
+runs; services/_confine.py says what changes for the harness. Only then can the
+vendor stop answering on demand (`AppUnderTest.vendor_outage`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import shlex
 import signal
@@ -105,6 +107,27 @@ class AppUnderTest:
     @property
     def base_url(self) -> str:
         return f"http://{self.host}:{self.port}"
+
+    @property
+    def can_cut_vendor(self) -> bool:
+        """Whether `vendor_outage` can run: the app is sandboxed and a vendor is relayed to
+        it. Unconfined, the mock itself owns the port the app dials, so nothing in between
+        can stop answering."""
+        return self._bridge is not None and self.vendor is not None
+
+    def vendor_outage(self) -> contextlib.AbstractContextManager[None]:
+        """A block during which the vendor gives the app no answer (`Bridge.vendor_outage`),
+        restored however it ends.
+
+        Raises:
+            HarnessError: `can_cut_vendor` is False.
+        """
+        if self._bridge is None:
+            raise HarnessError(
+                "the vendor can be cut only for a running sandboxed app: "
+                "unconfined, the mock itself owns the port the app dials"
+            )
+        return self._bridge.vendor_outage()
 
     @property
     def pid(self) -> int | None:
