@@ -161,3 +161,43 @@ def test_deliver_update_moves_the_vendor_row_and_sends_it_signed(mock, client, r
     assert [(x["webhook_delivery"], x["kind"], x["delivery_status"]) for x in out] == [
         ("evt_9001", "update", 200)
     ]
+
+
+def test_an_armed_register_fault_refuses_the_next_registration_once(mock, client, receiver):
+    state, url = receiver
+    port = int(url.split(":")[2].split("/")[0])
+    assert client.post("/admin/register-fault", json={"port": port + 1}).json()["ok"]
+    assert _register(client, url).status_code == 200  # another port's fault: not this URL's
+    mock.reset()
+    mock.arm_register_fault(port)
+    refused = _register(client, url)
+    assert (refused.status_code, refused.json()) == (400, {"error": "verification_failed"})
+    assert mock.store.webhook is None and state.raw == []  # no handshake was sent either
+    accepted = _register(client, url)  # one-shot: the retry goes through the real handshake
+    assert accepted.status_code == 200 and mock.store.webhook.url == url
+    lines = [x for x in mock.trace.lines() if x["path"] == "/v2/webhooks"]
+    assert [(x["status"], x.get("register_fault", False)) for x in lines] == [
+        (400, True),
+        (200, False),
+    ]
+    assert lines[0]["webhook_url"] == url and lines[0]["handshake"].startswith("failed: ")
+    armed = [x for x in mock.trace.lines() if x.get("admin") == "register-fault"]
+    assert armed[-1]["port"] == port and armed[-1]["on"] is True
+
+
+def test_a_register_fault_without_a_port_refuses_any_url_and_can_be_disarmed(
+    mock, client, receiver
+):
+    _, url = receiver
+    assert client.post("/admin/register-fault", json={}).json() == {"ok": True, "on": True,
+                                                                     "port": None}  # fmt: skip
+    assert _register(client, url).json() == {"error": "verification_failed"}
+    mock.arm_register_fault()
+    mock.arm_register_fault(on=False)
+    assert _register(client, url).status_code == 200
+    mock.arm_register_fault()
+    mock.reset()  # a fresh start forgets an armed fault
+    assert _register(client, url).status_code == 200
+    assert client.post("/admin/register-fault", json={"port": "x"}).json() == {
+        "error": "bad_request"
+    }

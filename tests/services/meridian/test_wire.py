@@ -238,3 +238,16 @@ def test_handshake_and_deliveries_are_urllib_posts_of_default_json_signed_as_sen
     assert not verify(
         reg.secret, first.value("Meridian-Signature"), first.body.replace(b", ", b",")
     )
+
+
+def test_an_armed_register_fault_answers_the_bytes_of_a_genuine_failed_handshake(mock):
+    """The fault stands for a handshake that found no server: the same answer, line for line."""
+    payload = json.dumps({"url": "http://127.0.0.1:9/hook"}).encode()  # nothing listens on 9
+    genuine = exchange(mock.base_url, "POST", "/v2/webhooks", body=payload)
+    mock.arm_register_fault(9)
+    armed = exchange(mock.base_url, "POST", "/v2/webhooks", body=payload)
+    assert armed.first_line == genuine.first_line == "HTTP/1.1 400 Bad Request"
+    assert armed.masked() == genuine.masked()
+    assert armed.body == genuine.body == b'{"error": "verification_failed"}'
+    handshakes = [x["handshake"] for x in mock.trace.lines() if x["path"] == "/v2/webhooks"]
+    assert handshakes[0].startswith("failed: ") and "register fault" in handshakes[1]

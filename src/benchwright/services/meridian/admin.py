@@ -36,6 +36,13 @@ def _stall(mock: MeridianMock, body: dict) -> dict:
     return {"ok": True, "secs": secs if secs is not None else mock.timing.stall_secs}
 
 
+def _register_fault(mock: MeridianMock, body: dict) -> dict:
+    port = body.get("port")
+    on = bool(body.get("on", True))
+    mock.arm_register_fault(int(port) if port is not None else None, on)
+    return {"ok": True, "on": on, "port": port}
+
+
 def _phase(mock: MeridianMock, body: dict) -> dict:
     mock.mark_phase(str(body.get("name") or "phase"), body.get("reset"))
     return {"ok": True}
@@ -55,6 +62,7 @@ ACTIONS: dict[str, Callable[[MeridianMock, dict], Any]] = {
     "conflict": _conflict,
     "stall": _stall,
     "phase": _phase,
+    "register-fault": _register_fault,
     "mutate": lambda mock, body: {"ok": True, "mutated": mock.mutate_statuses()},
     "unmutate": lambda mock, body: {"ok": True, "restored": mock.unmutate_statuses()},
     "restore": lambda mock, body: mock.restore_payments() or {"ok": True},

@@ -56,6 +56,7 @@ class MeridianMock:
             self.store.traps = TrapState()
             self.store.set_conflict("once")
             self.store.webhook = None
+            self.store.register_fault = (False, None)
             self.creates.clear()
         self.trace.truncate()
 
@@ -149,6 +150,15 @@ class MeridianMock:
         """Change one vendor row and POST its signed ``payment.updated`` (blocking)."""
         self.trace.control("deliver-update", payment_id=payment_id, event_id=event_id)
         return deliver_update(self, payment_id, changes, event_id)
+
+    def arm_register_fault(self, port: int | None = None, on: bool = True) -> None:
+        """Refuse the next registration (only one whose URL names ``port``, when given) as
+        the public vendor refuses a failed handshake: ``400 verification_failed``, with no
+        handshake sent. One-shot. What an app registering before its server listens gets;
+        the grader's probe of spec §3.4 (keep trying until it succeeds; issue #13)."""
+        self.trace.control("register-fault", on=on, port=port)
+        with self.store.lock:
+            self.store.register_fault = (on, port if on else None)
 
     # -- ledgers -------------------------------------------------------------
     def trap_results(self) -> ledgers.TrapResults:

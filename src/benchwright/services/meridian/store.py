@@ -30,6 +30,9 @@ class Store:
         self.webhook: dict | None = None
         self.failing = False
         """Every list request answers 500 while set: a vendor fault no retry recovers."""
+        self.register_fault: tuple[bool, int | None] = (False, None)
+        """(armed, port): refuse the next registration (naming that port, when given) as a
+        failed handshake; one-shot."""
         self.generation = 0
         self.holding = 0
         self._hold_done = threading.Condition(self.lock)
@@ -118,6 +121,15 @@ class Store:
         with self.lock:
             self.conflict_mode = mode
             self.conflict_armed = mode == "once"
+
+    def take_register_fault(self, port: int | None) -> bool:
+        """Whether a registration for a URL on ``port`` is refused (consumes the fault)."""
+        with self.lock:
+            armed, only = self.register_fault
+            if not armed or (only is not None and only != port):
+                return False
+            self.register_fault = (False, None)
+            return True
 
     def take_injection(self) -> bool:
         """Whether this matching PATCH gets an injected 412 (consumes ``once``)."""

@@ -14,6 +14,7 @@ import json
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
 
 
 SIGNATURE_HEADER = "Meridian-Signature"
+FAULT_HANDSHAKE = "failed: refused by the armed register fault (not sent)"
+"""The trace's ``handshake`` for a registration the armed fault refused."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,9 @@ async def register(mock: MeridianMock, request: Request, line: dict) -> Response
         return error(400, "bad_url")
     reg = Registration.for_url(url)
     line.update(webhook_url=url, webhook_id=reg.id)
+    if mock.store.take_register_fault(_port(url)):
+        line.update(handshake=FAULT_HANDSHAKE, register_fault=True)
+        return error(400, "verification_failed")
     handshake = await _handshake(reg, mock.timing.handshake_timeout)
     line["handshake"] = handshake
     if handshake != "ok":
@@ -74,6 +80,14 @@ async def register(mock: MeridianMock, request: Request, line: dict) -> Response
     with mock.store.lock:
         mock.store.webhook = reg
     return reply({"id": reg.id, "secret": reg.secret})
+
+
+def _port(url: str) -> int | None:
+    """The URL's port (None when it names none or an invalid one)."""
+    try:
+        return urlsplit(url).port
+    except ValueError:
+        return None
 
 
 async def _handshake(reg: Registration, timeout: float) -> str:
