@@ -6,7 +6,9 @@ Each run gets a random 256-bit key, written once (0600, in 0700 directories) to
 ``~/.local/state/benchwright``. The sandbox never shows an agent that path (its
 ``$HOME`` is private and empty), so an agent that reaches the run directory can
 write a ``result.json`` but cannot give it a MAC that verifies. The MAC is
-HMAC-SHA256 over the canonical JSON of every other field of the document.
+HMAC-SHA256 over the canonical JSON of every other field of the document. The run's
+``summary.json`` is sealed the same way; `benchwright.execution.verification` is the
+one rule every reader applies.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ from benchwright.errors import HarnessError, SpecError
 
 STATE_ENV = "BENCHWRIGHT_STATE_DIR"
 MAC_FIELD = "mac"
+SUMMARY_SEALED = "summary_sealed"
+"""A sealed result's field saying its run seals ``summary.json`` too, so a summary
+whose MAC was stripped cannot pass for one written before summaries were sealed."""
 _MAC_PREFIX = "hmac-sha256:"
 _RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
 

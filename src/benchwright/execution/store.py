@@ -4,8 +4,10 @@ Every file is written under a temporary name in its own directory and renamed
 into place, and a trial's ``result.json`` is renamed last, so a run killed at
 any instant leaves complete trials and at most one incomplete trial directory
 (without ``result.json``). Each ``result.json`` is sealed with the run's key
-(`benchwright.execution.integrity`); ``--resume`` keeps only the results that
-verify and agree with their directory, and deletes and re-runs the rest.
+(`benchwright.execution.integrity`), and so is ``summary.json``;
+`benchwright.execution.verification` reads them back for every reader (``--resume``
+keeps only the results that verify and agree with their directory, and deletes and
+re-runs the rest).
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import json
 import os
 import re
 import secrets
-import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -73,49 +74,9 @@ def write_trial(run_dir: Path, result: TrialResult, key: bytes) -> Path:
     write_json(where / PHASES, [dict(p) for p in result.phase_texts])
     write_json(where / "trajectory.json", result.trajectory)
     atomic_write(where / "answer.txt", result.answer)
-    write_json(where / RESULT, integrity.seal(result.to_dict(), key))
+    sealed = integrity.seal({**result.to_dict(), integrity.SUMMARY_SEALED: True}, key)
+    write_json(where / RESULT, sealed)
     return where
-
-
-def read_trial(run_dir: Path, task_id: str, iteration: int, key: bytes) -> TrialResult | str:
-    """The trial's verified result, or why it cannot be trusted (then it must run again)."""
-    path = trial_dir(run_dir, task_id, iteration) / RESULT
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return "no result.json"
-    except (OSError, ValueError) as exc:
-        return f"result.json is unreadable ({type(exc).__name__}: {exc})"
-    if not isinstance(raw, dict):
-        return "result.json does not hold an object"
-    if failure := integrity.verify(raw, key):
-        return f"result.json fails verification ({failure})"
-    try:
-        result = TrialResult.from_dict(raw)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        return f"result.json is malformed ({type(exc).__name__}: {exc})"
-    if (result.task_id, result.iteration) != (task_id, iteration):
-        return f"result.json is the result of {result.task_id} #{result.iteration}"
-    return result
-
-
-def verified_results(
-    run_dir: Path, trials: list[tuple[str, int]], key: bytes
-) -> tuple[dict[tuple[str, int], TrialResult], dict[tuple[str, int], str]]:
-    """The planned trials' trusted results, and for every other trial why it must (re-)run.
-
-    An untrusted trial's directory is deleted, so what runs next starts clean.
-    """
-    results: dict[tuple[str, int], TrialResult] = {}
-    reruns: dict[tuple[str, int], str] = {}
-    for task_id, iteration in trials:
-        found = read_trial(run_dir, task_id, iteration, key)
-        if isinstance(found, str):
-            reruns[(task_id, iteration)] = found
-            shutil.rmtree(trial_dir(run_dir, task_id, iteration), ignore_errors=True)
-        else:
-            results[(task_id, iteration)] = found
-    return results, reruns
 
 
 def clear_temporary(run_dir: Path) -> None:

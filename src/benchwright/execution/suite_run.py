@@ -28,7 +28,7 @@ from benchwright.errors import (
     EXIT_PASSED,
     SpecError,
 )
-from benchwright.execution import integrity, store
+from benchwright.execution import integrity, store, verification
 from benchwright.execution.executor import Done, Executor, Job, SerialExecutor
 from benchwright.execution.isolation import IsolationRequest, choose_confinement
 from benchwright.execution.records import SCHEMA_VERSION, TrialResult
@@ -131,7 +131,7 @@ def _verify_finished(plan: RunPlan, run_id: str) -> None:
     store.clear_temporary(plan.run_dir)
     key = integrity.load_key(run_id)
     plan.key = key or integrity.create_key(run_id)
-    plan.done, reruns = store.verified_results(plan.run_dir, plan.trials, plan.key)
+    plan.done, reruns = verification.verified_results(plan.run_dir, plan.trials, plan.key)
     if key is None:
         where = integrity.key_path(run_id)
         plan.notes = [f"resume: no run key at {where}: every trial re-runs ({len(reruns)})"]
@@ -207,7 +207,7 @@ def execute(
         plan.suite, plan.task_ids, results, iterations=plan.iterations,
         run_id=plan.run_dir.name, agent=plan.agent.spec, complete=complete,
     )  # fmt: skip
-    store.write_json(plan.run_dir / "summary.json", summary)
+    store.write_json(plan.run_dir / verification.SUMMARY, integrity.seal(summary, plan.key))
     return RunOutcome(summary, results, interrupted)
 
 
