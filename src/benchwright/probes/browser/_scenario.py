@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Error, Route
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
 DEFAULT_WAIT_S = 10.0
 """Bound on any single Playwright call that takes no explicit timeout."""
 _CONSOLE_TYPES = {"error", "assert"}
+PAGE_TYPES = ("text/html", "application/xhtml+xml")
+"""Declared media types a browser renders as a page to drive."""
 _SNAPSHOT = """() => {
   const nav = performance.getEntriesByType("navigation")[0];
   return JSON.stringify({
@@ -78,6 +81,9 @@ class Scenario:
         self._status: int | None = None
         self._nav_error: str | None = None
         self._nav_s: float | None = None
+        self._answer: Any = None
+        self.no_page: str | None = None
+        """Why the last ``goto``'s own answer is no page to drive (see ``goto``), or None."""
         self._started = time.perf_counter()
         with self._guard("opening a context"):
             self.context = self._open_context()
@@ -86,6 +92,7 @@ class Scenario:
         self.page.on("console", self._on_console)
         self.page.on("pageerror", self._on_page_error)
         self.page.on("crash", self._on_crash)
+        self.page.on("response", self._on_response)
 
     def _open_context(self) -> Any:
         width, height = self.instrument.viewport
@@ -130,6 +137,12 @@ class Scenario:
     def _on_crash(self, _page: Any) -> None:
         self._crashed = True
 
+    def _on_response(self, response: Any) -> None:
+        """Keep the top document's latest answer: a ``goto`` that raised or ran out of
+        time returns none, yet the answer may have come (redirects: the last hop wins)."""
+        if response.request.is_navigation_request() and response.frame.parent_frame is None:
+            self._answer = response
+
     def _holder(self, hold: Hold) -> Callable[[Route], None]:
         def handle(route: Route) -> None:
             started = time.perf_counter()
@@ -155,19 +168,28 @@ class Scenario:
     # -- driving ----------------------------------------------------------------------------
 
     def goto(self, url: str, *, timeout_s: float = DEFAULT_WAIT_S) -> int | None:
-        """Navigate and wait for the load event; the main document's status, or None."""
-        self._url, self._status, self._nav_error = url, None, None
+        """Navigate and wait for the load event; the main document's status, or None.
+
+        Sets ``no_page`` from the navigation's own answer, never from a timing: no answer
+        at all (the navigation failed), a status outside 2xx, or a declared Content-Type
+        that is not HTML. A navigation that ran out of time with no answer yet is
+        undecided (None): it may still commit, slowly."""
+        self._url, self._status, self._nav_error, self._answer = url, None, None, None
+        timed_out = False
         started = time.perf_counter()
         with self._guard(f"loading {url}"):
             try:
                 response = self.page.goto(url, wait_until="load", timeout=timeout_s * 1000)
                 self._status = response.status if response is not None else None
+                self._answer = response or self._answer
             except PlaywrightTimeout:
                 self._nav_error = f"load event not reached within {timeout_s:g} s"
+                timed_out = True
             except Error as exc:
                 self._raise_if_lost(f"loading {url}")
                 self._nav_error = first_line(exc)
         self._nav_s = time.perf_counter() - started
+        self.no_page = self._judge_answer(urlsplit(url).path or "/", timed_out)
         return self._status
 
     def wait_for_first_row(self, *, timeout_s: float = DEFAULT_WAIT_S) -> float | None:
@@ -223,6 +245,19 @@ class Scenario:
         shot = Screenshot(path, width, height, selector)
         self._shots.append(shot)
         return shot
+
+    def _judge_answer(self, path: str, timed_out: bool) -> str | None:
+        """``no_page`` for the navigation that just ended (see ``goto``)."""
+        answer = self._answer
+        if answer is None:
+            if timed_out or self._nav_error is None:
+                return None
+            return f"`{path}` did not answer ({self._nav_error}): no page to drive"
+        declared = answer.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if 200 <= answer.status < 300 and declared in (*PAGE_TYPES, ""):
+            return None  # an undeclared type is sniffed by the browser: it may be a page
+        said = declared or "without a Content-Type"
+        return f"`{path}` answered {answer.status} {said}: no page to drive"
 
     # -- observing --------------------------------------------------------------------------
 
