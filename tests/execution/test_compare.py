@@ -10,7 +10,8 @@ from benchwright.execution.compare import compare_runs
 
 def make_run(root: Path, tasks: dict[str, tuple[str, dict[str, float]]]) -> Path:
     """A run directory: ``summary.json`` with each task's verdict, and one trial per task
-    whose ``result.json`` holds the given check rows' scores."""
+    whose ``result.json`` holds the given check rows' scores (unsealed, no key: a run
+    from another machine, compared with a warning)."""
     verdicts = {t: {"verdict": v, "tier": "correctness", "iterations": [v]}
                 for t, (v, _) in tasks.items()}  # fmt: skip
     passed = sum(v == "passed" for v, _ in tasks.values())
@@ -18,11 +19,14 @@ def make_run(root: Path, tasks: dict[str, tuple[str, dict[str, float]]]) -> Path
                "build_pass_rate": None, "tasks": verdicts}  # fmt: skip
     root.mkdir(parents=True)
     (root / "summary.json").write_text(json.dumps(summary))
-    for task_id, (_, rows) in tasks.items():
+    for task_id, (verdict, rows) in tasks.items():
         trial = root / "trials" / task_id / "1"
         trial.mkdir(parents=True)
-        checks = [{"check_id": r, "score": s} for r, s in rows.items()]
-        (trial / "result.json").write_text(json.dumps({"checks": checks}))
+        checks = [{"check_id": r, "status": "PASS" if s == 1 else "FAIL", "score": s,
+                   "detail": ""} for r, s in rows.items()]  # fmt: skip
+        result = {"task_id": task_id, "tier": "correctness", "iteration": 1, "agent": "x",
+                  "verdict": verdict, "checks": checks}  # fmt: skip
+        (trial / "result.json").write_text(json.dumps(result))
     return root
 
 

@@ -65,10 +65,13 @@ def compare(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """Compare two runs: pass rates, then tasks newly failing, newly passing, changed in
-    score (with the check rows that moved); refuses different schema versions (exit 2)."""
+    score (with the check rows that moved); refuses different schema versions or a file
+    that fails verification (exit 2), warns about a run it cannot verify (no key here)."""
     import json
 
     from benchwright.execution.compare import compare_runs, comparison_lines
 
     result = compare_runs(a, b)
+    for warning in result["warnings"]:
+        typer.echo(f"warning: {warning}", err=True)
     typer.echo(json.dumps(result, indent=2) if as_json else "\n".join(comparison_lines(result)))

@@ -5,17 +5,23 @@ Verdicts come from each ``summary.json``; scores from the trials' ``result.json`
 beside it (a task's score is the mean of its check rows' scores over its iterations, a
 row's score the mean over iterations). Given a bare summary file with no trials beside
 it, verdicts still compare and scores are None.
+
+Both runs go through `verify_run` first: a tampered file in either refuses the whole
+comparison (`SpecError`, exit 2), because a comparison that quietly dropped it would
+still print a verdict someone forged the inputs of; a run that cannot be verified here
+(no key) is compared, with a warning.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from benchwright.execution.summary import compare_summaries, read_summary
+from benchwright.errors import SpecError
+from benchwright.execution.summary import compare_summaries, read_summary, summary_doc
+from benchwright.execution.verification import RunSeals, verify_run
 
 CHANGES = ("newly_failing", "newly_passing", "score_changed", "unchanged", "only_a", "only_b")
 """Every task lands in exactly one: a verdict change first, then a score change."""
@@ -24,10 +30,18 @@ _PASSING = ("passed", "completed")
 
 def compare_runs(a: Path, b: Path) -> dict[str, Any]:
     """The pass-rate deltas and the per-task changes of runs ``a`` and ``b`` (run
-    directories or ``summary.json`` files); `SpecError` when the schemas differ."""
-    sa, sb = read_summary(_summary_file(a)), read_summary(_summary_file(b))
+    directories or ``summary.json`` files), with a warning per run that cannot be
+    verified here; `SpecError` when the schemas differ or a file fails verification."""
+    seals_a, seals_b = (
+        verify_run(_run_dir(a), _summary_file(a)),
+        verify_run(_run_dir(b), _summary_file(b)),
+    )
+    refusals = [f"{seal.sentence}: refused" for s in (seals_a, seals_b) for seal in s.tampered()]
+    if refusals:
+        raise SpecError("compare", [("", line) for line in refusals])
+    sa, sb = _summary(a, seals_a), _summary(b, seals_b)
     rates = compare_summaries(sa, sb)
-    scores_a, scores_b = _row_scores(_run_dir(a)), _row_scores(_run_dir(b))
+    scores_a, scores_b = _row_scores(seals_a), _row_scores(seals_b)
     tasks: dict[str, Any] = {}
     ta, tb = sa.get("tasks") or {}, sb.get("tasks") or {}
     for task_id in [*ta, *(t for t in tb if t not in ta)]:
@@ -37,7 +51,10 @@ def compare_runs(a: Path, b: Path) -> dict[str, Any]:
         change = _change(va, vb, score["delta"])
         tasks[task_id] = {"change": change, "a": va, "b": vb, "score": score, "rows": rows}
     counts = {c: sum(t["change"] == c for t in tasks.values()) for c in CHANGES}
-    return {"pass_rates": rates, "counts": counts, "tasks": tasks}
+    warnings = [f"compare: {note}" for s in (seals_a, seals_b) if (note := s.unverified_note())]
+    verification = {"a": seals_a.counts(), "b": seals_b.counts()}
+    return {"pass_rates": rates, "counts": counts, "tasks": tasks,
+            "verification": verification, "warnings": warnings}  # fmt: skip
 
 
 def comparison_lines(result: Mapping[str, Any]) -> list[str]:
@@ -69,18 +86,21 @@ def _run_dir(path: Path) -> Path:
     return path if path.is_dir() else path.parent
 
 
-def _row_scores(run_dir: Path) -> dict[str, dict[str, list[float]]]:
-    """task -> check row -> its scores over the iterations found in ``trials/``."""
+def _summary(given: Path, seals: RunSeals) -> dict[str, Any]:
+    """The summary that was verified (never a second read of the file)."""
+    path = _summary_file(given)
+    return read_summary(path) if seals.summary is None else summary_doc(path, seals.summary_doc)
+
+
+def _row_scores(seals: RunSeals) -> dict[str, dict[str, list[float]]]:
+    """task -> check row -> its scores over the trials' results that may be counted."""
     found: dict[str, dict[str, list[float]]] = {}
-    for path in sorted((run_dir / "trials").glob("*/*/result.json")):
-        try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-            rows = {c["check_id"]: float(c["score"]) for c in raw.get("checks", [])}
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
-            continue  # an unreadable trial has no scores: its task compares on verdicts
-        task = found.setdefault(path.parent.parent.name, {})
-        for row, score in rows.items():
-            task.setdefault(row, []).append(score)
+    for trial in seals.trials:
+        if not trial.counted or trial.result is None:
+            continue
+        task = found.setdefault(trial.task_id, {})
+        for check in trial.result.checks:
+            task.setdefault(check.check_id, []).append(float(check.score))
     return found
 
 

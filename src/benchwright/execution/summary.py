@@ -100,6 +100,11 @@ def read_summary(path: Path) -> dict[str, Any]:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise SpecError.single(str(path), f"cannot read a summary: {exc}") from None
+    return summary_doc(path, raw)
+
+
+def summary_doc(path: Path, raw: Any) -> dict[str, Any]:
+    """``raw`` (read from ``path``) if it is a run summary; `SpecError` otherwise."""
     if not isinstance(raw, dict) or "schema_version" not in raw:
         raise SpecError.single(str(path), "not a benchwright run summary (no schema_version)")
     return raw

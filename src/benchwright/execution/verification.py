@@ -62,9 +62,10 @@ class Seal:
         """What a page or a listing shows: ``verified``, ``TAMPERED: MAC mismatch``, …"""
         return VERIFIED if self.state == VERIFIED else f"{self.state.upper()}: {self.why}"
 
-    def refusal(self, reader: str) -> str:
-        """The one line a reader that refuses tampered input prints."""
-        return f"{reader}: {self.path} {self.phrase}: refused"
+    @property
+    def sentence(self) -> str:
+        """The file and what is wrong with it (``… fails verification (MAC mismatch)``)."""
+        return f"{self.path} {self.phrase}"
 
 
 def _tampered(path: Path, why: str, phrase: str = "") -> Seal:
