@@ -16,12 +16,13 @@ from .minisuites import MINISUITE
 @pytest.fixture
 def runs(tmp_path):
     """Two runs in ``tmp_path/runs``: a finished nop run, and an older one that was killed
-    after one of its trials (no summary.json)."""
+    after one of its trials (no summary.json), made elsewhere (its key is not here)."""
     finished = plan_run(MINISUITE, "nop", tasks_glob="nav-*", out=tmp_path / "runs")
     execute(finished)
     killed = tmp_path / "runs" / "20200101T000000Z-oracle-abcdef"
     (killed / "trials" / "nav-count" / "1").mkdir(parents=True)
-    (killed / "trials" / "nav-count" / "1" / "result.json").write_text("{}")
+    result = finished.run_dir / "trials" / "nav-count" / "1" / "result.json"
+    (killed / "trials" / "nav-count" / "1" / "result.json").write_text(result.read_text())
     info = {"run_id": killed.name, "created_at": "2020-01-01T00:00:00Z", "agent": "oracle",
             "suite": {"name": "minisuite"}, "tasks": ["nav-count", "edit-x"],
             "iterations": 2}  # fmt: skip
@@ -36,11 +37,12 @@ def test_list_shows_every_run_newest_first_with_its_progress(runs, cli):
     proc = cli("runs", "list")
     assert proc.returncode == 0, proc.stderr
     header, first, second = proc.stdout.splitlines()
-    assert header.split() == ["run", "suite", "agent", "created", "trials", "pass", "complete"]
+    assert header.split() == ["run", "suite", "agent", "created", "trials", "pass", "complete",
+                              "seals"]  # fmt: skip
     assert first.split()[:2] == [finished.name, "minisuite"]
-    assert first.split()[-3:] == ["1/1", "0%", "yes"]
+    assert first.split()[-4:] == ["1/1", "0%", "yes", "verified:1"]
     assert second.split() == [killed.name, "minisuite", "oracle", "2020-01-01T00:00:00Z",
-                              "1/4", "-", "no"]  # fmt: skip
+                              "1/4", "-", "no", "unverified:1"]  # fmt: skip
 
 
 def test_list_json_is_machine_readable(runs, cli):
@@ -52,6 +54,8 @@ def test_list_json_is_machine_readable(runs, cli):
         "id": killed.name, "path": f"runs/{killed.name}", "suite": "minisuite",
         "agent": "oracle", "created_at": "2020-01-01T00:00:00Z", "trials_done": 1,
         "trials_total": 4, "correctness_pass_rate": None, "complete": False,
+        "verification": {"verified": 0, "unverified": 1, "tampered": 0, "summary": None,
+                         "tampered_files": []},
     }  # fmt: skip
 
 
@@ -68,7 +72,8 @@ def test_show_prints_the_summary_each_tasks_verdict_and_where_files_are(runs, cl
     assert lines[0] == (f"{finished.name}: suite minisuite, agent nop, created "
                         f"{json.loads((finished / 'run.json').read_text())['created_at']}, "
                         "1/1 trials, correctness 0%, complete")  # fmt: skip
-    assert lines[1].split() == ["failed", "nav-count", "(correctness;", "failed)"]
+    assert lines[1] == "results: 1 verified, 0 unverified, 0 tampered; summary.json: verified"
+    assert lines[2].split() == ["failed", "nav-count", "(correctness;", "failed)"]
     assert lines[-1].startswith(f"files: runs/{finished.name}/run.json, summary.json, trials/")
     shown = cli("runs", "show", f"runs/{killed.name}")
     assert "no summary.json yet" in shown.stdout and "incomplete" in shown.stdout
@@ -117,3 +122,33 @@ def test_rm_refuses_anything_outside_the_runs_dir_before_removing_anything(
     assert proc.returncode == 2
     assert proc.stderr == f"error: {outside}: is not a run directory inside runs: refused\n"
     assert finished.is_dir() and victim.is_dir() and proc.stdout == ""
+
+
+def test_a_tampered_result_is_named_and_the_run_shows_no_pass_rate(runs, cli):
+    """A failure flipped to a pass: ``list`` counts it tampered and withholds the pass
+    rate, ``show`` names the file and why and prints no verdict."""
+    finished, _ = runs
+    path = finished / "trials" / "nav-count" / "1" / "result.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), "verdict": "passed"}))
+    first = cli("runs", "list").stdout.splitlines()[1].split()
+    assert first[-4:] == ["1/1", "-", "yes", "tampered:1"]
+    lines = cli("runs", "show", finished.name).stdout.splitlines()
+    assert lines[1:4] == [
+        "results: 0 verified, 0 unverified, 1 tampered; summary.json: verified",
+        f"  TAMPERED runs/{finished.name}/trials/nav-count/1/result.json fails verification "
+        "(MAC mismatch)",
+        "  verdicts withheld: the run has tampered files",
+    ]
+    shown = json.loads(cli("runs", "show", finished.name, "--json").stdout)
+    assert shown["summary"] is None and shown["correctness_pass_rate"] is None
+
+
+def test_an_edited_summary_is_named_and_a_missing_key_is_unverified(runs, cli):
+    finished, _ = runs
+    summary = finished / "summary.json"
+    summary.write_text(json.dumps({**json.loads(summary.read_text()), "correctness_pass_rate": 1}))
+    first = cli("runs", "list").stdout.splitlines()[1].split()
+    assert first[-4:] == ["1/1", "-", "no", "verified:1,summary:TAMPERED"]
+    key_path(finished.name).unlink()
+    first = cli("runs", "list").stdout.splitlines()[1].split()
+    assert first[-4:] == ["1/1", "100%", "yes", "unverified:1,summary:UNVERIFIED"]

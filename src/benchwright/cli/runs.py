@@ -23,7 +23,8 @@ AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of text
 @runs_app.command("list")
 @reports_errors
 def runs_list(runs_dir: RunsDirOpt = Path("runs"), as_json: AsJson = False) -> None:
-    """Every run, newest first: id, suite, agent, date, trials done/total, pass rate."""
+    """Every run, newest first: id, suite, agent, date, trials done/total, pass rate (none
+    for a run with a tampered file), and how many results are verified/unverified/tampered."""
     from benchwright.execution.runs import list_runs
 
     entries = list_runs(runs_dir)
@@ -33,9 +34,9 @@ def runs_list(runs_dir: RunsDirOpt = Path("runs"), as_json: AsJson = False) -> N
     if not entries:
         typer.echo(f"no runs in {runs_dir}")
         return
-    rows = [("run", "suite", "agent", "created", "trials", "pass", "complete")]
+    rows = [("run", "suite", "agent", "created", "trials", "pass", "complete", "seals")]
     rows += [(e.id, e.suite, e.agent, e.created_at, f"{e.done}/{e.total}", _rate(e.pass_rate),
-              "yes" if e.complete else "no") for e in entries]  # fmt: skip
+              "yes" if e.complete else "no", e.seals_cell) for e in entries]  # fmt: skip
     widths = [max(len(row[n]) for row in rows) for n in range(len(rows[0]))]
     for row in rows:
         typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
@@ -48,20 +49,29 @@ def runs_show(
     runs_dir: RunsDirOpt = Path("runs"),
     as_json: AsJson = False,
 ) -> None:
-    """A run's summary, each task's verdict, and where its files are; exit 1 if unknown."""
-    from benchwright.execution.runs import read_summary_or_none, run_entry
+    """A run's summary, each task's verdict, the state of its seals (naming each tampered
+    file), and where its files are; exit 1 if unknown."""
+    from benchwright.execution.runs import run_entry
+    from benchwright.execution.verification import verify_run
 
     path = _find(runs_dir, run)
-    entry, summary = run_entry(path), read_summary_or_none(path) or {}
+    seals = verify_run(path)
+    entry = run_entry(path, seals)
+    summary = {} if entry.tampered else seals.summary_doc or {}
     tasks = summary.get("tasks") or {}
     if as_json:
         typer.echo(json.dumps({**entry.to_dict(), "summary": summary or None}, indent=2))
         return
     typer.echo(_headline(entry))
+    typer.echo(_seals_line(entry))
+    for sentence in entry.tampered:
+        typer.echo(f"  TAMPERED {sentence}")
     for task_id, task in tasks.items():
         its = ", ".join(task.get("iterations") or []) or "-"
         typer.echo(f"  {task.get('verdict', '?'):<13} {task_id} ({task.get('tier')}; {its})")
-    if not tasks:
+    if entry.tampered:
+        typer.echo("  verdicts withheld: the run has tampered files")
+    elif not tasks:
         typer.echo("  no summary.json yet: the run is still going, or was stopped "
                    "(finish it with run --resume)")  # fmt: skip
     typer.echo(f"files: {path}/run.json, summary.json, trials/<task>/<iteration>/"
@@ -106,6 +116,11 @@ def _find(runs_dir: Path, name: str) -> Path:
 
 def _rate(rate: float | None) -> str:
     return "-" if rate is None else f"{rate:.0%}"
+
+
+def _seals_line(e: RunEntry) -> str:
+    counts = ", ".join(f"{n} {state}" for state, n in e.seals.items())
+    return f"results: {counts}; summary.json: {e.summary_seal or 'none'}"
 
 
 def _headline(e: RunEntry) -> str:

@@ -3,12 +3,12 @@
 A run is a direct child of the runs directory holding ``run.json`` (store.py has the
 layout). Nothing here trusts a name: ``find_run`` resolves what the user typed and
 refuses anything that does not land directly inside the runs directory, so ``rm``
-can never delete a path outside it, through ``..`` or a symlink.
+can never delete a path outside it, through ``..`` or a symlink. What a listing says
+of a run's results and summary went through `verify_run` first.
 """
 
 from __future__ import annotations
 
-import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +16,7 @@ from typing import Any
 
 from benchwright.errors import SpecError
 from benchwright.execution import integrity, store
+from benchwright.execution.verification import VERIFIED, RunSeals, verify_run
 
 
 class UnknownRun(LookupError):
@@ -39,13 +40,30 @@ class RunEntry:
     """The summary's correctness pass rate; None without a summary or attempted task."""
     complete: bool
     """The summary says every planned trial finished (False while running or after a kill)."""
+    seals: dict[str, int]
+    """How many trial results are verified, unverified and tampered (`verify_run`)."""
+    summary_seal: str | None
+    """The summary's badge (``verified``, ``TAMPERED: MAC mismatch``, …); None without one."""
+    tampered: tuple[str, ...]
+    """Each tampered file and why; then no pass rate is shown."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id, "path": str(self.path), "suite": self.suite, "agent": self.agent,
             "created_at": self.created_at, "trials_done": self.done, "trials_total": self.total,
             "correctness_pass_rate": self.pass_rate, "complete": self.complete,
+            "verification": {**self.seals, "summary": self.summary_seal,
+                             "tampered_files": list(self.tampered)},
         }  # fmt: skip
+
+    @property
+    def seals_cell(self) -> str:
+        """``runs list``'s verification column: the non-zero counts, then a summary that
+        is not verified (``verified:1,tampered:1,summary:TAMPERED``)."""
+        cells = [f"{state}:{n}" for state, n in self.seals.items() if n]
+        if self.summary_seal and self.summary_seal != VERIFIED:
+            cells.append(f"summary:{self.summary_seal.split(':')[0]}")
+        return ",".join(cells) or "-"
 
 
 def list_runs(runs_dir: Path) -> list[RunEntry]:
@@ -86,23 +104,17 @@ def remove_run(run_dir: Path) -> list[Path]:
     return removed
 
 
-def read_summary_or_none(run_dir: Path) -> dict[str, Any] | None:
-    """``summary.json``, or None while the run has none (running, killed) or it is unreadable."""
-    try:
-        raw = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return raw if isinstance(raw, dict) else None
-
-
 def _is_run(path: Path) -> bool:
     return path.is_dir() and not path.is_symlink() and (path / "run.json").is_file()
 
 
-def run_entry(run_dir: Path) -> RunEntry:
-    """What ``runs list`` shows of one run (``run.json``, ``summary.json``, the trials)."""
+def run_entry(run_dir: Path, seals: RunSeals | None = None) -> RunEntry:
+    """What ``runs list`` shows of one run (``run.json``, the verified summary and trials,
+    ``seals`` when already read); a run with a tampered file shows no pass rate."""
     info = store.read_run_json(run_dir)
-    summary = read_summary_or_none(run_dir) or {}
+    seals = seals or verify_run(run_dir)
+    tampered = tuple(seal.sentence for seal in seals.tampered())
+    summary = seals.summary_doc or {}
     tasks, iterations = info.get("tasks") or [], info.get("iterations") or 1
     suite = info.get("suite")
     return RunEntry(
@@ -111,8 +123,11 @@ def run_entry(run_dir: Path) -> RunEntry:
         suite=str(suite.get("name", "?") if isinstance(suite, dict) else suite),
         agent=str(info.get("agent", "?")),
         created_at=str(info.get("created_at", "")),
-        done=sum(1 for _ in (run_dir / "trials").glob(f"*/*/{store.RESULT}")),
+        done=len(seals.trials),
         total=len(tasks) * int(iterations),
-        pass_rate=summary.get("correctness_pass_rate"),
+        pass_rate=None if tampered else summary.get("correctness_pass_rate"),
         complete=bool(summary.get("complete", False)),
+        seals=seals.counts(),
+        summary_seal=seals.summary.badge if seals.summary else None,
+        tampered=tampered,
     )
