@@ -22,7 +22,7 @@ CONTROLS = ("blind-write", "crash-without-db", "cross-currency-total", "duplicat
             "empty", "float-amounts", "ignores-retry-after", "insert-only-sync",
             "no-webhook-verify", "utc-buckets", "no-event-dedup",
             "reserialised-signature", "long-note-accepted", "unknown-id-null",
-            "innerhtml-names", "stripped-batch-key")  # fmt: skip
+            "innerhtml-names", "stripped-batch-key", "register-once")  # fmt: skip
 """The backend controls; the browser ones are tested in ``test_browser_controls.py``."""
 
 # What each defect costs, as (check, score, a phrase of its detail naming the evidence).
@@ -51,6 +51,8 @@ EXPECTED = {
                          "not_found)")],
     "innerhtml-names": [("x_name_injection", 0.0, "ran as markup in the page (its onerror "
                          "handler set window.__bwx): data rendered with innerHTML")],
+    "register-once": [("x_register_retry", 0.0, "it never registered again in the "),
+                      ("x_register_retry", 0.0, "spec §3.4")],
     "stripped-batch-key": [("c_batch_partial", 0.5, "§6.8 each batch item goes to the vendor "
                             "with its own idempotency key (a resent item must not create a "
                             "second payment) - sb6-b1, sb6-b2, sb6-b3 never reached the "

@@ -12,7 +12,7 @@ from benchwright.services.meridian.delivery import NoWebhookRegistered
 from benchwright.services.meridian.expectations import Expectations
 from benchwright.services.meridian.fixture import Fixture, build_fixture
 from benchwright.services.meridian.ledgers import TrapResults
-from benchwright.services.meridian.webhooks import Registration, sign, verify
+from benchwright.services.meridian.webhooks import Registration, sign, url_port, verify
 from benchwright.services.meridian.write_ledgers import BatchTrace, ConflictTrace
 
 __all__ = [
@@ -30,5 +30,6 @@ __all__ = [
     "TrapResults",
     "build_fixture",
     "sign",
+    "url_port",
     "verify",
 ]

@@ -70,7 +70,7 @@ async def register(mock: MeridianMock, request: Request, line: dict) -> Response
         return error(400, "bad_url")
     reg = Registration.for_url(url)
     line.update(webhook_url=url, webhook_id=reg.id)
-    if mock.store.take_register_fault(_port(url)):
+    if mock.store.take_register_fault(url_port(url)):
         line.update(handshake=FAULT_HANDSHAKE, register_fault=True)
         return error(400, "verification_failed")
     handshake = await _handshake(reg, mock.timing.handshake_timeout)
@@ -82,7 +82,7 @@ async def register(mock: MeridianMock, request: Request, line: dict) -> Response
     return reply({"id": reg.id, "secret": reg.secret})
 
 
-def _port(url: str) -> int | None:
+def url_port(url: str) -> int | None:
     """The URL's port (None when it names none or an invalid one)."""
     try:
         return urlsplit(url).port

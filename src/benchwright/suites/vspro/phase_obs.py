@@ -79,6 +79,10 @@ class ValidationObs:
     vendor_fault: JsonRead | None = None
     """``POST /api/sync`` while every vendor list request answers 500 (§7: 502
     ``vendor_error``)."""
+    vendor_outage: JsonRead | None = None
+    """``POST /api/sync`` while the vendor gives no answer at all (§7: 503
+    ``vendor_unavailable``); None when the app is not sandboxed, where nothing can cut the
+    vendor (the mock itself owns the port the app dials), so the cell is not in the matrix."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +159,47 @@ class HostileObs:
     """Why it was not sent (no webhook registered)."""
     row: JsonRead | None
     """The app's row for the payment, read back after the delivery."""
+
+
+@dataclass(frozen=True)
+class RegisterAttempt:
+    """One ``POST /v2/webhooks`` naming the watched instance's port, from the vendor trace."""
+
+    after_s: float
+    """Seconds after the fault was armed (just before the instance booted)."""
+    status: int
+    by_fault: bool
+    """Refused by the armed fault (no handshake was sent)."""
+
+
+@dataclass(frozen=True)
+class RegisterRetryObs:
+    """The browser phase's second instance, whose first webhook registration the vendor
+    refused as it refuses a failed handshake (issue #13). Spec §3.4 asks an app to keep
+    trying until the vendor accepts: a real app often registers before it listens."""
+
+    port: int
+    boot_failure: str | None
+    """Why the instance never became healthy; None when it did."""
+    attempts: tuple[RegisterAttempt, ...]
+    watched_s: float
+    """Seconds from arming the fault until the trace was read (the instance had stopped)."""
+
+    @property
+    def refused(self) -> RegisterAttempt | None:
+        """The attempt the fault refused (the instance's first); None: it never registered."""
+        return next((a for a in self.attempts if a.by_fault), None)
+
+    @property
+    def retries(self) -> tuple[RegisterAttempt, ...]:
+        """The attempts after the refused one."""
+        refused = self.refused
+        return () if refused is None else self.attempts[self.attempts.index(refused) + 1 :]
+
+    @property
+    def accepted(self) -> RegisterAttempt | None:
+        """The first retry the vendor accepted (200)."""
+        return next((a for a in self.retries if a.status == 200), None)
 
 
 @dataclass(frozen=True)

@@ -37,11 +37,13 @@ from typing import Any
 
 from benchwright.probes.browser import BrowserSession, BrowserUnavailable, Lane
 from benchwright.probes.host import REPEATS, HostState, least_contended, window
+from benchwright.services.app import AppUnderTest
 from benchwright.services.ports import lease_port
 from benchwright.suites.vspro.browser._publish import publishable
+from benchwright.suites.vspro.browser._register import RegisterWatch
 from benchwright.suites.vspro.browser._views import BrowserObservation
 from benchwright.suites.vspro.context import GradeContext
-from benchwright.suites.vspro.observations import Observations
+from benchwright.suites.vspro.observations import Observations, RegisterRetryObs
 
 EMPTY_DB = "empty-probe.db"
 EMPTY_BOOT_S = 15.0
@@ -69,6 +71,8 @@ class _Seen:
     seconds: dict[str, float] = field(default_factory=dict)
     host: dict[str, HostState] = field(default_factory=dict)
     retimed: dict[str, Any] = field(default_factory=dict)
+    register_retry: RegisterRetryObs | None = None
+    """Written by the second instance's lane (under the lock) once the instance stopped."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def run(self, name: str, observe: Observe, lane: Lane, ctx: GradeContext, shots: Path) -> None:
@@ -125,6 +129,7 @@ def browser(ctx: GradeContext, obs: Observations) -> BrowserObservation:
             scenario_seconds=dict(sorted(seen.seconds.items())),
             scenario_host=dict(sorted(seen.host.items())),
             retimed=dict(sorted(seen.retimed.items())),
+            register_retry=seen.register_retry,
         )
 
 
@@ -230,29 +235,44 @@ def _drive(
 
 
 def _second_instance(lane: Lane, ctx: GradeContext, shots: Path, seen: _Seen) -> None:
-    """Boot a second app on a fresh db: probe ``empty``; then sync it against a half-capped
-    vendor, lift the cap and probe ``sync`` (the click must fetch the other half)."""
-    from benchwright.suites.vspro.browser._states import observe_empty
-    from benchwright.suites.vspro.browser._sync import observe_sync
-
+    """Boot a second app on a fresh db, its first webhook registration refused as a failed
+    handshake (`_register`): probe ``empty``; then sync it against a half-capped vendor,
+    lift the cap and probe ``sync`` (the click must fetch the other half); then read
+    whether it registered again."""
     ctx.mock.mark_phase("browser", reset=False)
     with lease_port() as lease:
         db, log = ctx.app.db.parent / EMPTY_DB, ctx.work / "empty-app.log"
         app = ctx.new_app(db, lease.port, log, EMPTY_BOOT_S, ctx.app.confinement)
+        lane.ensure_alive("booting the empty instance")  # no boot for a lost run
+        watch = RegisterWatch.arm(ctx.mock, lease.port)
         try:
-            lane.ensure_alive("booting the empty instance")  # no boot for a lost run
-            boot = app.boot()
-            if boot.healthy_after_s is None:
-                why = f"the empty instance never became healthy ({boot.detail})"
-                seen.fail(("empty", "sync"), why)
-                return
-            second = replace(ctx, app=app)
-            seen.run("empty", observe_empty, lane, second, shots)
-            try:  # an app whose sync fails here is graded by the click all the same
-                ctx.mock.set_visible_cap(ctx.mock.fixture.expect.total // 2)
-                second.sync()
-            finally:
-                ctx.mock.clear_visible_cap()
-            seen.run("sync", observe_sync, lane, second, shots)
+            _on_second_instance(app, lane, ctx, shots, seen, watch)
         finally:
             app.stop()
+            with seen.lock:
+                seen.register_retry = watch.observation()
+
+
+def _on_second_instance(
+    app: AppUnderTest, lane: Lane, ctx: GradeContext, shots: Path, seen: _Seen, watch: RegisterWatch
+) -> None:
+    """The second instance's life: boot, ``empty``, the half-capped sync, ``sync``, then
+    the bounded wait for its re-registration."""
+    from benchwright.suites.vspro.browser._states import observe_empty
+    from benchwright.suites.vspro.browser._sync import observe_sync
+
+    boot = app.boot()
+    if boot.healthy_after_s is None:
+        watch.boot_failure = f"the empty instance never became healthy ({boot.detail})"
+        seen.fail(("empty", "sync"), watch.boot_failure)
+        return
+    watch.boot_failure = None
+    second = replace(ctx, app=app)
+    seen.run("empty", observe_empty, lane, second, shots)
+    try:  # an app whose sync fails here is graded by the click all the same
+        ctx.mock.set_visible_cap(ctx.mock.fixture.expect.total // 2)
+        second.sync()
+    finally:
+        ctx.mock.clear_visible_cap()
+    seen.run("sync", observe_sync, lane, second, shots)
+    watch.settle()

@@ -10,6 +10,7 @@ from typing import Any
 
 from benchwright.probes.browser import ScenarioObservation
 from benchwright.probes.host import HostState
+from benchwright.suites.vspro.phase_obs import RegisterRetryObs
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,9 @@ class BrowserObservation:
     retimed: Mapping[str, Any] = field(default_factory=dict)
     """Scenario -> the view of a repeat taken because the first ran on a contended host:
     timing rows read their figures from it; every other row reads ``scenarios``."""
+    register_retry: RegisterRetryObs | None = None
+    """The second instance's registrations, its first refused on purpose; None when the
+    instance was never started (no browser, or its lane stopped first)."""
 
     def __post_init__(self) -> None:
         for name in ("scenarios", "scenario_errors", "scenario_seconds", "scenario_host",

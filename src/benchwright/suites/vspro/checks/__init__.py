@@ -10,6 +10,7 @@ from __future__ import annotations
 from benchwright.suites.vspro.checks import (
     diagnostics,
     efficiency,
+    register_retry,
     tier_a,
     tier_b,
     tier_b_wire,
@@ -47,6 +48,7 @@ MODULES = (
     efficiency,
     tier_e,
     diagnostics,
+    register_retry,
     tier_j,
     tier_v,
     tier_pe_browser,
