@@ -150,16 +150,17 @@ def test_row_integrity_missing_ids_cost_coverage():
 def test_json_everywhere_html_error_page_keeps_half():
     obs = perfect()
     assert grade_one(obs, "json_everywhere").detail == (
-        "1: 17 responses (6 sampled + 11 error answers; error statuses 400, 404, 405, 409, 502)"
+        "1: 18 responses (6 sampled + 12 error answers; error statuses 400, 404, 405, 409, 502, "
+        "503)"
     )
     sample = list(obs["json_sample"].reads)
     sample[4] = jr(None, 404, "text/html", raw=b"<h1>Not Found</h1>", path="/api/nope")
     row = grade_one(swap(obs, "json_sample", reads=tuple(sample)), "json_everywhere")
-    assert row.score == pytest.approx(1 - 1 / 17, abs=1e-5)
+    assert row.score == pytest.approx(1 - 1 / 18, abs=1e-5)
     typed = list(obs["json_sample"].reads)
     typed[5] = jr({"error": {}}, 400, "text/plain", path="/api/payments?limit=-1")
     assert grade_one(swap(obs, "json_sample", reads=tuple(typed)), "json_everywhere").score == (
-        pytest.approx(1 - 0.5 / 17, abs=1e-5)
+        pytest.approx(1 - 0.5 / 18, abs=1e-5)
     )
 
 
@@ -174,10 +175,10 @@ def test_json_everywhere_samples_every_error_status_the_probes_provoked():
     obs = swap(obs, "validation", matrix=MatrixObservation(tuple(results)))
     obs = swap(obs, "conflict", second=jr(None, 409, "text/html", raw=b"<p>conflict</p>"))
     row = grade_one(obs, "json_everywhere")
-    assert row.score == pytest.approx(1 - 2 / 17, abs=1e-5)
+    assert row.score == pytest.approx(1 - 2 / 18, abs=1e-5)
     assert "PUT /api/summary 405 (0)" in row.detail and "GET /api 409 (0)" in row.detail
     envelope = grade_one(obs, "b_error_envelope")
-    assert envelope.score == pytest.approx(0.6 * 11 / 13 + 0.4, abs=1e-5)
+    assert envelope.score == pytest.approx(0.6 * 12 / 14 + 0.4, abs=1e-5)
     assert "PUT /api/summary (405)" in envelope.detail
     assert "note after a persistent conflict (409)" in envelope.detail
 
@@ -200,7 +201,7 @@ def test_error_envelope_without_field_errors_caps_at_point_six():
     row = grade_one(obs, "b_error_envelope")
     assert row.score == pytest.approx(0.6)
     assert row.detail.startswith(
-        "0.6: envelope 13/13 [statuses 400, 404, 405, 409, 502] (0.6), field_errors 0/8 (0.4)"
+        "0.6: envelope 14/14 [statuses 400, 404, 405, 409, 502, 503] (0.6), field_errors 0/8 (0.4)"
     )
 
 

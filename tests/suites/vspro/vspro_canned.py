@@ -331,6 +331,7 @@ def perfect() -> Observations:
             MatrixObservation(tuple(bad)),
             jr(ROWS[int(NOTE_PROBE_ID[4:])]),
             jr(envelope("vendor_error"), 502, path="/api/sync"),
+            jr(envelope("vendor_unavailable"), 503, path="/api/sync"),
         ),
         "batch": BatchObs(
             jr({"results": batch_items, "succeeded": 2, "failed": 1}),

@@ -13,26 +13,31 @@ from benchwright.suites.vspro.observations import Observations
 
 def error_responses(obs: Observations) -> list[tuple[str, HttpObservation]]:
     """(name, answer) for each request the API phases sent that got a status >= 400, each
-    request (method and path) once: the validation matrix, the invalid batch, the note
-    that met a persistent conflict, and the JSON sample. Phases that did not run add none."""
+    request (method and path) and status once: the validation matrix, the syncs on a
+    failing and on an unreachable vendor (one request, two answers), the invalid batch, the
+    note that met a persistent conflict, and the JSON sample. Phases that did not run add
+    none."""
     found: list[tuple[str, HttpObservation | None]] = []
     if obs.has("validation"):
-        found += [(cell.name, answer) for cell, answer in obs["validation"].matrix.results]
-        if obs["validation"].vendor_fault is not None:
-            found.append(("sync on a failing vendor", obs["validation"].vendor_fault.response))
+        v = obs["validation"]
+        found += [(cell.name, answer) for cell, answer in v.matrix.results]
+        for name, sync in (("sync on a failing vendor", v.vendor_fault),
+                           ("sync with the vendor unreachable", v.vendor_outage)):  # fmt: skip
+            if sync is not None:
+                found.append((name, sync.response))
     if obs.has("batch"):
         found.append(("batch[invalid]", obs["batch"].invalid.response))
     if obs.has("conflict") and obs["conflict"].second is not None:
         found.append(("note after a persistent conflict", obs["conflict"].second.response))
     if obs.has("json_sample"):
         found += [(read.response.path, read.response) for read in obs["json_sample"].reads]
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, int]] = set()
     errors = []
     for name, answer in found:
         if answer is None or answer.status is None or answer.status < 400:
             continue
-        if (answer.method, answer.path) not in seen:
-            seen.add((answer.method, answer.path))
+        if (key := (answer.method, answer.path, answer.status)) not in seen:
+            seen.add(key)
             errors.append((name, answer))
     return errors
 

@@ -45,7 +45,7 @@ def row_integrity(obs: Observations, _s) -> CheckResult:
 @vspro_check("json_everywhere", needs=("json_sample",))
 def json_everywhere(obs: Observations, _s) -> CheckResult:
     """The six sampled responses plus every other error answer the API phases provoked
-    (each request once): each parses as JSON (0.5) with a json type (0.5)."""
+    (each request and status once): each parses as JSON (0.5) with a json type (0.5)."""
     reads = [(r.response.path, r.response) for r in obs["json_sample"].reads]
     sampled = {(a.method, a.path) for _, a in reads}
     extra = [(n, a) for n, a in error_responses(obs) if (a.method, a.path) not in sampled]

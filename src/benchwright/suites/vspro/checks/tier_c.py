@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from benchwright.model import CheckResult
+from benchwright.probes.http import JsonRead
 from benchwright.suites.vspro.checks._common import (
     ROW_KEYS,
     frac,
@@ -26,6 +27,10 @@ DUTY_CELLS = {"limit=0": (400, "§6.3 a limit below 1 is invalid"),
               "unknown id": (404, "§6.4 an unknown payment is 404 not_found")}  # fmt: skip
 """Issue #13's cells: spec duties the seed's matrix never probed, named in the cell."""
 VENDOR_ERROR_DUTY = "§7 a vendor error you could not recover from is 502 vendor_error"
+VENDOR_UNAVAILABLE_DUTY = "§7 a vendor with no answer after your retries is 503 vendor_unavailable"
+OUTAGE_NOT_PROBED = "vendor outage not probed: the app is not sandboxed"
+"""Unconfined, the mock itself owns the port the app dials: nothing can stop it answering,
+so the 503 cell is left out of the matrix (never failed) and the detail says so."""
 
 
 def pagination_cells(obs: Observations) -> dict[str, bool]:
@@ -49,9 +54,10 @@ def pagination_cells(obs: Observations) -> dict[str, bool]:
 
 
 def validation_cells(obs: Observations) -> dict[str, bool]:
-    """The twelve status cells: six bad GETs, the invalid batch, ``limit=0``, a note over
-    280 characters (refused, and not stored), an unknown payment id and a sync while the
-    vendor fails."""
+    """The thirteen status cells: six bad GETs, the invalid batch, ``limit=0``, a note over
+    280 characters (refused, and not stored), an unknown payment id, a sync while the
+    vendor fails and one while it does not answer (twelve when the app is not sandboxed:
+    `OUTAGE_NOT_PROBED`)."""
     v = obs["validation"]
     got = {c.name: o.status for c, o in v.matrix.results}
     cells = {f"{name} -> {want}": got.get(name) == want for name, want in MATRIX_WANT.items()}
@@ -62,16 +68,30 @@ def validation_cells(obs: Observations) -> dict[str, bool]:
     cells["note>280 not stored (§6.7)"] = (
         v.note_row is not None and v.note_row.status == 200 and kept.get("note") != LONG_NOTE
     )
-    fault = v.vendor_fault
-    cells[f"sync on a failing vendor -> 502 vendor_error ({VENDOR_ERROR_DUTY})"] = (
-        fault is not None and fault.status == 502 and _code(body(fault) or {}) == "vendor_error"
+    cells[f"sync on a failing vendor -> 502 vendor_error ({VENDOR_ERROR_DUTY})"] = _answered(
+        v.vendor_fault, 502, "vendor_error"
     )
+    if v.vendor_outage is not None:
+        cell = "sync with the vendor unreachable -> 503 vendor_unavailable"
+        cells[f"{cell} ({VENDOR_UNAVAILABLE_DUTY})"] = _answered(
+            v.vendor_outage, 503, "vendor_unavailable"
+        )
     return cells
+
+
+def outage_note(obs: Observations) -> str:
+    """``; vendor outage not probed: ...`` when the 503 cell is absent, else empty."""
+    return f"; {OUTAGE_NOT_PROBED}" if obs["validation"].vendor_outage is None else ""
+
+
+def _answered(read: JsonRead | None, status: int, code: str) -> bool:
+    return read is not None and read.status == status and _code(body(read) or {}) == code
 
 
 @vspro_check("c_api_depth", needs=("reads", "validation", "batch"))
 def c_api_depth(obs: Observations, _s) -> CheckResult:
-    """gate (rows on the wire) x min(exact 10-key schema, 5 paging cells, 10 status cells)."""
+    """gate (rows on the wire) x min(exact 10-key schema, 5 paging cells, 13 status cells
+    (12 when the app is not sandboxed))."""
     rows = [x for p in obs["reads"].raw_pages for x in (rows_of(p) or []) if isinstance(x, dict)]
     if not rows:
         return result("c_api_depth", 0.0, "0: gate: no rows on the wire")
@@ -82,7 +102,7 @@ def c_api_depth(obs: Observations, _s) -> CheckResult:
     failed = [k for k, ok in {**paging, **valid}.items() if not ok]
     tail = f"; failed: {', '.join(failed)}" if failed else ""
     counts = f"paging {sum(paging.values())}/5, validation {sum(valid.values())}/{len(valid)}"
-    detail = f"{g(score)}: min(schema {schema:.4g}, {counts}){tail}"
+    detail = f"{g(score)}: min(schema {schema:.4g}, {counts}){tail}{outage_note(obs)}"
     return result("c_api_depth", score, detail)
 
 

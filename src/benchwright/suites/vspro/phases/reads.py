@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from benchwright.probes.http import MatrixCell, run_matrix, sample_json
+from benchwright.probes.http import JsonRead, MatrixCell, run_matrix, sample_json
 from benchwright.suites.vspro.context import GradeContext
 from benchwright.suites.vspro.observations import (
     JsonSampleObs,
@@ -37,8 +37,8 @@ WRITE_CELLS = (
 """After the bad GETs: a too-long note, an unknown id, a method a known path does not
 serve (§7: 405); their status codes and error envelopes are graded like the GETs'."""
 VENDOR_FAULT_TIMEOUT_S = 30.0
-"""Room for a client's bounded retries of a failing vendor; an app still syncing after
-this has not reported the fault (§7 asks for an answer, 502)."""
+"""Room for a client's bounded retries of a failing or silent vendor; an app still syncing
+after this has not reported the fault (§7 asks for an answer: 502, or 503 when unreachable)."""
 JSON_SAMPLE = (
     "/api/health", "/api/payments", "/api/summary", "/api/buckets",
     "/api/nope", "/api/payments?limit=-1",
@@ -64,7 +64,8 @@ def reads(ctx: GradeContext, obs: Observations) -> ReadsObs:
 
 def validation(ctx: GradeContext, obs: Observations) -> ValidationObs:
     """Seven bad GETs, a note over 280 characters, an unknown id, a PUT; the note's row after;
-    then a sync while the vendor answers every list request 500 (restored however it ends)."""
+    then a sync while the vendor answers every list request 500, and one while it gives no
+    answer at all (each restored however it ends)."""
     cells = [MatrixCell(name, path) for name, path in BAD_GETS] + list(WRITE_CELLS)
     matrix = run_matrix(ctx.base_url, cells, timeout_s=ctx.settings.request_timeout_s)
     note_row = ctx.call(f"/api/payments/{NOTE_PROBE_ID}")
@@ -73,7 +74,16 @@ def validation(ctx: GradeContext, obs: Observations) -> ValidationObs:
         fault = ctx.sync(timeout_s=VENDOR_FAULT_TIMEOUT_S)
     finally:
         ctx.mock.fail_lists(False)
-    return ValidationObs(matrix, note_row, fault)
+    return ValidationObs(matrix, note_row, fault, _sync_while_vendor_down(ctx))
+
+
+def _sync_while_vendor_down(ctx: GradeContext) -> JsonRead | None:
+    """The sync while every connection to the vendor is closed unanswered, or None when the
+    app is not sandboxed (nothing stands between it and the mock to cut)."""
+    if not ctx.app.can_cut_vendor:
+        return None
+    with ctx.app.vendor_outage():
+        return ctx.sync(timeout_s=VENDOR_FAULT_TIMEOUT_S)
 
 
 def json_sample(ctx: GradeContext, obs: Observations) -> JsonSampleObs:
