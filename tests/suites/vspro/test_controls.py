@@ -22,7 +22,8 @@ CONTROLS = ("blind-write", "crash-without-db", "cross-currency-total", "duplicat
             "empty", "float-amounts", "ignores-retry-after", "insert-only-sync",
             "no-webhook-verify", "utc-buckets", "no-event-dedup",
             "reserialised-signature", "long-note-accepted", "unknown-id-null",
-            "innerhtml-names", "stripped-batch-key", "register-once")  # fmt: skip
+            "innerhtml-names", "stripped-batch-key", "register-once",
+            "unavailable-as-502")  # fmt: skip
 """The backend controls; the browser ones are tested in ``test_browser_controls.py``."""
 
 # What each defect costs, as (check, score, a phrase of its detail naming the evidence).
@@ -44,11 +45,16 @@ EXPECTED = {
                         "even when it carries a newer data.version")],
     "reserialised-signature": [("h_webhook_ledger", 0.0, "evt_0009 (apply-raw) answered 401; "
                                 "evt_0010 (apply-raw) answered 401")],
-    "long-note-accepted": [("c_api_depth", 0.8333, "note>280 -> 400 (§6.7 a note is 1 to 280 "
+    "long-note-accepted": [("c_api_depth", 0.8462, "note>280 -> 400 (§6.7 a note is 1 to 280 "
                             "characters), note>280 not stored (§6.7)"),
                            ("b_error_envelope", 0.95, "short: note>280")],
-    "unknown-id-null": [("c_api_depth", 0.9167, "unknown id -> 404 (§6.4 an unknown payment is 404 "
+    "unknown-id-null": [("c_api_depth", 0.9231, "unknown id -> 404 (§6.4 an unknown payment is 404 "
                          "not_found)")],
+    "unavailable-as-502": [("c_api_depth", 0.9231, "failed: sync with the vendor unreachable "
+                            "-> 503 vendor_unavailable (§7 a vendor with no answer after your "
+                            "retries is 503 vendor_unavailable)"),
+                           ("input_validation", 0.9231, "wrong: sync with the vendor "
+                            "unreachable -> 503")],
     "innerhtml-names": [("x_name_injection", 0.0, "ran as markup in the page (its onerror "
                          "handler set window.__bwx): data rendered with innerHTML")],
     "register-once": [("x_register_retry", 0.0, "it never registered again in the "),
