@@ -116,6 +116,7 @@ ThreadingHTTPServer(('127.0.0.1', port), H).serve_forever()
 """
 
 
+@pytest.mark.slow  # about 15 s (about 70 s before the browser stopped at a `/` that is no page)
 def test_a_healthy_app_with_nothing_behind_it_is_graded_without_harness_faults(tmp_path):
     grading = grade(fake_tree(tmp_path, HEALTH_ONLY))
     assert {p.outcome for p in grading.phases} == {"ok"}
@@ -127,6 +128,10 @@ def test_a_healthy_app_with_nothing_behind_it_is_graded_without_harness_faults(t
     assert rows["vendor_cursor_paging"].detail == "0: no list requests reached the vendor"
     assert rows["vendor_traps"].status is Status.UNAVAILABLE  # nothing exercised the traps
     assert rows["h_durability"].detail.startswith("0: gate: no rows before the kill")
+    no_page = "`/` answered 404 application/json: no page to drive"  # each scenario stopped
+    assert rows["j_loads_data"].detail == f"0: {no_page} (load scenario)"  # at its navigation
+    assert rows["j_empty_state"].detail == f"0: {no_page} (empty scenario)"  # second instance
+    assert rows["t_context_real"].status is Status.FAIL and no_page in rows["t_context_real"].detail
     measured = [r for r in grading.rows if r.status in (Status.PASS, Status.FAIL)]
     assert sum(r.score for r in measured) < 6  # only what a bare health endpoint earns
 

@@ -12,6 +12,7 @@ from playwright.sync_api import Error
 from benchwright.probes.browser import Instrumentation, ScenarioHost
 from benchwright.services.meridian.script import HOSTILE_FLAG, HOSTILE_NAME
 from benchwright.suites.vspro.browser import _dom
+from benchwright.suites.vspro.browser._nav import open_page
 from benchwright.suites.vspro.browser._views import FilterDrive, LoadView, ViewSnapshot
 from benchwright.suites.vspro.browser._waits import APPEAR_S, CLICK_S
 from benchwright.suites.vspro.context import GradeContext
@@ -33,7 +34,7 @@ def observe_load(session: ScenarioHost, ctx: GradeContext, shots: Path) -> LoadV
     """Load ``/`` at 1280x800; read rows, totals, dates, amounts, badges, styling and
     pagination; drive ``#status-filter``; reload at 375x812 and measure the scroll width."""
     with session.scenario("load", Instrumentation(row_selector=ROW), artifacts=shots) as sc:
-        sc.goto(ctx.base_url + "/")
+        open_page(sc, ctx.base_url + "/")
         first_row_ms = sc.wait_for_first_row(timeout_s=FIRST_ROW_S)
         sc.page.wait_for_timeout(300)  # let the summary and readout settle after the rows
         read = sc.page.evaluate(_dom.LOAD)
@@ -41,7 +42,7 @@ def observe_load(session: ScenarioHost, ctx: GradeContext, shots: Path) -> LoadV
         sc.screenshot("load-1280")
         drive = _drive_filter(sc)
         sc.page.set_viewport_size({"width": 375, "height": 812})
-        sc.goto(ctx.base_url + "/")  # a fresh document at phone width (its own stamp)
+        open_page(sc, ctx.base_url + "/")  # a fresh document at phone width (its own stamp)
         sc.wait_for_first_row(timeout_s=FIRST_ROW_S)
         sc.page.wait_for_timeout(500)
         mobile = sc.page.evaluate(_dom.MOBILE)

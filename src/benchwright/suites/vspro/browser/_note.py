@@ -14,6 +14,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from benchwright.probes.browser import Instrumentation, ScenarioHost
 from benchwright.suites.vspro.browser import _dom
+from benchwright.suites.vspro.browser._nav import open_page
 from benchwright.suites.vspro.browser._views import NoteView
 from benchwright.suites.vspro.browser._waits import APPEAR_S, CLICK_S, EDITOR_S, WRITE_S
 from benchwright.suites.vspro.context import GradeContext
@@ -48,7 +49,7 @@ def observe_note(session: ScenarioHost, ctx: GradeContext, shots: Path) -> NoteV
 
     with session.scenario("note", Instrumentation(row_selector=ROW), artifacts=shots) as sc:
         sc.page.route(NOTE_PATH, hold)
-        sc.goto(ctx.base_url + "/")
+        open_page(sc, ctx.base_url + "/")
         sc.wait_for_first_row(timeout_s=APPEAR_S)
         sc.page.wait_for_timeout(300)
         td = _note_cell(sc.page, NOTE_ROW)

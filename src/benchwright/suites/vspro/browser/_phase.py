@@ -21,6 +21,9 @@ is taken again after the lanes, alone (at most ``REPEATS`` times, screenshots se
 its least contended view goes to ``retimed``, which only the timing rows read. ``note``
 is not repeated: it writes a note and arms the vendor's conflict mode, which later rows
 judge; its timing rows turn UNAVAILABLE when its window stayed contended.
+
+A scenario whose navigation to ``/`` is answered with no page (`_nav.py`) stops there and
+is recorded in ``no_page``: nothing after it could come, so no wait runs out its bound.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from benchwright.probes.browser import BrowserSession, BrowserUnavailable, Lane
 from benchwright.probes.host import REPEATS, HostState, least_contended, window
 from benchwright.services.app import AppUnderTest
 from benchwright.services.ports import lease_port
+from benchwright.suites.vspro.browser._nav import NoPage
 from benchwright.suites.vspro.browser._publish import publishable
 from benchwright.suites.vspro.browser._register import RegisterWatch
 from benchwright.suites.vspro.browser._views import BrowserObservation
@@ -71,6 +75,7 @@ class _Seen:
     seconds: dict[str, float] = field(default_factory=dict)
     host: dict[str, HostState] = field(default_factory=dict)
     retimed: dict[str, Any] = field(default_factory=dict)
+    no_page: dict[str, str] = field(default_factory=dict)
     register_retry: RegisterRetryObs | None = None
     """Written by the second instance's lane (under the lock) once the instance stopped."""
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -85,6 +90,9 @@ class _Seen:
                 self.host[name] = host.state  # type: ignore[assignment]
         except BrowserUnavailable:
             raise
+        except NoPage as exc:  # the app's answer, not the probe's fault: its rows fail at once
+            with self.lock:
+                self.no_page[name] = str(exc)
         except Exception as exc:  # the probe's fault for this scenario: its checks UNAVAILABLE
             lane.ensure_alive(f"scenario {name!r}")  # unless the browser died under it
             self.fail((name,), f"{type(exc).__name__}: {exc}".splitlines()[0][:300])
@@ -129,6 +137,7 @@ def browser(ctx: GradeContext, obs: Observations) -> BrowserObservation:
             scenario_seconds=dict(sorted(seen.seconds.items())),
             scenario_host=dict(sorted(seen.host.items())),
             retimed=dict(sorted(seen.retimed.items())),
+            no_page=dict(sorted(seen.no_page.items())),
             register_retry=seen.register_retry,
         )
 

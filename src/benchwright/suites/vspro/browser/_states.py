@@ -12,6 +12,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from benchwright.probes.browser import DATA_REQUESTS, Instrumentation, ScenarioHost
 from benchwright.suites.vspro.browser import _dom
+from benchwright.suites.vspro.browser._nav import open_page
 from benchwright.suites.vspro.browser._views import EmptyView, ErrorView
 from benchwright.suites.vspro.browser._waits import APPEAR_S, CLICK_S
 from benchwright.suites.vspro.context import GradeContext
@@ -32,7 +33,7 @@ def observe_error(session: ScenarioHost, ctx: GradeContext, shots: Path) -> Erro
     )
     with session.scenario("error", offline, artifacts=shots) as sc:
         started = time.monotonic()
-        sc.goto(ctx.base_url + "/")
+        open_page(sc, ctx.base_url + "/")
         # a page that keeps polling never idles; the 1 s below still applies
         with suppress(PlaywrightTimeout, Error):
             sc.page.wait_for_load_state("networkidle", timeout=IDLE_S * 1000)
@@ -77,7 +78,7 @@ def observe_empty(session: ScenarioHost, ctx: GradeContext, shots: Path) -> Empt
     """``ctx`` is a second instance on a brand-new database: poll up to 8 s for rendered
     rows or visible empty-state text."""
     with session.scenario("empty", Instrumentation(row_selector=ROW), artifacts=shots) as sc:
-        sc.goto(ctx.base_url + "/")
+        open_page(sc, ctx.base_url + "/")
         sc.wait_for_function(_dom.EMPTY, timeout_s=EMPTY_POLL_S)
         sc.page.wait_for_timeout(300)
         read = sc.page.evaluate(_dom.EMPTY_NOW)

@@ -11,6 +11,7 @@ from playwright.sync_api import Error
 
 from benchwright.probes.browser import Instrumentation, ScenarioHost
 from benchwright.suites.vspro.browser import _dom
+from benchwright.suites.vspro.browser._nav import open_page
 from benchwright.suites.vspro.browser._views import SyncView, ViewSnapshot
 from benchwright.suites.vspro.browser._waits import APPEAR_S, CLICK_S
 from benchwright.suites.vspro.context import GradeContext
@@ -28,7 +29,7 @@ def observe_sync(session: ScenarioHost, ctx: GradeContext, shots: Path) -> SyncV
     """
     half = ctx.health_count()
     with session.scenario("sync", Instrumentation(row_selector=ROW), artifacts=shots) as sc:
-        sc.goto(ctx.base_url + "/")
+        open_page(sc, ctx.base_url + "/")
         sc.wait_for_first_row(timeout_s=APPEAR_S)
         sc.page.wait_for_timeout(300)
         before = _snap(sc)

@@ -174,7 +174,11 @@ class BrowserObservation:
     """The second instance's registrations, its first refused on purpose; None when the
     instance was never started (no browser, or its lane stopped first)."""
 
+    no_page: Mapping[str, str] = field(default_factory=dict)
+    """Scenario -> what ``/`` answered when that was no page to drive (`_nav.py`): the
+    scenario stopped at its navigation, and its rows fail with this as their detail."""
+
     def __post_init__(self) -> None:
         for name in ("scenarios", "scenario_errors", "scenario_seconds", "scenario_host",
-                     "retimed"):  # fmt: skip
+                     "retimed", "no_page"):  # fmt: skip
             object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))

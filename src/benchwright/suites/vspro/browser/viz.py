@@ -30,6 +30,7 @@ from benchwright.probes.browser import (
 )
 from benchwright.suites.vspro.browser import _viz_js as JS
 from benchwright.suites.vspro.browser import camera as C
+from benchwright.suites.vspro.browser._nav import open_page
 from benchwright.suites.vspro.browser._viz_types import (
     DRAG_GAP_MS,
     DRAG_MOVES,
@@ -150,7 +151,7 @@ def observe_viz(session: ScenarioHost, ctx: GradeContext, shots: Path) -> VizObs
 def _drive(run: _Run, sc: Scenario, base_url: str, bars: Sequence[C.Bar], parts: dict) -> None:
     parts.update(canvas=CanvasFacts(False), draw_calls=0, baseline=None, vsdbg=None, tooltip=None,
                  picks=(), depth_pick=None, camera=None, toggle=None, notice=None)  # fmt: skip
-    if sc.goto(base_url.rstrip("/") + "/") is None:
+    if open_page(sc, base_url.rstrip("/") + "/") is None:
         parts["blocked"] = "the page did not load"
         return
     sc.wait_for_first_row(timeout_s=WAIT_S)
@@ -350,7 +351,7 @@ def observe_viz_fallback(
     with session.scenario("viz_fallback", instrument, artifacts=shots) as sc:
         sc.context.add_init_script(script=JS.INIT)
         run = _Run(sc)
-        loaded = sc.goto(ctx.base_url.rstrip("/") + "/") is not None
+        loaded = open_page(sc, ctx.base_url.rstrip("/") + "/") is not None
         if loaded:
             sc.wait_for_first_row(timeout_s=WAIT_S)
             run.poll(JS.FALLBACK_READY, timeout_s=5.0)

@@ -5,20 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from benchwright.model import CheckResult
-from benchwright.suites.vspro.checks._common import unavailable
+from benchwright.suites.vspro.checks._common import result, unavailable
 from benchwright.suites.vspro.observations import Observations
 
 
 def view(
     obs: Observations, check_id: str, name: str, timed: bool = False
 ) -> tuple[Any, CheckResult | None]:
-    """(the scenario's view, None), or (None, an UNAVAILABLE row): no browser, the
-    scenario raised, or it never ran. A probe that could not measure is never an app zero.
-    ``timed``: the view a timing row reads -- the repeat taken because the first run was
-    contended, when there is one."""
+    """(the scenario's view, None), or (None, the row that says why there is none): a 0
+    when the app's ``/`` answered with no page to drive; UNAVAILABLE when there was no
+    browser, the scenario raised, or it never ran (a probe that could not measure is
+    never an app zero). ``timed``: the view a timing row reads -- the repeat taken because
+    the first run was contended, when there is one."""
     found = obs["browser"]
     if found.unavailable is not None:
         return None, unavailable(check_id, f"browser unavailable: {found.unavailable}")
+    if name in found.no_page:
+        return None, no_page(check_id, found, name)
     if name in found.scenario_errors:
         why = found.scenario_errors[name]
         return None, unavailable(check_id, f"probe unavailable: the {name} scenario failed: {why}")
@@ -27,6 +30,17 @@ def view(
     if timed and name in found.retimed:
         return found.retimed[name], None
     return found.scenarios[name], None
+
+
+def no_page(check_id: str, found: Any, name: str) -> CheckResult:
+    """The 0 of a row whose scenario found no page at ``/`` (the phase's ``no_page``)."""
+    return result(check_id, 0.0, f"0: {found.no_page[name]} ({name} scenario)")
+
+
+def missing(found: Any, name: str, otherwise: str = "did not run") -> str:
+    """Why scenario ``name`` left no view: what ``/`` answered, why it raised, or
+    ``otherwise``."""
+    return found.no_page.get(name) or found.scenario_errors.get(name, otherwise)
 
 
 def errors_of(seen: Any) -> list[str]:

@@ -3,7 +3,8 @@
 Every expectation is recomputed from the fixture's buckets with the contract's camera
 (`browser/camera.py`); the probe's framebuffers, clicks and vsdbg answers are only read.
 A browser that was unavailable, a viz scenario that raised, or a section the probe lost to
-its bound is UNAVAILABLE (never the app's zero).
+its bound is UNAVAILABLE (never the app's zero); a ``/`` that answered with no page is the
+app's 0.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from benchwright.suites.vspro.browser import camera as C
+from benchwright.suites.vspro.checks._browser import no_page
 from benchwright.suites.vspro.checks._common import g, unavailable
 from benchwright.suites.vspro.observations import Observations
 
@@ -29,6 +31,8 @@ def view(
     phase = obs["browser"]
     if getattr(phase, "unavailable", None):
         return unavailable(check_id, f"browser unavailable: {phase.unavailable}")
+    if key in phase.no_page:
+        return no_page(check_id, phase, key)
     found = (timed and phase.retimed.get(key)) or phase.scenarios.get(key)
     if found is None:
         why = phase.scenario_errors.get(key, "the scenario did not run")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from benchwright.model import CheckResult
 from benchwright.scoring import ladder_score
-from benchwright.suites.vspro.checks._browser import errors_of, quote, shots, view
+from benchwright.suites.vspro.checks._browser import errors_of, missing, quote, shots, view
 from benchwright.suites.vspro.checks._common import CheckSettings, g, result, unavailable
 from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.observations import Observations
@@ -170,7 +170,7 @@ def console_clean(obs: Observations, s: CheckSettings) -> CheckResult:
         return unavailable("console_clean", f"browser unavailable: {found.unavailable}")
     unproven = [n for n in NOMINAL if n not in found.scenarios]
     if unproven:
-        why = "; ".join(f"{n}: {found.scenario_errors.get(n, 'did not run')}" for n in unproven)
+        why = "; ".join(f"{n}: {missing(found, n)}" for n in unproven)
         return result("console_clean", 0.0, f"0: unproven, fails honestly ({why})")
     errors = {n: errors_of(found.scenarios[n]) for n in NOMINAL}
     total = sum(len(e) for e in errors.values())

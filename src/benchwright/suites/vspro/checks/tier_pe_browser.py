@@ -8,7 +8,7 @@ from typing import Any
 from benchwright.model import CheckResult
 from benchwright.scoring import ladder_score
 from benchwright.suites.vspro.checks import _viz_evidence as ev
-from benchwright.suites.vspro.checks._browser import shots, view
+from benchwright.suites.vspro.checks._browser import missing, shots, view
 from benchwright.suites.vspro.checks._common import CheckSettings, g, result, unavailable
 from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.observations import Observations
@@ -25,7 +25,7 @@ def p_page_interactive(obs: Observations, s: CheckSettings) -> CheckResult:
         return unavailable("p_page_interactive", f"browser unavailable: {found.unavailable}")
     load = found.retimed.get("load") or found.scenarios.get("load")
     if load is None:
-        why = found.scenario_errors.get("load", "the load scenario did not run")
+        why = missing(found, "load", "the load scenario did not run")
         return result("p_page_interactive", 0.0, f"0: no first-row stamp ({why})")
     ms = load.first_row_ms
     if ms is None:
