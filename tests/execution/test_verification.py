@@ -1,8 +1,7 @@
 """Every reader verifies a run's seals (issue #13): real turnbench runs, edited on disk.
 
-Two runs of turnbench's ``fix-01`` and ``fix-02`` are made once by the real console
-script (the oracle passes both, the nop agent fails both); each test works on a copy of
-them and of their keys, and edits it the ways someone with write access to a run
+The runs (`sealed_runs`) are made once by the real console script; each test works on
+a copy of them and of their keys, and edits it the ways someone with write access to a run
 directory could: a failure flipped to a pass, a MAC stripped, a result moved to another
 trial's directory, an edited or MAC-less summary, a key that is not on this machine.
 """
@@ -13,7 +12,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,35 +29,19 @@ from benchwright.execution.verification import (
     verify_run,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
-BENCHWRIGHT = Path(sys.executable).with_name("benchwright")
+from .sealed_runs import fresh_copy, make_runs
+
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """``runs/`` holding an oracle and a nop run, and the state dir holding their keys."""
-    base = tmp_path_factory.mktemp("sealed")
-    env = {**os.environ, "BENCHWRIGHT_STATE_DIR": str(base / "state")}
-    ids = {}
-    for agent in ("oracle", "nop"):
-        done = subprocess.run(
-            [str(BENCHWRIGHT), "run", str(ROOT / "suites" / "turnbench"), "--agent", agent,
-             "--tasks", "fix-0[12]", "--out", str(base / "runs")],
-            env=env, capture_output=True, text=True, timeout=300,
-        )  # fmt: skip
-        assert done.returncode in (0, 1), done.stderr
-        ids[agent] = next(p.name for p in (base / "runs").iterdir() if f"-{agent}-" in p.name)
-    return {"base": base, **ids}
+    return make_runs(tmp_path_factory.mktemp("sealed"))
 
 
 @pytest.fixture
 def runs(made: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
-    """A fresh copy of both runs in ``tmp_path/runs`` and of their keys in the state dir."""
-    shutil.copytree(made["base"] / "runs", tmp_path / "runs")
-    shutil.copytree(made["base"] / "state", tmp_path / "state")
-    monkeypatch.setenv(integrity.STATE_ENV, str(tmp_path / "state"))
-    return {agent: tmp_path / "runs" / made[agent] for agent in ("oracle", "nop")}
+    return fresh_copy(made, tmp_path, monkeypatch)
 
 
 def _result(run: Path, task: str = "fix-01") -> Path:

@@ -90,7 +90,8 @@ def create_app(sources: Sources) -> FastAPI:
         trials = found.task_trials(task_id) if found else []
         if found is None or not trials:
             return _problem(404, f"no task '{task_id}' in run '{run_id}'")
-        shown = [views.trial_view(found, t, LINKS) | {"url": LINKS.trial(
+        seals = found.verify()
+        shown = [views.trial_view(found, t, LINKS, seals) | {"url": LINKS.trial(
             run_id, task_id, t.iteration)} for t in trials]  # fmt: skip
         return _render("task.html", task=task_id, run_id=run_id, run_url=LINKS.run(run_id),
                        trials=shown)  # fmt: skip

@@ -44,8 +44,8 @@ def render_report(sources: Sources) -> str:
     links = AnchorLinks()
     run_views = [
         {"view": views.run_view(run, links),
-         "trials": [views.trial_view(run, t, links) for t in run.trials]}
-        for run in sources.runs.values()
+         "trials": [views.trial_view(run, t, links, seals) for t in run.trials]}
+        for run, seals in ((r, r.verify()) for r in sources.runs.values())
     ]  # fmt: skip
     return _env.get_template("report.html").render(
         inline_css=(WEB_STATIC / "web.css").read_text(encoding="utf-8"),

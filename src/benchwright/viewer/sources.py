@@ -5,7 +5,8 @@ given directories once (`Sources.scan`), and a request names them by id; the vie
 looks the id up among what it listed and reads that file. Evidence files a scorecard
 names (screenshots, the app log, the vendor trace) are read only when they resolve,
 symlinks followed, inside the scorecard's own directory: a hostile card naming
-``/etc/passwd`` or ``../../secret`` shows nothing.
+``/etc/passwd`` or ``../../secret`` shows nothing. A run's results and summary are read
+only through `verify_run` (``Run.verify``), so every page knows what it may count.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from benchwright.errors import SpecError
+from benchwright.execution.verification import RunSeals, verify_run
 
 MAX_TEXT_BYTES = 1_000_000
 """A log or trace is cut here on a page (the file on disk stays whole)."""
@@ -53,8 +55,12 @@ class Run:
     id: str
     path: Path
     info: Mapping[str, Any]
-    summary: Mapping[str, Any] | None
     trials: tuple[Trial, ...]
+
+    def verify(self) -> RunSeals:
+        """Its results and summary, read and verified now: each page verifies what it shows
+        as it renders, so a file edited while the viewer runs shows as what it is."""
+        return verify_run(self.path)
 
     def trial(self, task_id: str, iteration: int) -> Trial | None:
         return next(
@@ -120,9 +126,8 @@ class Sources:
         info = _json_object(path / "run.json")
         if info is None:
             return
-        summary = _json_object(path / "summary.json")
         run_id = _unique(str(info.get("run_id") or path.name), self.runs)
-        self.runs[run_id] = Run(run_id, path, info, summary, tuple(_trials(path / "trials")))
+        self.runs[run_id] = Run(run_id, path, info, tuple(_trials(path / "trials")))
 
     def _add_card(self, path: Path, *, strict: bool) -> None:
         doc = _json_object(path)

@@ -2,7 +2,9 @@
 
 One shaping for both outputs: the served viewer and the one-file HTML report differ only
 in their `Links` (URLs to other pages vs anchors in the same file, evidence URLs vs
-``data:`` URIs), so the two can never show different things.
+``data:`` URIs), so the two can never show different things. Every figure about a run
+comes from what `verify_run` read: a tampered trial is shown as ``tampered`` (its claim
+beside it, never counted as passed), and a run with a tampered file shows no pass rate.
 """
 
 from __future__ import annotations
@@ -14,12 +16,23 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from benchwright.board.payload import scorecard_fields
+from benchwright.execution.verification import (
+    NO_KEY,
+    TAMPERED,
+    UNVERIFIED,
+    VERIFIED,
+    RunSeals,
+    Seal,
+    TrialSeal,
+)
 from benchwright.viewer.sources import Card, Run, Trial, read_text
 from benchwright.web import fmt_when
 
 MAX_TRACE_ROWS = 5000
 """Vendor trace lines shown; the rest are counted, not rendered."""
 TRACE_KEYS = ("seq", "method", "path", "status")
+WITHHELD = "withheld (tampered)"
+"""Shown instead of a figure that a tampered file would feed."""
 
 
 class Links(Protocol):
@@ -32,10 +45,13 @@ class Links(Protocol):
     def evidence(self, card: Card, key: str, path: Path) -> str: ...
 
 
-def run_row(run: Run, links: Links) -> dict[str, Any]:
-    """A runs-list row: suite, agent, date, pass rate per tier."""
-    summary = run.summary or {}
+def run_row(run: Run, links: Links, seals: RunSeals | None = None) -> dict[str, Any]:
+    """A runs-list row: suite, agent, date, pass rate per tier, and its verification state;
+    a run with a tampered file shows no pass rate at all."""
+    seals = seals or run.verify()
+    summary = seals.summary_doc or {}
     tiers = summary.get("tiers", {})
+    withheld = bool(seals.tampered())
     return {
         "id": run.id,
         "url": links.run(run.id),
@@ -43,11 +59,30 @@ def run_row(run: Run, links: Links) -> dict[str, Any]:
         "agent": str(run.info.get("agent", "-")),
         "created": str(run.info.get("created_at", "")),
         "trials": len(run.trials),
-        "correctness": _rate(tiers.get("correctness")),
-        "build": _rate(tiers.get("build")),
-        "latency": _latency(tiers.get("latency")),
+        "correctness": WITHHELD if withheld else _rate(tiers.get("correctness")),
+        "build": WITHHELD if withheld else _rate(tiers.get("build")),
+        "latency": WITHHELD if withheld else _latency(tiers.get("latency")),
         "complete": bool(summary.get("complete")),
-        "summarized": run.summary is not None,
+        "summarized": seals.summary_doc is not None,
+        "seal": run_seal(seals),
+    }
+
+
+def run_seal(seals: RunSeals) -> dict[str, Any]:
+    """A run's badge (its worst file decides: ``TAMPERED: MAC mismatch``, else
+    ``UNVERIFIED: no key on this machine``, else ``verified``), the counts, and every
+    file that is not verified with its badge."""
+    files = [t.seal for t in seals.trials] + ([seals.summary] if seals.summary else [])
+    flagged = [f for f in files if f.state != VERIFIED]
+    worst = next((f for state in (TAMPERED, UNVERIFIED) for f in flagged if f.state == state), None)
+    if worst is None and not seals.keyed:
+        worst = Seal(seals.run_dir, UNVERIFIED, NO_KEY)
+    counts = seals.counts()
+    return {
+        "state": worst.state if worst else VERIFIED,
+        "badge": worst.badge if worst else VERIFIED,
+        "counts": ", ".join(f"{n} {state}" for state, n in counts.items()),
+        "files": [{"path": str(f.path), "badge": f.badge, "state": f.state} for f in flagged],
     }
 
 
@@ -68,11 +103,14 @@ def card_row(card: Card, links: Links) -> dict[str, Any]:
 
 
 def run_view(run: Run, links: Links) -> dict[str, Any]:
-    """A run: its metadata, and per task its trials (verdict, phases, timings)."""
+    """A run: its metadata, and per task its trials (verdict, phases, timings); a task with
+    a tampered trial shows the verdict ``tampered``, whatever the summary says."""
+    seals = run.verify()
     tasks: dict[str, dict[str, Any]] = {}
-    summary_tasks = (run.summary or {}).get("tasks", {})
+    summary_tasks = (seals.summary_doc or {}).get("tasks", {})
     for trial in run.trials:
-        result = trial.json("result.json", {})
+        sealed = _sealed(seals, trial)
+        result = sealed.doc or {}
         entry = tasks.setdefault(trial.task_id, {
             "id": trial.task_id,
             "url": links.task(run.id, trial.task_id),
@@ -81,17 +119,35 @@ def run_view(run: Run, links: Links) -> dict[str, Any]:
             "verdict": summary_tasks.get(trial.task_id, {}).get("verdict", "-"),
             "trials": [],
         })  # fmt: skip
-        entry["trials"].append(_trial_row(run, trial, result, links))
-    return {"id": run.id, "url": links.run(run.id), "meta": _run_meta(run),
-            "row": run_row(run, links), "tasks": list(tasks.values())}  # fmt: skip
+        row = _trial_row(run, trial, sealed, links)
+        if row["seal"]["state"] == TAMPERED:
+            entry["verdict"] = TAMPERED
+        entry["trials"].append(row)
+    return {"id": run.id, "url": links.run(run.id), "meta": _run_meta(run, seals),
+            "row": run_row(run, links, seals), "tasks": list(tasks.values())}  # fmt: skip
 
 
-def _trial_row(run: Run, trial: Trial, result: Mapping[str, Any], links: Links) -> dict[str, Any]:
+def _sealed(seals: RunSeals, trial: Trial) -> TrialSeal:
+    """The trial's verified state, or tampered when its result is gone since the scan."""
+    found = seals.trial(trial.task_id, trial.iteration)
+    gone = Seal(trial.path / "result.json", TAMPERED, "removed", "was removed")
+    return found or TrialSeal(trial.task_id, trial.iteration, gone)
+
+
+def _trial_row(run: Run, trial: Trial, sealed: TrialSeal, links: Links) -> dict[str, Any]:
+    """A trial's verdict (``tampered`` when it is: what the file claims is only shown as
+    a claim), checks passed, phases and timings, and its badge."""
+    result = sealed.doc or {}
     timings = result.get("timings", {})
+    checks = result.get("checks", [])
+    claimed = str(result.get("verdict", "-"))
+    counted = sealed.seal.state != TAMPERED
     return {
         "n": trial.iteration,
         "url": links.trial(run.id, trial.task_id, trial.iteration),
-        "verdict": str(result.get("verdict", "-")),
+        "verdict": claimed if counted else TAMPERED,
+        "claimed": None if counted else claimed,
+        "seal": {"state": sealed.seal.state, "badge": sealed.seal.badge},
         "error": result.get("error"),
         "phases": [
             {
@@ -104,38 +160,43 @@ def _trial_row(run: Run, trial: Trial, result: Mapping[str, Any], links: Links) 
             for p in result.get("phases", [])
         ],
         "timings": {k: f"{v:.2f} s" for k, v in timings.items() if isinstance(v, int | float)},
-        "checks": f"{sum(c.get('status') == 'PASS' for c in result.get('checks', []))}"
-        f"/{len(result.get('checks', []))}",
+        "checks": f"{sum(c.get('status') == 'PASS' for c in checks)}/{len(checks)}"
+        if counted
+        else WITHHELD,
     }
 
 
-def trial_view(run: Run, trial: Trial, links: Links) -> dict[str, Any]:
+def trial_view(
+    run: Run, trial: Trial, links: Links, seals: RunSeals | None = None
+) -> dict[str, Any]:
     """A trial: each phase's prompt and diff, the agent's steps, check rows with their
-    whole evidence, the answer and the agent's log."""
-    result = trial.json("result.json", {})
+    whole evidence, the answer and the agent's log, and its verification badge."""
+    sealed = _sealed(seals or run.verify(), trial)
+    result = sealed.doc or {}
+    row = _trial_row(run, trial, sealed, links)
     trajectory = trial.json("trajectory.json", {})
     texts = {p.get("name"): p for p in trial.json("phases.json", []) if isinstance(p, dict)}
     phases = []
-    for row, record in zip(
-        _trial_row(run, trial, result, links)["phases"], result.get("phases", []), strict=True
-    ):
+    for phase, record in zip(row["phases"], result.get("phases", []), strict=True):
         text = texts.get(record["name"], {})
-        phases.append(row | {"prompt": text.get("prompt"), "diff": diff_lines(text.get("diff")),
-                             "recorded": bool(text), "commit": record.get("commit")})  # fmt: skip
+        phases.append(phase | {"prompt": text.get("prompt"), "diff": diff_lines(text.get("diff")),
+                               "recorded": bool(text), "commit": record.get("commit")})  # fmt: skip
     return {
         "run": run.id,
         "run_url": links.run(run.id),
         "task": trial.task_id,
         "task_url": links.task(run.id, trial.task_id),
         "n": trial.iteration,
-        "verdict": str(result.get("verdict", "-")),
+        "verdict": row["verdict"],
+        "claimed": row["claimed"],
+        "seal": row["seal"],
         "error": result.get("error"),
         "phases": phases,
         "steps": [_step(s) for s in trajectory.get("steps", []) if isinstance(s, Mapping)],
         "checks": [_check(c) for c in result.get("checks", [])],
         "answer": trial.text("answer.txt"),
         "log": trial.text("agent.log"),
-        "timings": _trial_row(run, trial, result, links)["timings"],
+        "timings": row["timings"],
         "replay_errors": result.get("replay_errors", []),
     }
 
@@ -177,22 +238,38 @@ def card_view(card: Card, links: Links) -> dict[str, Any]:
 
 
 def compare_runs(a: Run, b: Run, links: Links) -> dict[str, Any]:
-    """Per task: verdict in A and B and what changed; per check: mean score delta."""
-    verdicts_a = (a.summary or {}).get("tasks", {})
-    verdicts_b = (b.summary or {}).get("tasks", {})
+    """Per task: verdict in A and B and what changed; per check: mean score delta. A task
+    with a tampered trial compares as ``tampered`` and a run with a tampered file shows
+    no pass rate; each run that is not verified gets a banner."""
+    sa, sb = a.verify(), b.verify()
+    verdicts_a, verdicts_b = _task_verdicts(sa), _task_verdicts(sb)
     tasks = []
     for task in sorted(verdicts_a.keys() | verdicts_b.keys()):
-        va = verdicts_a.get(task, {}).get("verdict", "absent")
-        vb = verdicts_b.get(task, {}).get("verdict", "absent")
-        scores_a, scores_b = _check_means(a, task), _check_means(b, task)
+        va, vb = verdicts_a.get(task, "absent"), verdicts_b.get(task, "absent")
+        scores_a, scores_b = _check_means(sa, task), _check_means(sb, task)
         rows = [_delta(c, scores_a.get(c), scores_b.get(c)) for c in sorted(scores_a | scores_b)]
         tasks.append({"id": task, "a": va, "b": vb, "change": _change(va, vb), "rows": rows})
     rates = [
-        _delta(f"{tier} pass rate", _rate_value(a, tier), _rate_value(b, tier))
+        _delta(f"{tier} pass rate", _rate_value(sa, tier), _rate_value(sb, tier))
         for tier in ("correctness", "build")
     ]
-    return {"kind": "runs", "a": run_row(a, links), "b": run_row(b, links), "tasks": tasks,
-            "totals": rates}  # fmt: skip
+    row_a, row_b = run_row(a, links, sa), run_row(b, links, sb)
+    banners = [f"{side}: {row['seal']['badge']} ({row['seal']['counts']})"
+               for side, row in (("A", row_a), ("B", row_b))
+               if row["seal"]["state"] != VERIFIED]  # fmt: skip
+    return {"kind": "runs", "a": row_a, "b": row_b, "tasks": tasks, "totals": rates,
+            "banners": banners}  # fmt: skip
+
+
+def _task_verdicts(seals: RunSeals) -> dict[str, str]:
+    """Each task's verdict from the summary (none from a tampered one), ``tampered`` for a
+    task with a tampered trial."""
+    tasks = (seals.summary_doc or {}).get("tasks", {})
+    verdicts = {t: str(v.get("verdict")) for t, v in tasks.items() if isinstance(v, Mapping)}
+    for trial in seals.trials:
+        if trial.seal.state == TAMPERED:
+            verdicts[trial.task_id] = TAMPERED
+    return verdicts
 
 
 def compare_cards(a: Card, b: Card, links: Links) -> dict[str, Any]:
@@ -211,7 +288,7 @@ def compare_cards(a: Card, b: Card, links: Links) -> dict[str, Any]:
         rows.append(row | {"a_status": sa, "b_status": sb, "change": _change(sa, sb)})
     differ = a.doc["scorer_version"] != b.doc["scorer_version"]
     return {"kind": "cards", "a": card_row(a, links), "b": card_row(b, links), "rows": rows,
-            "totals": totals, "versions_differ": differ}  # fmt: skip
+            "totals": totals, "versions_differ": differ, "banners": []}  # fmt: skip
 
 
 def diff_lines(diff: str | None) -> list[tuple[str, str]]:
@@ -291,8 +368,8 @@ def _trace(path: Path | None) -> dict[str, Any] | None:
     return {"rows": rows, "skipped": skipped, "choices": columns}
 
 
-def _run_meta(run: Run) -> dict[str, str]:
-    info, summary = run.info, run.summary or {}
+def _run_meta(run: Run, seals: RunSeals) -> dict[str, str]:
+    info, summary = run.info, seals.summary_doc or {}
     return {
         "run": run.id,
         "suite": _suite(info),
@@ -303,6 +380,8 @@ def _run_meta(run: Run) -> dict[str, str]:
         "seed": str(info.get("seed", "-")),
         "isolation": str(summary.get("isolation") or info.get("isolation", "-")),
         "complete": "yes" if summary.get("complete") else "no (no summary or unfinished)",
+        "results": run_seal(seals)["counts"],
+        "summary.json": seals.summary.badge if seals.summary else "none",
         "directory": str(run.path),
     }
 
@@ -324,17 +403,19 @@ def _latency(counts: Mapping[str, int] | None) -> str:
     return f"{counts.get('completed', 0)}/{counts['tasks']} completed"
 
 
-def _rate_value(run: Run, tier: str) -> float | None:
-    value = (run.summary or {}).get(f"{tier}_pass_rate")
-    return value if isinstance(value, int | float) else None
+def _rate_value(seals: RunSeals, tier: str) -> float | None:
+    """A tier's pass rate from the summary; None when the run has a tampered file."""
+    value = (seals.summary_doc or {}).get(f"{tier}_pass_rate")
+    return value if isinstance(value, int | float) and not seals.tampered() else None
 
 
-def _check_means(run: Run, task: str) -> dict[str, float]:
-    """Each check's mean score over the task's trials in ``run``."""
+def _check_means(seals: RunSeals, task: str) -> dict[str, float]:
+    """Each check's mean score over the task's trials that may be counted."""
     scores: dict[str, list[float]] = {}
-    for trial in run.task_trials(task):
-        for check in trial.json("result.json", {}).get("checks", []):
-            scores.setdefault(check["check_id"], []).append(float(check["score"]))
+    for trial in seals.trials:
+        if trial.task_id == task and trial.result is not None and trial.counted:
+            for check in trial.result.checks:
+                scores.setdefault(check.check_id, []).append(float(check.score))
     return {k: sum(v) / len(v) for k, v in scores.items()}
 
 
