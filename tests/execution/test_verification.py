@@ -178,3 +178,17 @@ def test_any_edit_of_any_sealed_field_is_tampered(made, tmp_path_factory, field,
     _result(run).write_text(json.dumps({**doc, field: value}))
     trial = verify_run(run).trial("fix-01", 1)
     assert trial is not None and trial.seal.state == TAMPERED and not trial.counted
+
+
+def test_a_summary_copied_away_from_its_run_still_verifies_by_its_run_id(runs, cli, tmp_path):
+    """What ``run --json FILE`` writes, or a summary attached to a CI job."""
+    for agent, run in runs.items():
+        shutil.copy(run / "summary.json", tmp_path / f"{agent}.json")
+    seals = verify_run(tmp_path, tmp_path / "nop.json")
+    assert seals.summary is not None and seals.summary.state == VERIFIED
+    proc = cli("compare", "oracle.json", "nop.json")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    _edit(tmp_path / "nop.json", correctness_pass_rate=1.0)
+    proc = cli("compare", "oracle.json", "nop.json")
+    assert proc.returncode == 2
+    assert proc.stderr == "error: compare: nop.json fails verification (MAC mismatch): refused\n"

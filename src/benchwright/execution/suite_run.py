@@ -167,6 +167,7 @@ def _versions() -> dict[str, str]:
 @dataclass
 class RunOutcome:
     summary: dict[str, Any]
+    """As written to ``summary.json``, sealed: a copy (``run --json``) verifies too."""
     results: dict[tuple[str, int], TrialResult]
     interrupted: bool = False
 
@@ -203,11 +204,11 @@ def execute(
         interrupted = True
     results = {key: results[key] for key in plan.trials if key in results}
     complete = len(results) == len(plan.trials)
-    summary = summarize(
+    summary = integrity.seal(summarize(
         plan.suite, plan.task_ids, results, iterations=plan.iterations,
         run_id=plan.run_dir.name, agent=plan.agent.spec, complete=complete,
-    )  # fmt: skip
-    store.write_json(plan.run_dir / verification.SUMMARY, integrity.seal(summary, plan.key))
+    ), plan.key)  # fmt: skip
+    store.write_json(plan.run_dir / verification.SUMMARY, summary)
     return RunOutcome(summary, results, interrupted)
 
 
