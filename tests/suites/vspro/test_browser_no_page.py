@@ -59,9 +59,18 @@ def test_every_scenario_stops_at_a_slash_that_is_no_page(monkeypatch, tmp_path, 
                  "viz": observe_viz, "viz_fallback": observe_viz_fallback}  # fmt: skip
     seen = _phase_over(monkeypatch, api_only, tmp_path, scenarios)
     assert seen.unavailable is None and not seen.scenario_errors
-    assert not seen.scenarios, "no scenario went past its navigation"
-    assert seen.no_page == dict.fromkeys(scenarios, NO_PAGE)
+    assert seen.no_page == dict.fromkeys(("load", "viz", "viz_fallback"), NO_PAGE)
     assert set(seen.scenario_seconds) == set(scenarios)
+    # error and empty grade what the browser shows: read at once, named, never waited on
+    assert {n: v.no_page for n, v in seen.scenarios.items()} == dict.fromkeys(
+        ("error", "empty"), NO_PAGE
+    )
+    assert seen.scenarios["error"].retry_recovered is None  # no retry on a page that is none
+    obs = perfect().with_phase("browser", seen)
+    empty, error = grade_one(obs, "j_empty_state"), grade_one(obs, "j_error_state")
+    # the methodology's rung for text without the state, as the public probe would give it
+    assert empty.score == 0.3 and empty.detail.endswith(f"[{NO_PAGE}: read at once]")
+    assert error.score == 0.3 and error.detail.endswith(f"[{NO_PAGE}: read at once]")
 
 
 @needs_chromium

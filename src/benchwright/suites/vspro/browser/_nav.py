@@ -22,3 +22,13 @@ def open_page(sc: Scenario, url: str) -> int | None:
     if sc.no_page is not None:
         raise NoPage(sc.no_page)
     return status
+
+
+def open_or_read(sc: Scenario, url: str) -> str | None:
+    """``sc.goto(url)``; what ``url`` answered when it is no page, else None. For the
+    scenarios whose rows grade whatever the browser renders (``error``, ``empty``: the
+    methodology's ladders give text on a page without the state 0.3, as the public probe
+    would give a JSON 404 that Chromium shows as text): they read the DOM at once instead
+    of waiting, and their rows name the answer."""
+    sc.goto(url)
+    return sc.no_page

@@ -12,7 +12,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from benchwright.probes.browser import DATA_REQUESTS, Instrumentation, ScenarioHost
 from benchwright.suites.vspro.browser import _dom
-from benchwright.suites.vspro.browser._nav import open_page
+from benchwright.suites.vspro.browser._nav import open_or_read
 from benchwright.suites.vspro.browser._views import EmptyView, ErrorView
 from benchwright.suites.vspro.browser._waits import APPEAR_S, CLICK_S
 from benchwright.suites.vspro.context import GradeContext
@@ -33,19 +33,15 @@ def observe_error(session: ScenarioHost, ctx: GradeContext, shots: Path) -> Erro
     )
     with session.scenario("error", offline, artifacts=shots) as sc:
         started = time.monotonic()
-        open_page(sc, ctx.base_url + "/")
-        # a page that keeps polling never idles; the 1 s below still applies
-        with suppress(PlaywrightTimeout, Error):
-            sc.page.wait_for_load_state("networkidle", timeout=IDLE_S * 1000)
-        sc.page.wait_for_timeout(1000)
-        with suppress(PlaywrightTimeout):  # a loaded host may paint the banner late
-            sc.page.wait_for_function(HAS_ERROR, timeout=APPEAR_S * 1000, polling=100)
+        no_page = open_or_read(sc, ctx.base_url + "/")
+        if no_page is None:
+            _settle_for_error(sc)
         texts = sc.page.evaluate(_dom.ERRORS)
         shown_s = round(time.monotonic() - started, 2) if texts else None
         body = sc.page.evaluate("() => document.body ? document.body.innerText.trim().length : 0")
         sc.screenshot("error")
         retried = time.monotonic()
-        recovered = _retry(sc) if texts else None
+        recovered = _retry(sc) if texts and no_page is None else None
         retry_s = None if recovered is None else round(time.monotonic() - retried, 2)
     actionable = next((t for t in texts if _ACTION.search(t)), None)
     return ErrorView(
@@ -57,7 +53,18 @@ def observe_error(session: ScenarioHost, ctx: GradeContext, shots: Path) -> Erro
         retry_recovered=recovered,
         shown_after_s=shown_s,
         retry_s=retry_s,
+        no_page=no_page,
     )
+
+
+def _settle_for_error(sc) -> None:
+    """Wait for the page's own error UI: network idle (bounded), 1 s, a late banner."""
+    # a page that keeps polling never idles; the 1 s below still applies
+    with suppress(PlaywrightTimeout, Error):
+        sc.page.wait_for_load_state("networkidle", timeout=IDLE_S * 1000)
+    sc.page.wait_for_timeout(1000)
+    with suppress(PlaywrightTimeout):  # a loaded host may paint the banner late
+        sc.page.wait_for_function(HAS_ERROR, timeout=APPEAR_S * 1000, polling=100)
 
 
 def _retry(sc) -> bool | None:
@@ -78,9 +85,10 @@ def observe_empty(session: ScenarioHost, ctx: GradeContext, shots: Path) -> Empt
     """``ctx`` is a second instance on a brand-new database: poll up to 8 s for rendered
     rows or visible empty-state text."""
     with session.scenario("empty", Instrumentation(row_selector=ROW), artifacts=shots) as sc:
-        open_page(sc, ctx.base_url + "/")
-        sc.wait_for_function(_dom.EMPTY, timeout_s=EMPTY_POLL_S)
-        sc.page.wait_for_timeout(300)
+        no_page = open_or_read(sc, ctx.base_url + "/")
+        if no_page is None:
+            sc.wait_for_function(_dom.EMPTY, timeout_s=EMPTY_POLL_S)
+            sc.page.wait_for_timeout(300)
         read = sc.page.evaluate(_dom.EMPTY_NOW)
         sc.screenshot("empty")
     return EmptyView(
@@ -89,4 +97,5 @@ def observe_empty(session: ScenarioHost, ctx: GradeContext, shots: Path) -> Empt
         empty_text=read["empty_text"],
         body_text_length=int(read["body_text_length"]),
         cta_visible=bool(read["cta_visible"]),
+        no_page=no_page,
     )

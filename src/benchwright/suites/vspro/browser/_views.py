@@ -134,6 +134,8 @@ class ErrorView:
     """Seconds from navigation until an error text was visible (None: never)."""
     retry_s: float | None = None
     """Seconds the exercised retry took to recover or to be given up on (None: none)."""
+    no_page: str | None = None
+    """What ``/`` answered when it was no page (read at once, no waits, no retry)."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,8 @@ class EmptyView:
     empty_text: str | None
     body_text_length: int
     cta_visible: bool
+    no_page: str | None = None
+    """What ``/`` answered when it was no page (read at once, no waits)."""
 
 
 @dataclass(frozen=True)

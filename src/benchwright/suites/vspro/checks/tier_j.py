@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from benchwright.model import CheckResult
 from benchwright.scoring import ladder_score
 from benchwright.suites.vspro.checks._browser import errors_of, missing, quote, shots, view
@@ -108,6 +111,18 @@ def _error_ladder(check_id: str, obs: Observations) -> CheckResult:
     seen, refused = view(obs, check_id, "error")
     if refused:
         return refused
+    return _read_at_once(_error_rung(check_id, seen), seen.no_page)
+
+
+def _read_at_once(row: CheckResult, no_page: str | None) -> CheckResult:
+    """``row``, its detail naming what ``/`` answered when it was no page: the rung was
+    read from what the browser showed at once, with no waits (``browser/_nav.py``)."""
+    if no_page is None:
+        return row
+    return replace(row, detail=f"{row.detail} [{no_page}: read at once]")
+
+
+def _error_rung(check_id: str, seen: Any) -> CheckResult:
     ev = {"screenshots": shots(seen), "retry_recovered": seen.retry_recovered,
           "shown_after_s": seen.shown_after_s, "retry_s": seen.retry_s}  # fmt: skip
     if not seen.error_visible:
@@ -147,6 +162,10 @@ def j_empty_state(obs: Observations, s: CheckSettings) -> CheckResult:
     empty, refused = view(obs, "j_empty_state", "empty")
     if refused:
         return refused
+    return _read_at_once(_empty_rung(empty), empty.no_page)
+
+
+def _empty_rung(empty: Any) -> CheckResult:
     ev = {"screenshots": shots(empty)}
     if empty.rows > 0:
         return result("j_empty_state", 0.0, f"0: {empty.rows} rows rendered on an empty "
