@@ -55,9 +55,12 @@ def test_an_instance_that_never_booted_or_never_registered_is_unavailable_saying
     assert silent.status == Status.UNAVAILABLE
     assert "never registered its webhook in the 6.0 s it was watched" in silent.detail
     unstarted = grade_one(_obs(seen=False, unavailable="chromium died"), "x_register_retry")
-    assert unstarted.status == Status.UNAVAILABLE and "never started (chromium died)" in (
-        unstarted.detail
+    assert (unstarted.status, unstarted.detail) == (
+        Status.UNAVAILABLE,
+        "browser unavailable: chromium died",
     )
+    stopped = grade_one(_obs(seen=False), "x_register_retry")
+    assert "the second instance never started" in stopped.detail
     cut = grade_one(_obs(REFUSED, unavailable="chromium died"), "x_register_retry")
     assert cut.status == Status.UNAVAILABLE and "cutting the instance's life short" in cut.detail
 

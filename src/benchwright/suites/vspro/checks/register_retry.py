@@ -26,9 +26,11 @@ def x_register_retry(obs: Observations, _s) -> CheckResult:
     registered at all."""
     browser = obs["browser"]
     seen: RegisterRetryObs | None = browser.register_retry
+    if seen is None and browser.unavailable is not None:
+        return unavailable(CHECK, f"browser unavailable: {browser.unavailable}")
     if seen is None:
-        why = browser.unavailable or "its lane stopped before it"
-        return unavailable(CHECK, f"probe unavailable: the second instance never started ({why})")
+        return unavailable(CHECK, "probe unavailable: the second instance never started (its "
+                           "lane stopped before it)")  # fmt: skip
     if seen.boot_failure is not None:
         return unavailable(CHECK, f"probe unavailable: {seen.boot_failure}")
     refused = seen.refused
