@@ -22,6 +22,17 @@ _GOLDEN = _REPO / "suites" / "vspro" / "reference"
 CliRunner = Callable[..., subprocess.CompletedProcess[str]]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def session_state_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Session fixtures (runs made once for many tests, and the servers they start) keep
+    their run keys out of the real ``~/.local/state`` too; autouse, so it comes first."""
+    path = tmp_path_factory.mktemp("session-state")
+    patch = pytest.MonkeyPatch()
+    patch.setenv("BENCHWRIGHT_STATE_DIR", str(path))
+    yield path
+    patch.undo()
+
+
 @pytest.fixture(autouse=True)
 def state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Run keys go to a fresh directory per test, never the real ``~/.local/state``."""
