@@ -60,18 +60,38 @@ def validate(
     skipped = skipped_line(found)
     checked = [v for v in found if v.skipped is None]
     plurals = {"task": "tasks", "trajectory": "trajectories", "manifest": "manifests",
-               "suite": "suites"}  # fmt: skip
+               "suite": "suites", "control": "controls"}  # fmt: skip
     counts = {kind: sum(v.kind == kind for v in checked) for kind in plurals}
+    counts["control"] = _validate_controls(paths)
     summary = ", ".join(
         f"{n} {kind if n == 1 else plurals[kind]}" for kind, n in counts.items() if n
     )
-    if not checked:
+    if not any(counts.values()):
         why = f" ({skipped})" if skipped else ""
         typer.echo(f"error: no task, trajectory or manifest file found{why}", err=True)
         raise typer.Exit(2)
     typer.echo(f"valid: {summary}")
     if skipped:
         typer.echo(skipped)
+
+
+def _validate_controls(paths: list[Path]) -> int:
+    """Validate the audit controls of every graded suite among ``paths`` (a directory with
+    ``controls/`` and a grader, like ``suites/vspro``): their fields, phases and targets,
+    and that each edit still applies to the golden. Raises SpecError naming the first bad
+    control's file; returns how many were valid."""
+    from benchwright.suites import GRADERS
+    from benchwright.suites.audit.controls import CONTROLS_DIR, load_controls
+    from benchwright.suites.audit.run import Auditor
+
+    graded = [p for p in paths if p.name in GRADERS and (p / CONTROLS_DIR).is_dir()]
+    count = 0
+    for suite in graded:
+        auditor = Auditor(str(suite))
+        for control in load_controls(suite):
+            auditor.validate(control)
+            count += 1
+    return count
 
 
 @app.command()

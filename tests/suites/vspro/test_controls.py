@@ -207,3 +207,18 @@ def test_a_control_naming_an_unknown_phase_or_check_is_refused(auditor, tmp_path
     (phases, why), (targets, unknown) = caught.value.problems
     assert phases == "phases" and why.startswith("unknown phase(s) conflicts (known: static")
     assert targets == "targets" and unknown.startswith("unknown check(s) h_conflict_dancing")
+
+
+@needs_golden
+def test_validate_checks_a_graded_suites_controls(cli, tmp_path):
+    done = cli("validate", str(SUITE))
+    assert done.returncode == 0, done.stderr
+    assert f"valid: {len(load_controls(SUITE))} controls" in done.stdout
+    suite = tmp_path / "copy" / "vspro"  # the grader is found by the directory's name
+    shutil.copytree(SUITE, suite)
+    bad = suite / "controls" / "blind-write.json"
+    raw = json.loads(bad.read_text())
+    bad.write_text(json.dumps({**raw, "targets": ["h_conflict_dance", "no_such_check"]}))
+    done = cli("validate", str(suite))
+    assert done.returncode == 2
+    assert "blind-write.json" in done.stderr and "no_such_check" in done.stderr
