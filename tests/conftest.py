@@ -41,6 +41,24 @@ def state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     return path
 
 
+@pytest.fixture(scope="session")
+def sealed_made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Real sealed runs, made once per session (``execution/sealed_runs.py``)."""
+    from execution.sealed_runs import make_runs
+
+    return make_runs(tmp_path_factory.mktemp("sealed"))
+
+
+@pytest.fixture
+def sealed_runs(
+    sealed_made: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> dict[str, Path]:
+    """A fresh copy of those runs and their keys, the state dir pointing at the copy."""
+    from execution.sealed_runs import fresh_copy
+
+    return fresh_copy(sealed_made, tmp_path, monkeypatch)
+
+
 @pytest.fixture
 def registry() -> CheckRegistry:
     """A fresh registry of the built-in checks, without installed plugins."""

@@ -29,19 +29,12 @@ from benchwright.execution.verification import (
     verify_run,
 )
 
-from .sealed_runs import fresh_copy, make_runs
-
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return make_runs(tmp_path_factory.mktemp("sealed"))
-
-
 @pytest.fixture
-def runs(made: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
-    return fresh_copy(made, tmp_path, monkeypatch)
+def runs(sealed_runs: dict[str, Path]) -> dict[str, Path]:
+    return sealed_runs
 
 
 def _result(run: Path, task: str = "fix-01") -> Path:
@@ -166,8 +159,9 @@ _FIELDS = ("verdict", "task_id", "iteration", "agent", "error", "tier", "agent_s
 
 @settings(max_examples=40, deadline=None)
 @given(field=st.sampled_from(_FIELDS), value=st.one_of(st.text(max_size=8), st.integers()))
-def test_any_edit_of_any_sealed_field_is_tampered(made, tmp_path_factory, field, value):
+def test_any_edit_of_any_sealed_field_is_tampered(sealed_made, tmp_path_factory, field, value):
     """Property: a result whose fields differ in any way from what was sealed never verifies."""
+    made = sealed_made
     base = made["base"]
     os.environ[integrity.STATE_ENV] = str(base / "state")  # read-only use of the keys
     run = tmp_path_factory.mktemp("prop") / made["nop"]

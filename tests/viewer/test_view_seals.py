@@ -7,11 +7,9 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
-from execution.sealed_runs import fresh_copy, make_runs
 
 from benchwright.execution import integrity
 from viewer.conftest import XSS, cli, serving
@@ -19,14 +17,9 @@ from viewer.conftest import XSS, cli, serving
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return make_runs(tmp_path_factory.mktemp("sealed"))
-
-
 @pytest.fixture
-def runs(made: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
-    return fresh_copy(made, tmp_path, monkeypatch)
+def runs(sealed_runs: dict[str, Path]) -> dict[str, Path]:
+    return sealed_runs
 
 
 def _flip(run: Path, verdict: str = "passed") -> None:
