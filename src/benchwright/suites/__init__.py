@@ -10,8 +10,12 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from benchwright.errors import SpecError
+
+if TYPE_CHECKING:
+    from benchwright.execution.executor import Resources
 
 GRADERS = {"vspro": "benchwright.suites.vspro"}
 """Suite name -> module exposing ``grade``, ``PHASE_NAMES`` and ``SCORER``."""
@@ -28,3 +32,15 @@ def grader_for(suite: str) -> ModuleType:
         known = ", ".join(sorted(GRADERS))
         raise SpecError.single(suite, f"no grader for suite '{name}' (known: {known})")
     return importlib.import_module(GRADERS[name])
+
+
+def grading_resources(suite: str, phases: tuple[str, ...] | None) -> Resources:
+    """What one grading of ``suite`` through ``phases`` (None: all) asks of a node: the
+    browser when the ``browser`` phase runs, and the memory its grader measured for that
+    case (``MEMORY_MB``), so a Ray scheduler never packs more gradings on a node than
+    its memory holds."""
+    from benchwright.execution.executor import Resources
+
+    browser = phases is None or "browser" in phases
+    memory = getattr(grader_for(suite), "MEMORY_MB", {})
+    return Resources(memory_mb=memory.get("browser" if browser else "http", 0), browser=browser)

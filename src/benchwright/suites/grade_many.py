@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchwright.errors import EXIT_HARNESS, EXIT_PASSED, SpecError
-from benchwright.execution.executor import Executor, Job, Resources
+from benchwright.execution.executor import Executor, Job
 from benchwright.execution.progress import ProgressDisplay
 from benchwright.execution.tracked import tracked
 from benchwright.sandbox import Confinement
@@ -134,15 +134,15 @@ def grade_many(
     Raises:
         SpecError: an unknown suite or phase (before anything is graded).
     """
-    from benchwright.suites import grader_for
+    from benchwright.suites import grader_for, grading_resources
 
     selected = tuple(phases.split(",")) if phases else None
     grader_for(suite).select_phases(selected)
     named = dict(zip(tree_names(trees), trees, strict=True))
-    browser = Resources(browser=selected is None or "browser" in selected)
+    needs = grading_resources(suite, selected)
     jobs = [
         Job(name, TreeJob(suite, tree, name, seed, selected, confinement, json_dir, thresholds,
-                          vendor_url), browser)
+                          vendor_url), needs)
         for name, tree in named.items()
     ]  # fmt: skip
     rows: dict[str, TreeRow] = {}

@@ -22,10 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchwright.errors import HarnessError
-from benchwright.execution.executor import Executor, Job, Resources, SerialExecutor
+from benchwright.execution.executor import Executor, Job, SerialExecutor
 from benchwright.execution.progress import ProgressDisplay
 from benchwright.execution.tracked import tracked
 from benchwright.sandbox import Confinement
+from benchwright.suites import grading_resources
 from benchwright.suites.audit.controls import load_controls
 from benchwright.suites.audit.judge import order_problems
 from benchwright.suites.audit.run import Auditor, AuditResult, Graded
@@ -62,9 +63,8 @@ def _golden_key(phases: tuple[str, ...] | None) -> str:
 
 def _job(auditor: Auditor, control: str | None, phases: tuple[str, ...] | None) -> Job:
     key = _golden_key(phases) if control is None else control
-    browser = phases is None or "browser" in phases
     grading = GradingJob(auditor.suite, auditor.seed, auditor.confinement, control, phases)
-    return Job(key, grading, Resources(browser=browser))
+    return Job(key, grading, grading_resources(auditor.suite, phases))
 
 
 def audit(

@@ -19,10 +19,16 @@ from benchwright.suites.vspro.phases import PHASE_NAMES, select_phases
 
 SCORER = "sb6.yaml"
 """The scorer config under ``scorers/``."""
+MEMORY_MB = {"browser": 1536, "http": 256}
+"""What one grading asks of a node, with or without the ``browser`` phase: the peak
+proportional set size of the grading's whole process tree (grader, mock, app, Chromium)
+sampled every 0.5 s while grading the golden on this project's 2-core host was 1,269 MB
+with the browser and 101 MB without, plus headroom."""
 
 __all__ = [
     "BROWSER_CHECKS",
     "CALIBRATION",
+    "MEMORY_MB",
     "PHASE_NAMES",
     "SCORER",
     "CheckSettings",
