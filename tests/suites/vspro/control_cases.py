@@ -1,13 +1,16 @@
-"""What every control test shares: where the suite is, and the one assertion that a
-control costs what its expectation table says, measured against the golden graded
-through the same phases."""
+"""What every control test shares: where the suite is, the auditor that judges controls
+against the session's full grading of the golden, and the one assertion that a control
+costs what its expectation table says."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from benchwright.model import CheckResult, Scorecard
+from benchwright.scoring import compose
 from benchwright.suites.audit import Auditor, load_controls
 from benchwright.suites.audit.controls import REPORT_ONLY
 
@@ -22,10 +25,26 @@ Expected = list[tuple[str, float, str]]
 """(check, the control's score, a phrase of its detail naming the evidence)."""
 
 
+class SessionGoldenAuditor(Auditor):
+    """Judges every control against one full grading of the golden, the session's (the
+    ``golden_twice`` fixture's first), as a full audit does: the isolated scores are the
+    audit's, and no golden is graded again through each control's phases (a dozen
+    gradings per suite run)."""
+
+    def __init__(self, golden_doc: dict[str, Any]) -> None:
+        super().__init__(str(SUITE))
+        rows = [CheckResult.from_dict(r) for r in golden_doc["grading"]["results"]]
+        self._card = compose(rows, self.scorer)
+
+    def golden(self, phases: tuple[str, ...] | None) -> tuple[Scorecard, float]:
+        return self._card, 0.0
+
+
 def assert_control_costs(auditor: Auditor, name: str, expected: Expected) -> None:
-    """Grade control ``name`` through its own phases: it passes its expectations, the
-    golden keeps every target at 1.0, each target lands exactly where ``expected`` says
-    with a detail naming why, and a critical control multiplies through a target."""
+    """Grade control ``name`` through its own phases and judge it against ``auditor``'s
+    golden: it passes its expectations, the golden keeps every target at 1.0, each target
+    lands exactly where ``expected`` says with a detail naming why, and a critical control
+    multiplies through a target."""
     (control,) = load_controls(SUITE, [name])
     verdict = auditor.check(control, quick=True)
     golden, _ = auditor.golden(control.phases)
@@ -39,6 +58,6 @@ def assert_control_costs(auditor: Auditor, name: str, expected: Expected) -> Non
     if control.severity == REPORT_ONLY:  # reported by a weight-zero row, never scored
         assert verdict.isolated == verdict.golden_score
     else:
-        assert verdict.score < verdict.golden_score
+        assert verdict.isolated < verdict.golden_score
     if control.critical:
         assert any(f.split(" x")[0] in control.targets for f in verdict.factors)

@@ -9,7 +9,7 @@ the phase set is graded once and cached by the module's `Auditor`.
 from functools import cache
 
 import pytest
-from control_cases import GOLDEN, SUITE, assert_control_costs, needs_golden
+from control_cases import GOLDEN, SUITE, SessionGoldenAuditor, assert_control_costs, needs_golden
 
 from benchwright.probes.browser import browser_available
 from benchwright.suites.audit import Auditor, control_tree, load_controls
@@ -55,6 +55,11 @@ def auditor():
     return Auditor(str(SUITE))
 
 
+@pytest.fixture(scope="module")
+def judged_by_the_session_golden(golden_twice):
+    return SessionGoldenAuditor(golden_twice[1][0][1])
+
+
 @needs_golden
 def test_the_browser_controls_load_validate_and_declare_their_severity(auditor):
     controls = {c.name: c for c in load_controls(SUITE, list(CONTROLS))}
@@ -75,7 +80,9 @@ def test_the_browser_controls_load_validate_and_declare_their_severity(auditor):
 @pytest.mark.slow
 @needs_golden
 @pytest.mark.parametrize("name", CONTROLS)
-def test_browser_control_lowers_its_targets_and_ranks_below_the_golden(auditor, name):
+def test_browser_control_lowers_its_targets_and_ranks_below_the_golden(
+    judged_by_the_session_golden, name
+):
     if reason := _no_browser():
         pytest.skip(f"no headless Chromium: {reason}")
-    assert_control_costs(auditor, name, EXPECTED[name])
+    assert_control_costs(judged_by_the_session_golden, name, EXPECTED[name])

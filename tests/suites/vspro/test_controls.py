@@ -11,7 +11,14 @@ import json
 import shutil
 
 import pytest
-from control_cases import GOLDEN, REPO, SUITE, assert_control_costs, needs_golden
+from control_cases import (
+    GOLDEN,
+    REPO,
+    SUITE,
+    SessionGoldenAuditor,
+    assert_control_costs,
+    needs_golden,
+)
 from test_browser_controls import CONTROLS as BROWSER_CONTROLS
 
 from benchwright.errors import SpecError
@@ -71,6 +78,11 @@ EXPECTED = {
 @pytest.fixture(scope="module")
 def auditor():
     return Auditor(str(SUITE))
+
+
+@pytest.fixture(scope="module")
+def judged_by_the_session_golden(golden_twice):
+    return SessionGoldenAuditor(golden_twice[1][0][1])
 
 
 def test_the_suite_ships_every_control_and_each_names_its_expectations():
@@ -144,11 +156,11 @@ def test_unknown_controls_are_refused_listing_the_known_ones():
 @pytest.mark.slow
 @needs_golden
 @pytest.mark.parametrize("name", CONTROLS)
-def test_control_lowers_its_targets_and_ranks_below_the_golden(auditor, name):
+def test_control_lowers_its_targets_and_ranks_below_the_golden(judged_by_the_session_golden, name):
     (control,) = load_controls(SUITE, [name])
     if "browser" in control.phases and (reason := browser_available()):
         pytest.skip(f"no headless Chromium: {reason}")
-    assert_control_costs(auditor, name, EXPECTED[name])
+    assert_control_costs(judged_by_the_session_golden, name, EXPECTED[name])
 
 
 @needs_golden
