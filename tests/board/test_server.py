@@ -124,6 +124,16 @@ def test_serve_refuses_a_database_behind_head(cli: CliRunner, tmp_path: Path) ->
     )
 
 
+def test_serve_refuses_a_scorers_folder_with_no_scorer(cli: CliRunner, tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    refused = cli("board", "serve", "--scorers", str(tmp_path / "empty"), "--port", "1")
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == (
+        f"error: --scorers {tmp_path / 'empty'}: no scorer config here, so every post would be "
+        "refused as an unknown scorer version; pass the folder holding sb6.yaml and the rest"
+    )
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

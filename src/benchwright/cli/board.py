@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from benchwright.cli._app import app, reports_errors
+from benchwright.cli._app import app, invalid, reports_errors
 
 if TYPE_CHECKING:
     from benchwright.board.store import BoardStore
@@ -36,17 +37,37 @@ def serve(
             help="A proxy address or network whose X-Forwarded-For is believed (repeatable).",
         ),
     ] = None,
+    scorers: Annotated[
+        Path | None,
+        typer.Option(
+            "--scorers",
+            help="Folder of the scorer configs every post is re-composed with "
+            "(default: ./scorers, else this checkout's).",
+        ),
+    ] = None,
 ) -> None:
-    """Serve the board; an empty database is migrated, an outdated one refused (exit 3)."""
+    """Serve the board; an empty database is migrated, an outdated one refused (exit 3).
+
+    A folder holding no scorer is refused (exit 2) rather than served: such a board
+    would answer every post 422 unknown scorer version."""
     import uvicorn
 
-    from benchwright.board.app import create_app
+    from benchwright.board.app import create_app, default_scorers_dir
     from benchwright.board.migrate import ensure_ready
+    from benchwright.board.recompose import load_scorers
     from benchwright.board.store import BoardStore
 
+    folder = scorers or default_scorers_dir()
+    known = load_scorers(folder)
+    if not known:
+        invalid(
+            f"--scorers {folder}: no scorer config here, so every post would be refused as an "
+            "unknown scorer version; pass the folder holding sb6.yaml and the rest"
+        )
     store = BoardStore(db)
     ensure_ready(store.engine, _shown(store))
-    app_ = create_app(store, trusted_proxies=tuple(trusted_proxy or ()))
+    typer.echo(f"board: re-composing {', '.join(sorted(known))} (scorers from {folder})", err=True)
+    app_ = create_app(store, trusted_proxies=tuple(trusted_proxy or ()), scorers=known)
     # proxy_headers off: the app alone decides whom to believe (--trusted-proxy)
     uvicorn.run(app_, host=host, port=port, proxy_headers=False, log_level="warning")
 
