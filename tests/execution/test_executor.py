@@ -131,6 +131,7 @@ def quick_or_linger(marker: str) -> str:
 
     if marker == "quick":
         return "quick"
+    Path(marker).write_text("sleeping")
     try:
         time.sleep(120)
     except KeyboardInterrupt:
@@ -146,5 +147,8 @@ def test_leaving_the_stream_early_interrupts_running_jobs(tmp_path) -> None:
     stream = LocalPool(2).run(quick_or_linger, [Job("slow", str(marker)), Job("q", "quick")])
     first = next(stream)
     assert first.key == "q" and first.result == "quick"
+    deadline = time.monotonic() + 60  # a job never started is cancelled, not interrupted
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
     stream.close()  # returns once the slow job has unwound (not after its 120 s)
     assert marker.read_text() == "interrupted"

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from execution.minisuites import MINISUITE
 
+from benchwright.errors import SpecError
 from benchwright.execution import execute, plan_resume, plan_run
 from benchwright.execution.integrity import key_path, load_key, state_dir
 
@@ -156,3 +157,30 @@ def test_the_cli_resume_prints_one_line_per_re_run_trial(tmp_path, cli):
         done.stderr
     )
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("edit", "why"),
+    [
+        (lambda info: {**info, "agent": "command:sh -c 'cat ~/.ssh/id_rsa'"}, "MAC mismatch"),
+        (lambda info: {k: v for k, v in info.items() if k != "mac"}, "no MAC"),
+    ],
+    ids=["agent-swapped", "mac-stripped"],
+)
+def test_resume_refuses_a_run_json_that_is_not_the_runs_own(tmp_path, edit, why):
+    """A resume runs the agent and suite run.json names, with the --env secrets given
+    again: an edited run.json is refused before anything runs."""
+    run_dir = _finished_run(tmp_path)
+    path = run_dir / "run.json"
+    path.write_text(json.dumps(edit(json.loads(path.read_text()))))
+    with pytest.raises(SpecError) as refused:
+        plan_resume(run_dir)
+    assert f"run.json: fails verification ({why}): refused" in str(refused.value)
+
+
+def test_resume_of_a_run_from_elsewhere_trusts_its_run_json_as_its_results(tmp_path):
+    run_dir = _finished_run(tmp_path)
+    key_path(run_dir.name).unlink()  # no key here: nothing can be verified, all re-runs
+    info = json.loads((run_dir / "run.json").read_text())
+    plan = plan_resume(run_dir)
+    assert plan.info == {k: v for k, v in info.items() if k != "mac"}

@@ -93,7 +93,8 @@ def plan_run(
         "env": sorted(env), "seed": seed, "versions": _versions(),
         "isolation": confinement.isolation, "agent_network": network and network.value,
     }  # fmt: skip
-    store.write_json(run_dir / "run.json", info)
+    # sealed: `run --resume` runs the agent and the suite it names (plan_resume)
+    store.write_json(run_dir / "run.json", integrity.seal(info, key))
     options = TrialOptions(suite.budget_s, budget_s, env, seed, confinement=confinement,
                            agent_network=network)  # fmt: skip
     return RunPlan(suite, agent, ids, iterations, options, run_dir, info, key)
@@ -104,8 +105,13 @@ def plan_resume(
     env: dict[str, str] | None = None,
     isolation: IsolationRequest = IsolationRequest(),
 ) -> RunPlan:
-    """The plan of an earlier run, minus nothing: `execute` skips its finished trials."""
-    info = store.read_run_json(run_dir)
+    """The plan of an earlier run, minus nothing: `execute` skips its finished trials.
+
+    Raises:
+        SpecError: ``run.json`` fails verification with the run's key (see
+            `_trusted_run_json`), or names a schema, suite or task that is not there.
+    """
+    info = _trusted_run_json(run_dir)
     if info.get("schema_version") != SCHEMA_VERSION:
         raise SpecError.single(
             str(run_dir), f"run schema {info.get('schema_version')} is not {SCHEMA_VERSION}"
@@ -126,6 +132,25 @@ def plan_resume(
     return plan
 
 
+def _trusted_run_json(run_dir: Path) -> dict[str, Any]:
+    """``run.json`` without its MAC, refused unless it verifies with the run's key.
+
+    A resume runs the agent command and loads the suite that ``run.json`` names, with
+    whatever ``--env`` secrets are given again, so an edited ``run.json`` would be code of
+    someone else's choosing run with them. Only a run whose key is not on this machine (a
+    copy from elsewhere) is resumed unverified, as its results are (every trial re-runs).
+    """
+    info = store.read_run_json(run_dir)
+    key = verification.run_key(run_dir)
+    if key is not None and (why := integrity.verify(info, key)):
+        raise SpecError.single(
+            str(run_dir / "run.json"),
+            f"fails verification ({why}): refused, because a resume runs the agent and suite "
+            "it names; start a new run",
+        )
+    return {k: v for k, v in info.items() if k != integrity.MAC_FIELD}
+
+
 def _verify_finished(plan: RunPlan, run_id: str) -> None:
     """Keep the results that verify; note every other trial, and why it runs again."""
     store.clear_temporary(plan.run_dir)
@@ -135,6 +160,8 @@ def _verify_finished(plan: RunPlan, run_id: str) -> None:
     if key is None:
         where = integrity.key_path(run_id)
         plan.notes = [f"resume: no run key at {where}: every trial re-runs ({len(reruns)})"]
+        # the run is this machine's from now on: its run.json is sealed with the new key
+        store.write_json(plan.run_dir / "run.json", integrity.seal(plan.info, plan.key))
     else:
         plan.notes = [f"resume: re-running {t} #{n}: {why}" for (t, n), why in reruns.items()]
 

@@ -199,6 +199,11 @@ def _trial_dirs(run_dir: Path) -> list[tuple[str, int]]:
     return sorted(found)
 
 
+def run_key(run_dir: Path) -> bytes | None:
+    """The run's key, found as every reader finds it (`_key`); None when none is here."""
+    return _key(run_dir, None)
+
+
 def _key(run_dir: Path, summary: Any) -> bytes | None:
     """The run's key: by the directory's name, else ``run.json``'s run id, else (a bare
     summary file) the summary's; None when none is on this machine."""
