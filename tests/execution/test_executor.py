@@ -131,8 +131,10 @@ def quick_or_linger(marker: str) -> str:
 
     if marker == "quick":
         return "quick"
-    Path(marker).write_text("sleeping")
-    try:
+    try:  # the marker appears (atomically) only once an interrupt would land in here
+        staged = Path(marker + ".staged")
+        staged.write_text("sleeping")
+        staged.replace(marker)
         time.sleep(120)
     except KeyboardInterrupt:
         Path(marker).write_text("interrupted")
@@ -148,6 +150,8 @@ def test_leaving_the_stream_early_interrupts_running_jobs(tmp_path) -> None:
     first = next(stream)
     assert first.key == "q" and first.result == "quick"
     deadline = time.monotonic() + 60  # a job never started is cancelled, not interrupted
+    # (the marker's rename is inside the job's ``try``: a SIGINT sent once it exists
+    # always unwinds through the handler, however late the worker is scheduled)
     while not marker.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     stream.close()  # returns once the slow job has unwound (not after its 120 s)
