@@ -278,3 +278,59 @@ def test_the_documented_plan_example_parses_cleanly() -> None:
     subtasks = parse_plan(example)
     assert [s.id for s in subtasks] == ["T1", "T2"]
     assert plan_problems(subtasks) == []
+
+
+# Fields that share a line, or sit in tables (issue #24, item 19) ------------------------
+
+SHARED_LINE_PLAN = (
+    "# Plan\n\n## T1 - Ledger tables\n"
+    "- Goal: migrations for accounts and the ledger.\n"
+    "- Services: account-service. Dependencies: none.\n"
+    "- Acceptance criterion: the schema test passes.\n\n"
+    "## T2 - Deposits\n"
+    "- Goal: deposit endpoint with HALF_EVEN rounding.\n"
+    "- Services: account-service; Depends on: T1.\n"
+    "- Acceptance criterion: the rounding test passes. Oracle: F5.\n"
+)
+
+
+def test_the_parser_reads_fields_that_share_a_line(tmp_path: Path) -> None:
+    """The layout of ACE's own known-good plan: a label after another segment's end."""
+    first, second = parse_plan(SHARED_LINE_PLAN)
+    assert (first.depends_on, second.depends_on) == ((), ("T1",))
+    # a label of no field of ours (`Oracle:`) is part of the value before it
+    assert second.criterion == "the rounding test passes. Oracle: F5."
+    assert plan_problems([first, second]) == []
+    write(tmp_path, {planning.PLAN: SHARED_LINE_PLAN})
+    assert score(planning, tmp_path, "P2").status is Status.PASS
+
+
+def test_a_label_inside_a_sentence_starts_no_field() -> None:
+    """Only a segment's start is a label's place: 'the goal: x' mid-sentence is prose."""
+    text = "## T1 a\n- Goal: keep the goal: small and the deps: none\n- Acceptance: c\n"
+    (sub,) = parse_plan(text)
+    assert sub.depends_on is None
+    assert plan_problems([sub]) == ["subtask T1 (line 1) declares no dependency list"]
+
+
+def test_the_parser_reads_key_value_rows_cells_and_label_headed_tables() -> None:
+    text = (
+        "## T1 Schema\n| Goal | tables |\n|---|---|\n| Depends on | none |\n"
+        "| Acceptance | migration test |\n\n"
+        "## T2 Orders\n| Goal: orders | Dependencies: T1 | Verify: F1 scenario |\n\n"
+        "## T3 Holdings\n| Goal | Depends on | Done when |\n|:--|:-:|--:|\n"
+        "| holdings as of a date | T1, T2 | F8 scenario |\n"
+    )
+    subs = parse_plan(text)
+    assert [(s.goal, s.depends_on, s.criterion) for s in subs] == [
+        ("tables", (), "migration test"),
+        ("orders", ("T1",), "F1 scenario"),
+        ("holdings as of a date", ("T1", "T2"), "F8 scenario"),
+    ]
+    assert plan_problems(subs) == []
+
+
+def test_a_table_without_the_dependency_column_still_fails() -> None:
+    text = "## T1 a\n| Goal | Done when |\n|---|---|\n| g | c |\n"
+    (sub,) = parse_plan(text)
+    assert plan_problems([sub]) == ["subtask T1 (line 1) declares no dependency list"]

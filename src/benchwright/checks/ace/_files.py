@@ -36,14 +36,30 @@ class Tree:
     @cached_property
     def files(self) -> tuple[str, ...]:
         """Every regular file outside `SKIPPED_DIRS`, sorted."""
-        found: list[str] = []
+        return self._walk[0]
+
+    @cached_property
+    def irregular(self) -> tuple[tuple[str, str], ...]:
+        """Every other entry outside `SKIPPED_DIRS` (directories, links, FIFOs), with what
+        it is: a check that judges files of a name (``*.java``) must not pass over one
+        silently (a directory named ``Ledger.java`` hides nothing from a human)."""
+        return self._walk[1]
+
+    @cached_property
+    def _walk(self) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+        regular: list[str] = []
+        other: list[tuple[str, str]] = []
         for dirpath, dirnames, filenames in os.walk(self.root):
             dirnames[:] = [d for d in dirnames if d not in SKIPPED_DIRS]
-            for name in filenames:
+            for name in (*dirnames, *filenames):
                 full = Path(dirpath, name)
-                if stat.S_ISREG(full.lstat().st_mode):
-                    found.append(full.relative_to(self.root).as_posix())
-        return tuple(sorted(found))
+                rel = full.relative_to(self.root).as_posix()
+                kind = _kind(full.lstat().st_mode)
+                if kind is None:
+                    regular.append(rel)
+                else:
+                    other.append((rel, kind))
+        return tuple(sorted(regular)), tuple(sorted(other))
 
     def size(self, rel: str) -> int | None:
         """Bytes of the regular file ``rel``; None when it is absent or anything else."""
@@ -64,6 +80,29 @@ class Tree:
                 return ""
             return handle.read(READ_LIMIT).decode("utf-8", errors="replace")
 
+    def source(self, rel: str) -> tuple[str, str | None]:
+        """The file's text, and why it cannot be judged whole (None when it can): it cannot
+        be opened, is not a regular file, exceeds `READ_LIMIT` or is not UTF-8. The text is
+        what could be read, undecodable bytes replaced, so a caller may still report on it."""
+        try:
+            fd = os.open(self.root / rel, _READ)
+        except OSError as exc:
+            return "", f"cannot be opened ({exc.strerror})"
+        with os.fdopen(fd, "rb") as handle:
+            kind = _kind(os.fstat(fd).st_mode)
+            if kind is not None:
+                return "", f"is {kind}"
+            data = handle.read(READ_LIMIT + 1)
+        if len(data) > READ_LIMIT:
+            return data[:READ_LIMIT].decode("utf-8", errors="replace"), (
+                f"is larger than the {READ_LIMIT // (1024 * 1024)} MiB read limit"
+            )
+        try:
+            return data.decode("utf-8"), None
+        except UnicodeDecodeError as exc:
+            bad = f"byte 0x{data[exc.start]:02x} at offset {exc.start}"
+            return data.decode("utf-8", errors="replace"), f"is not UTF-8 ({bad})"
+
     def main_sources(self, suffixes: tuple[str, ...]) -> list[str]:
         """Files under some ``src/main`` directory whose name ends with one of ``suffixes``.
 
@@ -72,6 +111,22 @@ class Tree:
         other source sets are left out.
         """
         return [f for f in self.files if f.endswith(suffixes) and _under_src_main(f)]
+
+    def irregular_main_sources(self, suffixes: tuple[str, ...]) -> list[tuple[str, str]]:
+        """Entries under ``src/main`` named like a source (``suffixes``) that are no
+        regular file, with what each is."""
+        return [(f, k) for f, k in self.irregular if f.endswith(suffixes) and _under_src_main(f)]
+
+
+def _kind(mode: int) -> str | None:
+    """What a non-regular entry is, in words; None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    return "a FIFO" if stat.S_ISFIFO(mode) else "a special file"
 
 
 def _under_src_main(rel: str) -> bool:

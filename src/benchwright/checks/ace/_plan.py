@@ -12,10 +12,16 @@ A plan is a Markdown file of subtasks. A subtask is either
 - a **numbered item**, used only when no heading names an id: a line starting at
   column 0 with ``1.`` or ``1)``; its number is its id.
 
-Inside a block, fields are label lines, optionally bulleted or bold
-(``- **Goal:** ...``, ``Goal: ...``, ``**Depends on**: T1``), or sub-headings
-(``### Acceptance criteria``). A field's value is the rest of its line plus the
-lines after it up to the next label, and (once it has text) the next blank line:
+Inside a block, a field starts wherever a label starts a segment of a line:
+at the start of a line, optionally bulleted or bold (``- **Goal:** ...``,
+``Goal: ...``, ``**Depends on**: T1``), after a sentence's end on a line that
+holds several (``- Services: account-service. Dependencies: none.``, the
+layout of ACE's own known-good plan), or in a table cell (``| Goal: ... |``);
+a two-cell table row whose first cell is a label (``| Depends on | T1 |``); a
+table whose header cells are labels (its rows' cells are their values); or a
+sub-heading (``### Acceptance criteria``). A field's value is the rest of its
+segment plus the lines after it up to the next label, and (once it has text) the
+next blank line:
 
 - ``Id:`` (optional) overrides the id of the heading;
 - ``Goal:`` / ``Objective:`` / ``Purpose:`` - must not be blank;
@@ -57,6 +63,14 @@ _FIELD = re.compile(
     rf"^\s*(?:[-*+]\s+|\d+[.)]\s+)?[*_]{{0,2}}(?:{_LABEL})[*_]{{0,2}}\s*:[*_]{{0,2}}\s*(?P<v>.*)$",
     re.IGNORECASE,
 )
+_SEGMENT_FIELD = re.compile(
+    rf"(?:^\s*(?:[-*+]\s+|\d+[.)]\s+)?|(?<=[.;!?])\s+)"
+    rf"[*_]{{0,2}}(?:{_LABEL})[*_]{{0,2}}\s*:[*_]{{0,2}}\s*",
+    re.IGNORECASE,
+)
+"""A label starting a segment: the line's start, or after a sentence's end on it."""
+_TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_TABLE_RULE = re.compile(r"[\s|:-]*")
 _FIELD_HEADING = re.compile(
     rf"^#{{1,6}}\s+[*_]{{0,2}}(?:{_LABEL})[*_]{{0,2}}\s*:?\s*(?P<v>.*)$", re.I
 )
@@ -172,11 +186,22 @@ def _subtask(start: tuple[int, str, str], body: list[str]) -> Subtask:
     number, ident, title = start
     values: dict[str, list[str]] = {}
     current: str | None = None
+    columns: list[str | None] | None = None  # a label table's header, once seen
     for line in body:
-        found = _FIELD.match(line) or _FIELD_HEADING.match(line)
-        if found is not None:
-            current = next(k for k in _LABELS if found.group(k))
-            values.setdefault(current, []).append(found.group("v"))
+        cells = _table_cells(line)
+        columns = columns if cells is not None else None
+        if cells == []:  # a table's rule row
+            continue
+        if cells is not None and columns is None and all(map(_label_key, cells)):
+            columns = [_label_key(cell) for cell in cells]
+            continue
+        prefix, found = _line_fields(line, cells, columns)
+        if found:
+            if current is not None and prefix.strip():
+                values[current].append(prefix)
+            for key, value in found:
+                values.setdefault(key, []).append(value)
+            current = found[-1][0]
         elif current is not None:
             if not line.strip() and _plain(" ".join(values[current])):
                 current = None
@@ -193,9 +218,55 @@ def _subtask(start: tuple[int, str, str], body: list[str]) -> Subtask:
     return replace(sub, fields=fields)
 
 
+def _line_fields(
+    line: str, cells: list[str] | None, columns: list[str | None] | None
+) -> tuple[str, list[tuple[str, str]]]:
+    """The text before the line's first field, and its fields as (key, value) in order."""
+    heading = _FIELD_HEADING.match(line)
+    if heading is not None:
+        return "", [(_group(heading), heading.group("v"))]
+    if cells is None:
+        return _segment_fields(line)
+    if columns is not None:
+        return "", [(k, v) for k, v in zip(columns, cells, strict=False) if k is not None]
+    if len(cells) == 2 and (key := _label_key(cells[0])):
+        return "", [(key, cells[1])]
+    return "", [field for cell in cells for field in _segment_fields(cell)[1]]
+
+
+def _segment_fields(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """The fields of ``text`` wherever a label starts a segment, each valued to the next."""
+    starts = list(_SEGMENT_FIELD.finditer(text))
+    if not starts:
+        return text, []
+    ends = [m.start() for m in starts[1:]] + [len(text)]
+    fields = [(_group(m), text[m.end() : end].strip()) for m, end in zip(starts, ends, strict=True)]
+    return text[: starts[0].start()], fields
+
+
+def _group(found: re.Match[str]) -> str:
+    return next(k for k in _LABELS if found.group(k))
+
+
+def _table_cells(line: str) -> list[str] | None:
+    """A table row's cells, or None; a rule row (``|---|:-:|``) has no cells."""
+    row = _TABLE_ROW.match(line)
+    if row is None:
+        return None
+    return (
+        [] if _TABLE_RULE.fullmatch(row.group(1)) else [c.strip() for c in row.group(1).split("|")]
+    )
+
+
+def _label_key(cell: str) -> str | None:
+    """The field ``cell`` names when it is a label and nothing else (a table header)."""
+    found = re.fullmatch(rf"(?:{_LABEL})\s*:?", _plain(cell), re.IGNORECASE)
+    return None if found is None else _group(found)
+
+
 def _plain(text: str) -> str:
     """``text`` without Markdown emphasis, code ticks, bullets and extra whitespace."""
-    words = _MARKUP.sub(" ", re.sub(r"(?m)^\s*(?:[-*+]|\d+[.)])\s+", " ", text))
+    words = _MARKUP.sub(" ", re.sub(r"(?m)^[ \t]*(?:[-*+]|\d+[.)])\s+", " ", text))
     return " ".join(words.split())
 
 

@@ -22,13 +22,19 @@ the registry's list matched on identifier parts (see `_money`).
 M1-M3 FAIL when ``src/main`` holds nothing of their language to inspect: a stub
 workspace with no money code has not met a money rule, and the registry's
 NOT_ATTEMPTED belongs to M4 alone.
+
+A source entry the lints cannot read whole - a directory or link named
+``Ledger.java``, a file that is not UTF-8 or exceeds the read limit - could hold
+exactly what a lint looks for, so no money check PASSes (or is NOT_ATTEMPTED)
+beside one: it FAILs naming the entry; a FAIL stays a FAIL with the entries in
+its evidence.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from benchwright.checks.ace._env import AceEnv
@@ -58,8 +64,8 @@ _DECLARATIONS: dict[Language, tuple[re.Pattern[str], ...]] = {
         ),
     ),
 }
-_BIGDECIMAL_IMPORT = re.compile(r"^\s*import\s+java\.math\.(?:BigDecimal\b|\*)", re.MULTILINE)
-_HEADER_LINES = re.compile(r"^\s*(?:package|import)\s[^\n]*", re.MULTILINE)
+_BIGDECIMAL_IMPORT = re.compile(r"^[ \t]*import\s+java\.math\.(?:BigDecimal\b|\*)", re.MULTILINE)
+_HEADER_LINES = re.compile(r"^[ \t]*(?:package|import)\s[^\n]*", re.MULTILINE)
 """A package or import line names where code lives, not money it handles (``app.fees``)."""
 _EQUALS = re.compile(r"(?:([\w$]+)\s*(?:\(\s*\))?\s*)?\.\s*equals\s*\(")
 
@@ -81,12 +87,16 @@ class _Source:
         return self.code.count("\n", 0, at) + 1
 
 
-def _sources(tree: Tree, suffixes: tuple[str, ...]) -> list[_Source]:
+def _sources(tree: Tree, suffixes: tuple[str, ...]) -> tuple[list[_Source], list[str]]:
+    """The readable sources, and each entry that cannot be read whole, said in words."""
     found = []
+    unreadable = [f"{rel} is {kind}" for rel, kind in tree.irregular_main_sources(suffixes)]
     for rel in tree.main_sources(suffixes):
         lang = language_of(rel)
         if lang is not None:
-            text = tree.text(rel)
+            text, problem = tree.source(rel)
+            if problem is not None:
+                unreadable.append(f"{rel} {problem}")
             found.append(
                 _Source(
                     rel,
@@ -95,7 +105,21 @@ def _sources(tree: Tree, suffixes: tuple[str, ...]) -> list[_Source]:
                     strip_comments(text, lang, blank_strings=True),
                 )
             )
-    return found
+    return found, sorted(unreadable)
+
+
+def _unread(result: CheckResult, unreadable: list[str]) -> CheckResult:
+    """``result``, unless an entry it could not read leaves its PASS (or M4's
+    NOT_ATTEMPTED) unproven: then a FAIL naming the entry."""
+    if not unreadable:
+        return result
+    evidence = {**result.evidence, "unreadable": unreadable}
+    if result.status is Status.FAIL:
+        return replace(result, evidence=evidence)
+    more = f" (+{len(unreadable) - 1} more)" if len(unreadable) > 1 else ""
+    return CheckResult.failing(
+        result.check_id, f"unreadable source: {unreadable[0]}{more}", **evidence
+    )
 
 
 def _nothing(check_id: str, suffixes: tuple[str, ...]) -> CheckResult:
@@ -237,5 +261,5 @@ IDS = frozenset(_CHECKS)
 def run(env: AceEnv, wanted: Collection[str]) -> dict[str, CheckResult]:
     """One record per wanted money id (M1-M4), over the sources read once."""
     ids = sorted(IDS & set(wanted))
-    sources = _sources(Tree(env.workspace), LINTED) if ids else []
-    return {check_id: _CHECKS[check_id](sources) for check_id in ids}
+    sources, unreadable = _sources(Tree(env.workspace), LINTED) if ids else ([], [])
+    return {check_id: _unread(_CHECKS[check_id](sources), unreadable) for check_id in ids}

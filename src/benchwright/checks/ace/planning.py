@@ -61,7 +61,7 @@ SECTIONS: dict[str, re.Pattern[str]] = {
 _ATX = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _SETEXT = re.compile(r"^(.+)\n\s{0,3}(?:=+|-+)\s*$", re.MULTILINE)
 _TITLE_LINE = re.compile(
-    r"^\s*(?:\*\*|__)(.+?)(?:\*\*|__)\s*:?\s*$|^([A-Z][^:\n]{2,60}):\s*$", re.M
+    r"^[ \t]*(?:\*\*|__)(.+?)(?:\*\*|__)\s*:?\s*$|^([A-Z][^:\n]{2,60}):\s*$", re.M
 )
 _PLANNING_PHASE = re.compile(r"^p[01](?![0-9])|plan|defin", re.IGNORECASE)
 
