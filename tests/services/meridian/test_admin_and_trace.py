@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import httpx
+import pytest
 
 from benchwright.services.meridian import MeridianMock
 
@@ -78,10 +79,17 @@ def test_the_controls_answer_only_their_token_and_only_on_their_own_listener(moc
     refusals = [x for x in mock.trace.lines() if x["path"] == "/admin/phase"]
     assert [(x["status"], x.get("control"), x.get("admin")) for x in refusals] == [
         (401, True, None)] * 4 + [(405, True, None), (404, None, None)]  # fmt: skip
+    assert [x["status"] for x in mock.trace.lines() if x.get("control")
+            and x["path"] == "/v2/payments"] == [404]  # fmt: skip
 
 
 def test_a_second_mock_draws_another_token():
     assert MeridianMock().control_token != MeridianMock().control_token
+
+
+def test_the_controls_are_served_once(mock):
+    with pytest.raises(RuntimeError, match="served already"):
+        mock.start_control()
 
 
 def test_trace_file_carries_the_documented_fields(mock, client, control):

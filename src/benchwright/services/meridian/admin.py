@@ -89,7 +89,6 @@ def authorized(mock: MeridianMock, header: str | None) -> bool:
 async def admin(mock: MeridianMock, request: Request, line: dict) -> Response:
     """One control, for a caller holding the token; traced with ``admin`` once it runs."""
     action = request.path_params["action"]
-    line["control"] = True
     if not authorized(mock, request.headers.get("authorization")):
         return error(401, "unauthorized")
     if request.method != "POST":
@@ -107,10 +106,11 @@ async def admin(mock: MeridianMock, request: Request, line: dict) -> Response:
 
 
 def build_control_app(mock: MeridianMock) -> Starlette:
-    """``/admin/<action>`` and nothing else (any other path is ``404``), each request traced."""
+    """``/admin/<action>`` and nothing else (any other path is ``404``), each request traced
+    with ``control: true``."""
     return Starlette(
         routes=[
-            Route("/admin/{action}", traced(mock, admin), methods=ALL_METHODS),
-            anything_else(mock),
+            Route("/admin/{action}", traced(mock, admin, control=True), methods=ALL_METHODS),
+            anything_else(mock, control=True),
         ]
     )

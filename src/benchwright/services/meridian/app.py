@@ -43,12 +43,16 @@ async def not_found(mock: MeridianMock, request: Request, line: dict) -> Respons
     return error(404, "not_found")
 
 
-def traced(mock: MeridianMock, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
-    """``handler`` as an endpoint whose request is one line of the mock's trace."""
+def traced(
+    mock: MeridianMock, handler: Handler, **marks: object
+) -> Callable[[Request], Awaitable[Response]]:
+    """``handler`` as an endpoint whose request is one line of the mock's trace, carrying
+    ``marks`` (the control listener's lines say ``control: true``)."""
 
     async def endpoint(request: Request) -> Response:
         query = first_query(request)
         line = mock.trace.begin(request.method, request.url.path, query, request.headers)
+        line.update(marks)
         try:
             response = await handler(mock, request, line)
             if line["status"] is None:
@@ -66,9 +70,9 @@ def traced(mock: MeridianMock, handler: Handler) -> Callable[[Request], Awaitabl
     return endpoint
 
 
-def anything_else(mock: MeridianMock) -> Route:
+def anything_else(mock: MeridianMock, **marks: object) -> Route:
     """Every path and method no other route takes: ``404 not_found``, traced."""
-    return Route("/{path:path}", traced(mock, not_found), methods=ALL_METHODS)
+    return Route("/{path:path}", traced(mock, not_found, **marks), methods=ALL_METHODS)
 
 
 def build_app(mock: MeridianMock) -> Starlette:

@@ -64,8 +64,14 @@ class MeridianMock:
 
         Raises:
             HarnessError: the port cannot be bound.
+            RuntimeError: the controls are served already.
         """
         from benchwright.services.meridian.admin import build_control_app
+
+        if self._control is not None:
+            raise RuntimeError(
+                f"the Meridian mock's controls are served already ({self.control_url})"
+            )
 
         app = build_control_app(self)
         self._control = BackgroundServer(app, port=port, verbatim_headers=True)
