@@ -19,8 +19,12 @@ def vendor_meridian(
     port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1.")] = 8899,
     seed: Annotated[int, typer.Option("--seed", help="Fixture seed; 0 is the published one.")] = 0,
     trace: Annotated[Path | None, typer.Option("--trace", help="JSONL trace file.")] = None,
+    control_port: Annotated[
+        int, typer.Option("--control-port", help="Port of the /admin/* controls; 0: any free.")
+    ] = 0,
 ) -> None:
-    """Serve the Meridian API v2 mock (docs at /v2/docs) until Ctrl-C."""
+    """Serve the Meridian API v2 mock (docs at /v2/docs) until Ctrl-C; its controls are on
+    a port of their own, printed with the token they require."""
     from benchwright.services.meridian.standalone import serve_forever
 
-    serve_forever(port=port, seed=seed, trace=trace, echo=typer.echo)
+    serve_forever(port=port, seed=seed, trace=trace, echo=typer.echo, control_port=control_port)

@@ -23,6 +23,7 @@ def served(tmp_path_factory) -> Iterator[MeridianMock]:
     """One server for the session (starting and stopping uvicorn costs ~0.2 s)."""
     trace = tmp_path_factory.mktemp("meridian") / "trace.jsonl"
     with MeridianMock(0, timing=FAST, trace_path=trace) as started:
+        started.start_control()
         yield started
 
 
@@ -39,4 +40,12 @@ def mock(served: MeridianMock) -> MeridianMock:
 @pytest.fixture
 def client(mock: MeridianMock) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=mock.base_url, timeout=5.0) as http:
+        yield http
+
+
+@pytest.fixture
+def control(mock: MeridianMock) -> Iterator[httpx.Client]:
+    """The HTTP controls (``/admin/*``): their own listener, the mock's token sent."""
+    auth = {"Authorization": f"Bearer {mock.control_token}"}
+    with httpx.Client(base_url=mock.control_url, headers=auth, timeout=5.0) as http:
         yield http

@@ -2,35 +2,35 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import httpx
+import pytest
 
-from benchwright.services.meridian.app import build_app
+from benchwright.services.meridian import MeridianMock
 
 COMMON = {"seq", "t", "method", "path", "query", "status", "if_none_match", "if_match",
           "idempotency_key", "authorized", "ua"}  # fmt: skip
 
 
-def test_cap_phase_and_stall_controls(mock, client):
-    assert client.post("/admin/halfset", json={"on": True}).json() == {
+def test_cap_phase_and_stall_controls(mock, client, control):
+    assert control.post("/admin/halfset", json={"on": True}).json() == {
         "ok": True,
         "visible_rows": 776,
     }
     assert client.get("/v2/payments").json()["total"] == 776
-    assert client.post("/admin/halfset", json={"on": False}).json()["visible_rows"] == 1553
-    assert client.post("/admin/stall", json={"on": True, "secs": 0.1}).json()["ok"]
+    assert control.post("/admin/halfset", json={"on": False}).json()["visible_rows"] == 1553
+    assert control.post("/admin/stall", json={"on": True, "secs": 0.1}).json()["ok"]
     assert mock.store.traps.stall_armed and mock.store.traps.stall_secs == 0.1
-    assert client.post("/admin/phase", json={"name": "sync1"}).json() == {"ok": True}
+    assert control.post("/admin/phase", json={"name": "sync1"}).json() == {"ok": True}
     assert [x["__phase__"] for x in mock.trace.lines() if "__phase__" in x] == ["sync1"]
 
 
-def test_conflict_mode_control(mock, client):
-    assert client.post("/admin/conflict", json={"mode": "sometimes"}).json() == {
+def test_conflict_mode_control(mock, client, control):
+    assert control.post("/admin/conflict", json={"mode": "sometimes"}).json() == {
         "error": "bad_mode"
     }
-    assert client.post("/admin/conflict", json={"mode": "off"}).json() == {
+    assert control.post("/admin/conflict", json={"mode": "off"}).json() == {
         "ok": True,
         "mode": "off",
     }
@@ -42,37 +42,57 @@ def test_conflict_mode_control(mock, client):
     )
 
 
-def test_mutate_and_unmutate_flip_twelve_statuses_and_versions(mock, client):
+def test_mutate_and_unmutate_flip_twelve_statuses_and_versions(mock, client, control):
     tag = client.get("/v2/payments").headers["ETag"]
-    assert client.post("/admin/mutate").json()["mutated"] == mock.fixture.mutation_map
+    assert control.post("/admin/mutate").json()["mutated"] == mock.fixture.mutation_map
     row = client.get("/v2/payments/pay_0100").json()
     assert (row["status"], row["version"]) == ("failed", 2)
     mock.mark_phase("again")
     assert client.get("/v2/payments", headers={"If-None-Match": tag}).status_code == 200
-    assert set(client.post("/admin/unmutate").json()["restored"].values()) == {"settled"}
+    assert set(control.post("/admin/unmutate").json()["restored"].values()) == {"settled"}
     row = client.get("/v2/payments/pay_0100").json()
     assert (row["status"], row["version"]) == ("settled", 3)
 
 
-def test_ledgers_over_http(client):
-    body = client.post("/admin/ledgers").json()
+def test_ledgers_over_http(control):
+    body = control.post("/admin/ledgers").json()
     assert set(body) == {"trap_results", "batch_trace", "conflict_trace"}
     assert body["trap_results"]["retry_after"] == 0.0
 
 
-def test_admin_is_post_and_localhost_only(mock, client):
-    assert client.get("/admin/phase").json() == {"error": "forbidden"}
-    assert client.post("/admin/nope").json() == {"error": "not_found"}
-    remote = httpx.ASGITransport(app=build_app(mock), client=("10.1.2.3", 5555))
+def test_the_controls_answer_only_their_token_and_only_on_their_own_listener(mock, client):
+    """Without the token (or with the vendor's API key) nothing runs and nothing is said;
+    with it, only POST; and the API's listener has no ``/admin`` at all."""
+    url = mock.control_url + "/admin/phase"
+    for headers in ({}, {"Authorization": "Bearer sk_test_meridian"},
+                    {"Authorization": f"Bearer {mock.control_token}x"},
+                    {"Authorization": mock.control_token}):  # fmt: skip
+        refused = httpx.post(url, json={"name": "x"}, headers=headers)
+        assert (refused.status_code, refused.json()) == (401, {"error": "unauthorized"})
+    auth = {"Authorization": f"Bearer {mock.control_token}"}
+    assert httpx.get(url, headers=auth).json() == {"error": "method_not_allowed"}
+    assert httpx.post(mock.control_url + "/admin/nope", headers=auth).status_code == 404
+    assert httpx.post(mock.control_url + "/v2/payments", headers=auth).status_code == 404
+    public = client.post("/admin/phase", json={"name": "x"}, headers=auth)
+    assert (public.status_code, public.json()) == (404, {"error": "not_found"})
+    assert not any("__phase__" in x for x in mock.trace.lines())
+    refusals = [x for x in mock.trace.lines() if x["path"] == "/admin/phase"]
+    assert [(x["status"], x.get("control"), x.get("admin")) for x in refusals] == [
+        (401, True, None)] * 4 + [(405, True, None), (404, None, None)]  # fmt: skip
+    assert [x["status"] for x in mock.trace.lines() if x.get("control")
+            and x["path"] == "/v2/payments"] == [404]  # fmt: skip
 
-    async def from_afar() -> httpx.Response:
-        async with httpx.AsyncClient(transport=remote, base_url="http://meridian") as far:
-            return await far.post("/admin/phase", json={"name": "x"})
 
-    assert asyncio.run(from_afar()).status_code == 403
+def test_a_second_mock_draws_another_token():
+    assert MeridianMock().control_token != MeridianMock().control_token
 
 
-def test_trace_file_carries_the_documented_fields(mock, client):
+def test_the_controls_are_served_once(mock):
+    with pytest.raises(RuntimeError, match="served already"):
+        mock.start_control()
+
+
+def test_trace_file_carries_the_documented_fields(mock, client, control):
     auth = {"Authorization": "Bearer sk_test_meridian"}
     first = client.get("/v2/payments", params={"limit": 100}, headers=auth)
     cursor = first.json()["next_cursor"]
@@ -86,7 +106,7 @@ def test_trace_file_carries_the_documented_fields(mock, client):
     client.post("/v2/payments", json={}, headers={"Idempotency-Key": "k"})
     client.post("/v2/payments/batch", json={"items": [{}]})
     client.patch("/v2/payments/pay_0001", json={"note": "n"}, headers={"If-Match": "1"})
-    client.post("/admin/phase", json={"name": "p"})
+    control.post("/admin/phase", json={"name": "p"})
     lines = [json.loads(text) for text in mock.trace.path.read_text().splitlines()]
     requests = [x for x in lines if x["method"] != "-"]
     assert all(set(x) >= COMMON for x in requests)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -15,6 +16,10 @@ import pytest
 
 BENCHWRIGHT = Path(sys.executable).with_name("benchwright")
 READY_S = 20.0
+CONTROLS = re.compile(
+    r"controls: POST (http://127\.0\.0\.1:\d+)/admin/<action> "
+    r"with 'Authorization: Bearer ([^'\s]+)'"
+)
 
 
 def _free_port() -> int:
@@ -45,6 +50,14 @@ def test_vendor_meridian_serves_docs_and_api_until_terminated(tmp_path):
         assert reply.status_code == 200 and len(reply.json()["data"]) == 25
         assert reply.json()["total"] != 1553  # seed 3 is not the published fixture
         assert "# Meridian API v2" in httpx.get(base + "/v2/docs", timeout=2).text
+        assert httpx.post(base + "/admin/halfset", json={"on": True}).status_code == 404
+        banner, announced = _up_to_controls(process)  # their address and token, printed
+        assert f"on {base}" in banner
+        control, token = announced.group(1), announced.group(2)
+        auth = {"Authorization": f"Bearer {token}"}
+        capped = httpx.post(f"{control}/admin/halfset", json={"on": True}, headers=auth)
+        assert capped.json()["ok"] and capped.json()["visible_rows"] < reply.json()["total"]
+        assert httpx.post(f"{control}/admin/halfset", json={"on": True}).status_code == 401
         process.send_signal(signal.SIGTERM)
         output, _ = process.communicate(timeout=15)
     finally:
@@ -52,8 +65,19 @@ def test_vendor_meridian_serves_docs_and_api_until_terminated(tmp_path):
             process.kill()
             process.communicate(timeout=5)
     assert process.returncode == 0
-    assert f"on {base}" in output and "stopped" in output
+    assert "stopped" in output
     assert '"path": "/v2/payments"' in trace.read_text()
+
+
+def _up_to_controls(process: subprocess.Popen[str]) -> tuple[str, re.Match[str]]:
+    """The server's output up to the line announcing its controls, and that line's match."""
+    assert process.stdout is not None
+    seen = []
+    for line in process.stdout:
+        seen.append(line)
+        if found := CONTROLS.search(line):
+            return "".join(seen), found
+    raise AssertionError(f"no controls line in {seen}")
 
 
 @pytest.mark.slow

@@ -47,10 +47,10 @@ def test_a_failed_handshake_or_bad_url_is_400(mock, client, receiver):
     assert mock.store.webhook is None
 
 
-def test_no_registration_no_script(mock, client):
+def test_no_registration_no_script(mock, client, control):
     with pytest.raises(NoWebhookRegistered, match="no webhook is registered"):
         mock.run_delivery_script()
-    assert client.post("/admin/deliver-script").json() == {"error": "no_webhook_registered"}
+    assert control.post("/admin/deliver-script").json() == {"error": "no_webhook_registered"}
 
 
 KINDS = ["apply", "apply", "stale", "duplicate", "forged", "apply", "apply", "repeat-newer",
@@ -115,10 +115,10 @@ def test_raw_bodies_differ_from_every_re_serialisation(mock, client, receiver):
     assert state.rows["pay_0070"]["note"] == "wh-g-1 über Zürich, été"
 
 
-def test_the_script_moves_the_vendor_rows_except_the_forged_one(mock, client, receiver):
+def test_the_script_moves_the_vendor_rows_except_the_forged_one(mock, client, control, receiver):
     state, url = receiver
     state.secret = _register(client, url).json()["secret"]
-    client.post("/admin/deliver-script")
+    control.post("/admin/deliver-script")
     rows = {
         pid: client.get(f"/v2/payments/{pid}").json() for pid in mock.fixture.webhook_final_rows
     }
@@ -163,10 +163,12 @@ def test_deliver_update_moves_the_vendor_row_and_sends_it_signed(mock, client, r
     ]
 
 
-def test_an_armed_register_fault_refuses_the_next_registration_once(mock, client, receiver):
+def test_an_armed_register_fault_refuses_the_next_registration_once(
+    mock, client, control, receiver
+):
     state, url = receiver
     port = int(url.split(":")[2].split("/")[0])
-    assert client.post("/admin/register-fault", json={"port": port + 1}).json()["ok"]
+    assert control.post("/admin/register-fault", json={"port": port + 1}).json()["ok"]
     assert _register(client, url).status_code == 200  # another port's fault: not this URL's
     mock.reset()
     mock.arm_register_fault(port)
@@ -186,10 +188,10 @@ def test_an_armed_register_fault_refuses_the_next_registration_once(mock, client
 
 
 def test_a_register_fault_without_a_port_refuses_any_url_and_can_be_disarmed(
-    mock, client, receiver
+    mock, client, control, receiver
 ):
     _, url = receiver
-    assert client.post("/admin/register-fault", json={}).json() == {"ok": True, "on": True,
+    assert control.post("/admin/register-fault", json={}).json() == {"ok": True, "on": True,
                                                                      "port": None}  # fmt: skip
     assert _register(client, url).json() == {"error": "verification_failed"}
     mock.arm_register_fault()
@@ -198,6 +200,6 @@ def test_a_register_fault_without_a_port_refuses_any_url_and_can_be_disarmed(
     mock.arm_register_fault()
     mock.reset()  # a fresh start forgets an armed fault
     assert _register(client, url).status_code == 200
-    assert client.post("/admin/register-fault", json={"port": "x"}).json() == {
+    assert control.post("/admin/register-fault", json={"port": "x"}).json() == {
         "error": "bad_request"
     }

@@ -1,21 +1,31 @@
-"""``POST /admin/<action>``: the grader's controls over HTTP, for localhost callers only."""
+"""``POST /admin/<action>``: the mock's controls over HTTP, on a listener of their own.
+
+The app under test reaches the vendor's public API (`app.build_app`) and nothing else:
+a relay that forwards its vendor connections there carries no control, whatever the
+bytes say. This app is served apart (`MeridianMock.start_control`), on its own port,
+for whoever steers the mock by hand (``benchwright vendor meridian`` prints where); graders
+steer in-process and never start it. Each mock draws its own bearer token, so neither an
+app that learns the port nor the mock's own webhook calls (a URL the app chose) can use it.
+"""
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Route
 
 from benchwright.services.meridian._http import error, json_object, reply
+from benchwright.services.meridian.app import ALL_METHODS, anything_else, traced
 from benchwright.services.meridian.delivery import NoWebhookRegistered
 
 if TYPE_CHECKING:
     from benchwright.services.meridian.control import MeridianMock
-
-LOCAL_HOSTS = ("127.0.0.1", "::1", "localhost")
 
 
 def _halfset(mock: MeridianMock, body: dict) -> dict:
@@ -70,14 +80,22 @@ ACTIONS: dict[str, Callable[[MeridianMock, dict], Any]] = {
 }
 
 
+def authorized(mock: MeridianMock, header: str | None) -> bool:
+    """Whether ``header`` (``Authorization``) carries this mock's control token."""
+    expected = f"Bearer {mock.control_token}".encode()
+    return hmac.compare_digest((header or "").encode("latin-1", "replace"), expected)
+
+
 async def admin(mock: MeridianMock, request: Request, line: dict) -> Response:
+    """One control, for a caller holding the token; traced with ``admin`` once it runs."""
     action = request.path_params["action"]
-    line["admin"] = action
-    host = request.client.host if request.client else ""
-    if request.method != "POST" or host not in LOCAL_HOSTS:
-        return error(403, "forbidden")
+    if not authorized(mock, request.headers.get("authorization")):
+        return error(401, "unauthorized")
+    if request.method != "POST":
+        return error(405, "method_not_allowed")
     if action not in ACTIONS:
         return error(404, "not_found")
+    line["admin"] = action
     body = await json_object(request)
     try:
         return reply(await run_in_threadpool(ACTIONS[action], mock, body))
@@ -85,3 +103,14 @@ async def admin(mock: MeridianMock, request: Request, line: dict) -> Response:
         return error(409, "no_webhook_registered")
     except ValueError:
         return error(400, "bad_mode" if action == "conflict" else "bad_request")
+
+
+def build_control_app(mock: MeridianMock) -> Starlette:
+    """``/admin/<action>`` and nothing else (any other path is ``404``), each request traced
+    with ``control: true``."""
+    return Starlette(
+        routes=[
+            Route("/admin/{action}", traced(mock, admin, control=True), methods=ALL_METHODS),
+            anything_else(mock, control=True),
+        ]
+    )

@@ -1,4 +1,4 @@
-"""The mock's ASGI app: routes, and the wrapper that traces every request."""
+"""The mock's public ASGI app (the vendor's API), and the wrapper that traces every request."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from starlette.routing import Route
 
 from benchwright.services.meridian import config
 from benchwright.services.meridian._http import VendorResponse, error, first_query
-from benchwright.services.meridian.admin import admin
 from benchwright.services.meridian.api_list import get_payment, list_payments
 from benchwright.services.meridian.api_writes import create_batch, create_payment, patch_payment
 from benchwright.services.meridian.docs_page import DOCS
@@ -44,40 +43,55 @@ async def not_found(mock: MeridianMock, request: Request, line: dict) -> Respons
     return error(404, "not_found")
 
 
+def traced(
+    mock: MeridianMock, handler: Handler, **marks: object
+) -> Callable[[Request], Awaitable[Response]]:
+    """``handler`` as an endpoint whose request is one line of the mock's trace, carrying
+    ``marks`` (the control listener's lines say ``control: true``)."""
+
+    async def endpoint(request: Request) -> Response:
+        query = first_query(request)
+        line = mock.trace.begin(request.method, request.url.path, query, request.headers)
+        line.update(marks)
+        try:
+            response = await handler(mock, request, line)
+            if line["status"] is None:
+                line["status"] = response.status_code
+            return response
+        except Exception:
+            line["status"] = 500
+            raise
+        finally:
+            if line["status"] is not None:  # None: cancelled (shutdown), never answered
+                mock.trace.write(line)
+            if "stall_began_t" in line:  # the hold ends once its line can be read:
+                mock.store.hold_ended()  # trap_results() waits for exactly this
+
+    return endpoint
+
+
+def anything_else(mock: MeridianMock, **marks: object) -> Route:
+    """Every path and method no other route takes: ``404 not_found``, traced."""
+    return Route("/{path:path}", traced(mock, not_found, **marks), methods=ALL_METHODS)
+
+
 def build_app(mock: MeridianMock) -> Starlette:
-    """Every route of Meridian API v2 plus ``/admin/*``, each request traced."""
+    """Meridian API v2, each request traced: what an app under test reaches.
 
-    def traced(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
-        async def endpoint(request: Request) -> Response:
-            query = first_query(request)
-            line = mock.trace.begin(request.method, request.url.path, query, request.headers)
-            try:
-                response = await handler(mock, request, line)
-                if line["status"] is None:
-                    line["status"] = response.status_code
-                return response
-            except Exception:
-                line["status"] = 500
-                raise
-            finally:
-                if line["status"] is not None:  # None: cancelled (shutdown), never answered
-                    mock.trace.write(line)
-                if "stall_began_t" in line:  # the hold ends once its line can be read:
-                    mock.store.hold_ended()  # trap_results() waits for exactly this
-
-        return endpoint
-
+    Nothing else: the controls are a separate app on a listener of their own
+    (`admin.build_control_app`), so ``/admin/...`` here, in any spelling, is an
+    unknown path like any other.
+    """
     payments, one = config.LIST_PATH, config.LIST_PATH + "/{payment_id}"
     routes = [
-        Route("/v2/docs", traced(docs), methods=["GET"]),
-        Route("/docs", traced(docs), methods=["GET"]),
-        Route(payments, traced(list_payments), methods=["GET"]),
-        Route(payments, traced(create_payment), methods=["POST"]),
-        Route(payments + "/batch", traced(create_batch), methods=["POST"]),
-        Route(one, traced(get_payment), methods=["GET"]),
-        Route(one, traced(patch_payment), methods=["PATCH"]),
-        Route("/v2/webhooks", traced(register), methods=["POST"]),
-        Route("/admin/{action}", traced(admin), methods=ALL_METHODS),
-        Route("/{path:path}", traced(not_found), methods=ALL_METHODS),
+        Route("/v2/docs", traced(mock, docs), methods=["GET"]),
+        Route("/docs", traced(mock, docs), methods=["GET"]),
+        Route(payments, traced(mock, list_payments), methods=["GET"]),
+        Route(payments, traced(mock, create_payment), methods=["POST"]),
+        Route(payments + "/batch", traced(mock, create_batch), methods=["POST"]),
+        Route(one, traced(mock, get_payment), methods=["GET"]),
+        Route(one, traced(mock, patch_payment), methods=["PATCH"]),
+        Route("/v2/webhooks", traced(mock, register), methods=["POST"]),
+        anything_else(mock),
     ]
     return Starlette(routes=routes)

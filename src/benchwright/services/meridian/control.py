@@ -7,12 +7,16 @@ Usage::
         ...  # let the app under test sync from mock.base_url
         print(mock.trap_results())
 
-Every control here is also reachable as ``POST /admin/<name>`` from localhost.
+The app under test reaches `base_url` only: the vendor's public API, where ``/admin/...``
+is an unknown path. Most controls are also reachable over HTTP, as ``POST /admin/<name>``
+on a listener of their own that only `start_control` opens (graders never do), answering
+only a caller that sends ``Authorization: Bearer <control_token>`` (see ``admin.py``).
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 from pathlib import Path
 
 from benchwright.services._server import BackgroundServer
@@ -38,16 +42,40 @@ class MeridianMock:
         self.store = Store(self.fixture)
         self.trace = Trace(trace_path)
         self.creates: list[dict] = []
+        self.control_token = secrets.token_urlsafe(32)
+        """What a caller of the HTTP controls must send as ``Authorization: Bearer ...``:
+        drawn per mock and never written anywhere (the trace records no such header)."""
         self._server: BackgroundServer | None = None
+        self._control: BackgroundServer | None = None
 
     # -- serving -------------------------------------------------------------
     def start(self, port: int = 0) -> str:
-        """Restore the rows, truncate the trace, serve; return the base URL."""
+        """Restore the rows, truncate the trace, serve the public API; return its base URL."""
         from benchwright.services.meridian.app import build_app
 
         self.reset()
         self._server = BackgroundServer(build_app(self), port=port, verbatim_headers=True)
         return self._server.start()
+
+    def start_control(self, port: int = 0) -> str:
+        """Serve the HTTP controls (``/admin/*``) on 127.0.0.1:``port`` (0: any free one),
+        apart from the API; return their base URL. For people steering a standalone mock:
+        never hand it, or the token, to the client under test.
+
+        Raises:
+            HarnessError: the port cannot be bound.
+            RuntimeError: the controls are served already.
+        """
+        from benchwright.services.meridian.admin import build_control_app
+
+        if self._control is not None:
+            raise RuntimeError(
+                f"the Meridian mock's controls are served already ({self.control_url})"
+            )
+
+        app = build_control_app(self)
+        self._control = BackgroundServer(app, port=port, verbatim_headers=True)
+        return self._control.start()
 
     def reset(self) -> None:
         """Back to a fresh start without restarting the server: rows, traps, modes, ledgers."""
@@ -66,10 +94,18 @@ class MeridianMock:
             raise RuntimeError("the Meridian mock is not started")
         return self._server.base_url
 
+    @property
+    def control_url(self) -> str:
+        if self._control is None:
+            raise RuntimeError("the Meridian mock's controls are not served (start_control)")
+        return self._control.base_url
+
     def stop(self) -> None:
-        if self._server is not None:
-            self._server.stop()
-            self._server = None
+        """Stop serving the API and, when served, the controls."""
+        for server in (self._server, self._control):
+            if server is not None:
+                server.stop()
+        self._server = self._control = None
 
     def __enter__(self) -> MeridianMock:
         self.start()
