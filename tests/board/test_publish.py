@@ -149,3 +149,23 @@ def test_a_corrupt_identity_file_exits_2_naming_it(cli, board, card, config) -> 
     path.write_text("{oops")
     done = cli("publish", str(card), "--to", board[0], "--model", "m", env=config)
     assert done.returncode == 2 and done.stderr.startswith(f"error: {path}: not a readable")
+
+
+def test_an_identity_from_before_keys_gets_one_says_so_and_claims_its_handle(
+    cli, board, card, config
+) -> None:
+    path = Path(config["XDG_CONFIG_HOME"]) / "benchwright" / "identity.json"
+    path.parent.mkdir(parents=True)
+    path.write_text('{"handle": "calm-otter-1a2b", "installId": "ab12"}')
+    path.chmod(0o600)
+    done = cli("publish", str(card), "--to", board[0], "--model", "m", env=config)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == (
+        f"{path}: added a signing key; a board binds handle 'calm-otter-1a2b' to the key of "
+        "the first signed post under it"
+    )
+    assert "calm-otter-1a2b" in httpx.get(done.stdout.strip()).text
+    path.write_text('{"handle": "calm-otter-1a2b", "installId": "ab12"}')  # the key is lost
+    again = cli("publish", str(card), "--to", board[0], "--model", "m", env=config)
+    assert again.returncode == 1
+    assert "403 handle_claimed: handle 'calm-otter-1a2b' is claimed by another key" in again.stderr
