@@ -183,6 +183,18 @@ def test_a_replay_sent_at_once_from_several_threads_is_accepted_once(board, stor
     assert runs_of(store, HANDLE) == 1
 
 
+def test_nonces_are_kept_through_the_window_and_pruned_after(board, store, clock) -> None:
+    def nonces() -> int:
+        with store.engine.connect() as connection:
+            return connection.execute(text("SELECT count(*) FROM nonces")).scalar_one()
+
+    for minutes in (0, 9, 2):  # posts at +0, +9 and +11 minutes
+        clock.advance(minutes=minutes)
+        body = encoded(model=f"m{minutes}")
+        assert send(board, body, signed_headers(body, KEY, clock())).status_code == 201
+    assert nonces() == 2  # the first is 11 minutes old: past twice the window, pruned
+
+
 @pytest.mark.parametrize(
     "content_type",
     ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded",

@@ -10,6 +10,8 @@
   The rate-limit rows of earlier posts hold digests salted with a constant that is in
   the source (an address is reversed by trying all 2^32); they are deleted, so posts made
   before this revision no longer count against anyone's 24-hour limit (a one-off grace).
+  The install digests of earlier runs stay (digests of random 128-bit ids cannot be
+  reversed); they no longer match the same install's later posts.
 
 Revision ID: 0002
 """
