@@ -6,8 +6,10 @@ and dropped).
 
 1. Posts per second: POSTs over real HTTP on 127.0.0.1, one after another, each a genuine
    sb-6 payload (70 check rows re-composed by the server) with five 600 KB screenshots
-   (3.0 MB decoded, about 4 MB on the wire); each from its own address and install id
-   (through a trusted proxy header) so the rate limit does not stop the run.
+   (3.0 MB decoded, about 4 MB on the wire), signed as ``publish`` signs it (the server
+   verifies the signature, claims the handle and spends the nonce); each from its own
+   address and install id (through a trusted proxy header) so the rate limit does not stop
+   the run.
 2. Board p95: 10,000 entries of one scorer version bulk-inserted, then ``GET /`` (the
    board page, first page of 50, sorted by score) and ``GET /api/leaderboard`` 200 times
    each, sequentially; p50 and p95 in milliseconds. Target: p95 <= 100 ms.
@@ -17,6 +19,7 @@ Figures are printed; nothing is asserted (timing belongs here, not in tests).
 from __future__ import annotations
 
 import base64
+import json
 import os
 import secrets
 import statistics
@@ -34,6 +37,7 @@ from benchwright.board.app import create_app
 from benchwright.board.db import RunRow
 from benchwright.board.migrate import upgrade
 from benchwright.board.payload import scorecard_fields
+from benchwright.board.signing import new_private_key, sign
 from benchwright.board.store import BoardStore
 from benchwright.reports.scorecard import scorecard_dict
 from benchwright.scoring import compose, defect_rows, load_scorer
@@ -91,13 +95,14 @@ def _databases() -> Iterator[tuple[str, str]]:
 
 def _posts_per_second(base: str) -> float:
     now = datetime.now(UTC)
-    bodies = [_payload(n, now - timedelta(days=1)) for n in range(POSTS)]
+    bodies = [json.dumps(_payload(n, now - timedelta(days=1))).encode() for n in range(POSTS)]
+    key = new_private_key()
     with httpx.Client(base_url=base, timeout=60) as client:
         start = time.perf_counter()
         for n, body in enumerate(bodies):
-            answer = client.post(
-                "/api/benchmark-runs", json=body, headers={"X-Forwarded-For": f"10.9.{n}.1"}
-            )
+            headers = {"Content-Type": "application/json", "X-Forwarded-For": f"10.9.{n}.1"}
+            headers |= sign(body, key, datetime.now(UTC))
+            answer = client.post("/api/benchmark-runs", content=body, headers=headers)
             answer.raise_for_status()
         return POSTS / (time.perf_counter() - start)
 

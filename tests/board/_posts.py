@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import base64
 import copy
-from collections.abc import Collection, Iterator
+import hashlib
+import secrets
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+import httpx
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from benchwright.board._png import PNG_MAGIC
 from benchwright.board.app import create_app
@@ -24,6 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SB6 = ROOT / "scorers" / "sb6.yaml"
 STARTED = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)
 INSTALL_ID = "0f6e4c1d9b8a47e3a2c5d7f9e1b3a5c7"
+KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
+"""The key of the install that posts `post()`'s handle."""
 
 
 @cache
@@ -94,3 +102,33 @@ def serve_board(
     app = create_app(store, clock=clock or Clock(), trusted_proxies=trusted)
     with BackgroundServer(app, proxy_headers=False) as server:
         yield server.base_url
+
+
+def signed_headers(
+    body: bytes, key: Ed25519PrivateKey, now: datetime, nonce: str | None = None
+) -> dict[str, str]:
+    """The headers that prove ``body`` comes from ``key``'s install, written from the wire
+    format in docs/board.md (not imported from the board), so a change of it fails here."""
+    nonce = nonce or secrets.token_hex(16)
+    at = str(int(now.timestamp()))
+    message = f"benchwright-board-post/1\n{at}\n{nonce}\n{hashlib.sha256(body).hexdigest()}"
+    return {
+        "Content-Type": "application/json",
+        "X-Benchwright-Key": key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex(),
+        "X-Benchwright-Time": at,
+        "X-Benchwright-Nonce": nonce,
+        "X-Benchwright-Signature": key.sign(message.encode()).hex(),
+    }
+
+
+class Signer(httpx.Auth):
+    """Signs every request of an httpx client with ``key`` at the board's (fake) time."""
+
+    requires_request_body = True
+
+    def __init__(self, clock: Callable[[], datetime], key: Ed25519PrivateKey = KEY) -> None:
+        self.clock, self.key = clock, key
+
+    def auth_flow(self, request: httpx.Request) -> Iterator[httpx.Request]:
+        request.headers.update(signed_headers(request.content, self.key, self.clock()))
+        yield request

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from benchwright.board.app import create_app
-from benchwright.board.db import RunRow, digest
+from benchwright.board.db import RunRow
 from benchwright.board.migrate import upgrade
 from benchwright.board.store import BoardStore
 from benchwright.reports.scorecard import scorecard_dict
@@ -81,7 +81,7 @@ def test_a_published_run_appears_with_its_screenshots_and_no_install_id(
     me = identity(config)
     with Session(store.engine) as session:  # the install id arrived: its digest keys the limit
         row = session.scalars(select(RunRow).where(RunRow.id == run_id)).one()
-        assert row.install_digest == digest(me["installId"])
+        assert row.install_digest == store.digest(me["installId"])
     page = httpx.get(run_url).text
     assert me["handle"] in page and "qwen3-coder-30b" in page and "server_runs" in page
     shots = [httpx.get(f"{url}/runs/{run_id}/screenshots/{n}.png") for n in range(6)]
@@ -113,7 +113,8 @@ def test_screenshots_moved_away_are_found_with_screenshots_dir(
     assert lost.returncode == 2
     assert lost.stderr.strip() == (
         f"error: {card}: grading.evidence.screenshot_load-1280: screenshot "
-        "reports/vspro.browser/load-1280/load-1280.png not found (pass --screenshots-dir)"
+        "reports/vspro.browser/load-1280/load-1280.png not found in "
+        f"{card.parent / 'vspro.browser'} (pass --screenshots-dir)"
     )
     found = cli("publish", str(card), "--to", board[0], "--model", "m",
                 "--screenshots-dir", str(moved), env=config)  # fmt: skip
@@ -148,3 +149,23 @@ def test_a_corrupt_identity_file_exits_2_naming_it(cli, board, card, config) -> 
     path.write_text("{oops")
     done = cli("publish", str(card), "--to", board[0], "--model", "m", env=config)
     assert done.returncode == 2 and done.stderr.startswith(f"error: {path}: not a readable")
+
+
+def test_an_identity_from_before_keys_gets_one_says_so_and_claims_its_handle(
+    cli, board, card, config
+) -> None:
+    path = Path(config["XDG_CONFIG_HOME"]) / "benchwright" / "identity.json"
+    path.parent.mkdir(parents=True)
+    path.write_text('{"handle": "calm-otter-1a2b", "installId": "ab12"}')
+    path.chmod(0o600)
+    done = cli("publish", str(card), "--to", board[0], "--model", "m", env=config)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == (
+        f"{path}: added a signing key; a board binds handle 'calm-otter-1a2b' to the key of "
+        "the first signed post under it"
+    )
+    assert "calm-otter-1a2b" in httpx.get(done.stdout.strip()).text
+    path.write_text('{"handle": "calm-otter-1a2b", "installId": "ab12"}')  # the key is lost
+    again = cli("publish", str(card), "--to", board[0], "--model", "m", env=config)
+    assert again.returncode == 1
+    assert "403 handle_claimed: handle 'calm-otter-1a2b' is claimed by another key" in again.stderr

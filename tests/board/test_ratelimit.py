@@ -9,7 +9,7 @@ import pytest
 
 from benchwright.board.ratelimit import client_address
 from benchwright.board.store import BoardStore
-from board._posts import Clock, post, serve_board
+from board._posts import Clock, Signer, post, serve_board
 
 API = "/api/benchmark-runs"
 DAY = 24 * 3600
@@ -19,19 +19,19 @@ def install(n: int) -> str:
     return f"{n:032x}"
 
 
-def send(url: str, body: dict, forwarded_for: str | None = None) -> httpx.Response:
+def send(url: str, clock: Clock, body: dict, forwarded_for: str | None = None) -> httpx.Response:
     headers = {"X-Forwarded-For": forwarded_for} if forwarded_for else {}
-    return httpx.post(url + API, json=body, headers=headers, timeout=30)
+    return httpx.post(url + API, json=body, headers=headers, timeout=30, auth=Signer(clock))
 
 
 def test_the_sixth_post_from_one_address_is_429_with_retry_after(store: BoardStore) -> None:
     clock = Clock()
     with serve_board(store, clock) as url:
         for n in range(5):
-            assert send(url, post(install_id=install(n))).status_code == 201
+            assert send(url, clock, post(install_id=install(n))).status_code == 201
             clock.advance(minutes=1)
         clock.advance(minutes=5)  # the first post was 10 minutes ago
-        sixth = send(url, post(install_id=install(9)))
+        sixth = send(url, clock, post(install_id=install(9)))
         assert sixth.status_code == 429
         assert sixth.headers["retry-after"] == str(DAY - 600)
         assert sixth.json()["error"] == {
@@ -40,49 +40,51 @@ def test_the_sixth_post_from_one_address_is_429_with_retry_after(store: BoardSto
             f"retry after {DAY - 600} s",
         }
         clock.advance(seconds=DAY - 601)
-        assert send(url, post(install_id=install(9))).status_code == 429
+        assert send(url, clock, post(install_id=install(9))).status_code == 429
         clock.advance(seconds=1)  # the first post has left the window
-        assert send(url, post(install_id=install(9))).status_code == 201
+        assert send(url, clock, post(install_id=install(9))).status_code == 201
 
 
 def test_the_sixth_post_of_one_install_id_is_429_from_any_address(store: BoardStore) -> None:
     clock = Clock()
     with serve_board(store, clock, trusted=("127.0.0.1",)) as url:
         for n in range(5):
-            assert send(url, post(), forwarded_for=f"198.51.100.{n}").status_code == 201
-        sixth = send(url, post(), forwarded_for="198.51.100.77")
+            assert send(url, clock, post(), forwarded_for=f"198.51.100.{n}").status_code == 201
+        sixth = send(url, clock, post(), forwarded_for="198.51.100.77")
         assert sixth.status_code == 429 and "per install id" in sixth.json()["error"]["message"]
         assert sixth.headers["retry-after"] == str(DAY)
-        other = send(url, post(install_id=install(1)), forwarded_for="198.51.100.77")
+        other = send(url, clock, post(install_id=install(1)), forwarded_for="198.51.100.77")
         assert other.status_code == 201
 
 
 def test_x_forwarded_for_from_an_untrusted_peer_is_ignored(store: BoardStore) -> None:
-    with serve_board(store, Clock()) as url:
+    clock = Clock()
+    with serve_board(store, clock) as url:
         for n in range(5):
             forged = f"203.0.113.{n}"
-            assert send(url, post(install_id=install(n)), forged).status_code == 201
-        sixth = send(url, post(install_id=install(7)), forwarded_for="203.0.113.99")
+            assert send(url, clock, post(install_id=install(n)), forged).status_code == 201
+        sixth = send(url, clock, post(install_id=install(7)), forwarded_for="203.0.113.99")
         assert sixth.status_code == 429
         assert "per client address" in sixth.json()["error"]["message"]
 
 
 def test_rejected_posts_do_not_use_up_the_day(store: BoardStore) -> None:
-    with serve_board(store, Clock()) as url:
+    clock = Clock()
+    with serve_board(store, clock) as url:
         for _ in range(6):
-            assert send(url, post(score=0.99)).status_code == 422
-        assert send(url, post()).status_code == 201
+            assert send(url, clock, post(score=0.99)).status_code == 422
+        assert send(url, clock, post()).status_code == 201
 
 
 def test_the_window_survives_a_restart_and_a_removed_run(store: BoardStore) -> None:
     clock = Clock()
     with serve_board(store, clock) as url:
-        ids = [send(url, post(install_id=install(n))).json()["id"] for n in range(5)]
+        ids = [send(url, clock, post(install_id=install(n))).json()["id"] for n in range(5)]
     assert store.remove(ids[0])
     with serve_board(
         BoardStore(store.engine.url.render_as_string(hide_password=False)), clock
     ) as url:
-        assert send(url, post(install_id=install(8))).status_code == 429
+        assert send(url, clock, post(install_id=install(8))).status_code == 429
 
 
 @pytest.mark.parametrize(

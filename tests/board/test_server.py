@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -19,9 +20,10 @@ from conftest import BENCHWRIGHT, CliRunner
 from benchwright.board.app import BODY_CAP, create_app
 from benchwright.board.store import BoardStore
 from benchwright.services._server import BackgroundServer
-from board._posts import Clock, post
+from board._posts import Clock, Signer, post
 
 API = "/api/benchmark-runs"
+JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture
@@ -32,7 +34,7 @@ def small_cap(store: BoardStore) -> Iterator[str]:
 
 
 def test_a_declared_length_over_the_cap_is_413_before_parsing(small_cap: str) -> None:
-    answer = httpx.post(small_cap, content=b"x" * 1001, timeout=30)
+    answer = httpx.post(small_cap, content=b"x" * 1001, headers=JSON, timeout=30)
     assert answer.status_code == 413
     assert answer.json()["error"] == {
         "code": "body_too_large",
@@ -40,9 +42,9 @@ def test_a_declared_length_over_the_cap_is_413_before_parsing(small_cap: str) ->
     }
 
 
-def test_a_body_of_exactly_the_cap_is_read_and_parsed(small_cap: str) -> None:
-    answer = httpx.post(small_cap, content=b"x" * 1000, timeout=30)
-    assert answer.status_code == 400 and answer.json()["error"]["code"] == "malformed_json"
+def test_a_body_of_exactly_the_cap_is_read_and_checked(small_cap: str) -> None:
+    answer = httpx.post(small_cap, content=b"x" * 1000, headers=JSON, timeout=30)
+    assert answer.status_code == 403 and answer.json()["error"]["code"] == "unsigned"
 
 
 def test_a_chunked_body_is_counted_as_it_arrives(small_cap: str) -> None:
@@ -50,7 +52,7 @@ def test_a_chunked_body_is_counted_as_it_arrives(small_cap: str) -> None:
         for _ in range(5):
             yield b"y" * 300
 
-    answer = httpx.post(small_cap, content=chunks(), timeout=30)
+    answer = httpx.post(small_cap, content=chunks(), headers=JSON, timeout=30)
     assert answer.status_code == 413
     message = answer.json()["error"]["message"]
     counted = re.fullmatch(r"body is at least (\d+) bytes; the cap is 1000", message)
@@ -59,7 +61,8 @@ def test_a_chunked_body_is_counted_as_it_arrives(small_cap: str) -> None:
 
 def test_the_default_cap_refuses_a_larger_body(store: BoardStore) -> None:
     with BackgroundServer(create_app(store), proxy_headers=False) as server:
-        answer = httpx.post(server.base_url + API, content=b"z" * (BODY_CAP + 1), timeout=60)
+        answer = httpx.post(server.base_url + API, content=b"z" * (BODY_CAP + 1), headers=JSON,
+                            timeout=60)  # fmt: skip
     assert answer.status_code == 413 and f"the cap is {BODY_CAP}" in answer.text
 
 
@@ -67,9 +70,9 @@ def test_migrate_on_an_empty_sqlite_then_again_is_a_no_op(cli: CliRunner, tmp_pa
     url = f"sqlite:///{tmp_path / 'b.sqlite'}"
     first = cli("board", "migrate", "--db", url)
     assert first.returncode == 0, first.stderr
-    assert first.stdout.strip() == f"{url}: upgraded from empty to revision 0001"
+    assert first.stdout.strip() == f"{url}: upgraded from empty to revision 0002"
     again = cli("board", "migrate", "--db", url)
-    assert again.stdout.strip() == f"{url}: already at revision 0001"
+    assert again.stdout.strip() == f"{url}: already at revision 0002"
     rows = sqlite3.connect(tmp_path / "b.sqlite").execute(
         "SELECT id, score, baseline FROM runs WHERE scorer_version = 'sb-5.2' ORDER BY score"
     )
@@ -119,7 +122,7 @@ def test_serve_refuses_a_database_behind_head(cli: CliRunner, tmp_path: Path) ->
     refused = cli("board", "serve", "--db", url, "--port", "1")
     assert refused.returncode == 3
     assert refused.stderr.strip() == (
-        f"error: {url}: database is at revision 0000, not 0001; "
+        f"error: {url}: database is at revision 0000, not 0002; "
         f"run 'benchwright board migrate --db {url}' first"
     )
 
@@ -132,6 +135,10 @@ def test_serve_refuses_a_scorers_folder_with_no_scorer(cli: CliRunner, tmp_path:
         f"error: --scorers {tmp_path / 'empty'}: no scorer config here, so every post would be "
         "refused as an unknown scorer version; pass the folder holding sb6.yaml and the rest"
     )
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
 
 
 def _free_port() -> int:
@@ -160,7 +167,7 @@ def test_serve_migrates_an_empty_database_and_accepts_a_post(tmp_path: Path) -> 
                 assert server.poll() is None and time.monotonic() < deadline
                 time.sleep(0.2)
         assert scorers.json()["versions"] == ["sb-5.2"]
-        answer = httpx.post(f"{base}{API}", json=post(), timeout=30)
+        answer = httpx.post(f"{base}{API}", json=post(), timeout=30, auth=Signer(_now))
         assert answer.status_code == 201, answer.text
         assert httpx.get(answer.json()["url"].replace("/runs/", f"{API}/")).status_code == 200
     finally:

@@ -11,14 +11,18 @@ import httpx
 import pytest
 
 from benchwright.board.store import BoardStore
-from board._posts import INSTALL_ID, b64, png_of_size, post, serve_board
+from board._posts import INSTALL_ID, Clock, Signer, b64, png_of_size, post, serve_board
 
 API = "/api/benchmark-runs"
 
 
 @pytest.fixture
 def client(store: BoardStore) -> Iterator[httpx.Client]:
-    with serve_board(store) as url, httpx.Client(base_url=url, timeout=30) as http:
+    clock = Clock()
+    with (
+        serve_board(store, clock) as url,
+        httpx.Client(base_url=url, timeout=30, auth=Signer(clock)) as http,
+    ):
         yield http
 
 

@@ -4,10 +4,13 @@ Routes (JSON errors are ``{"error": {"code", "message"}}`` under ``/api``):
 
 - ``POST /api/benchmark-runs``: a `benchwright.board.payload.Payload`; 201 with
   ``{"id", "url"}`` and ``Location`` (the run card page, ``/runs/{id}``). Refusals in
-  order: 413 ``body_too_large`` (``Content-Length`` over `BODY_CAP` at once, otherwise
-  counted while the body streams in, before any parsing), 400 malformed JSON or an
-  unknown key, 422 shape and consistency rules (`validation`), screenshots (`_png`),
-  re-composition (`recompose`), then 429 ``rate_limited`` with ``Retry-After``.
+  order: 403 ``browser_post`` and 415 ``unsupported_media_type`` (`guards`, from the
+  headers alone), 413 ``body_too_large`` (``Content-Length`` over `BODY_CAP` at once,
+  otherwise counted while the body streams in, before any parsing), 403 for a missing,
+  stale or wrong signature (`signing`), 400 malformed JSON or an unknown key, 422 shape
+  and consistency rules (`validation`), screenshots (`_png`), re-composition
+  (`recompose`), then 409 ``replayed`` and 403 ``handle_claimed`` (`claims`), then 429
+  ``rate_limited`` with ``Retry-After``.
 - ``GET /api/benchmark-runs/{id}``: the run card JSON (never the install id).
 - ``GET /api/benchmark-runs/{id}/screenshots/{n}``: one PNG.
 - ``GET /api/leaderboard?version=&sort=&order=asc|desc&page=&perPage=``: one board page.
@@ -32,7 +35,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from benchwright.board import ratelimit
+from benchwright.board import guards, ratelimit, signing
 from benchwright.board._png import decoded_screenshots
 from benchwright.board.errors import Rejected
 from benchwright.board.recompose import load_scorers, recompose
@@ -77,13 +80,17 @@ def create_app(
 
     @app.post("/api/benchmark-runs", status_code=201)
     async def post_run(request: Request) -> JSONResponse:
+        guards.refuse_browsers(request.headers)
+        guards.require_json(request.headers)
         body = await _capped_body(request, body_cap)
         address = ratelimit.client_address(
             request.client.host if request.client else None,
             request.headers.get("x-forwarded-for"),
             trusted_proxies,
         )
-        run_id = await run_in_threadpool(_accept, store, known, body, address, clock())
+        run_id = await run_in_threadpool(
+            _accept, store, known, body, request.headers, address, clock()
+        )
         url = str(request.base_url).rstrip("/") + RUN_PAGE.format(id=run_id)
         return JSONResponse({"id": run_id, "url": url}, status_code=201, headers={"Location": url})
 
@@ -133,14 +140,21 @@ def create_app(
 
 
 def _accept(
-    store: BoardStore, scorers: Mapping[str, Scorer], body: bytes, address: str, now: datetime
+    store: BoardStore,
+    scorers: Mapping[str, Scorer],
+    body: bytes,
+    headers: Mapping[str, str],
+    address: str,
+    now: datetime,
 ) -> str:
+    """Off the event loop: hashing a 6 MB body for its signature takes milliseconds."""
+    proof = signing.verify(headers, body, now)
     payload = parse(body)
     check_rules(payload)
     decoded_screenshots(payload.screenshots)
     recompose(payload, scorers)
     try:
-        return store.add(payload, address, now)
+        return store.add(payload, address, now, proof)
     except ratelimit.RateLimited as exc:
         raise _Limited(exc) from None
 

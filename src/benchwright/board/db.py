@@ -9,12 +9,16 @@ built the same way.
 
 Times are stored as naive UTC (SQLite keeps no zone); `utc` attaches the zone again.
 Neither the poster's install id nor the client address is stored in clear: only
-salted SHA-256 digests (`digest`), enough to group and rate-limit posts.
+HMAC-SHA256 digests (`keyed_digest`) under the board's own secret (`DIGEST_KEY` in
+``settings``, made by the migration that creates it), enough to group and rate-limit
+posts. A constant salt would not do: an IPv4 address is one of 2^32, so its salted hash
+is reversed by trying them all once the salt is known, and a salt in the source is known.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,7 +41,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-_DIGEST_SALT = b"benchwright-board/1:"
+DIGEST_KEY = "digest_key"
+"""The ``settings`` row holding the board's digest secret (64 hex, random per board)."""
 
 
 class Base(DeclarativeBase):
@@ -123,6 +128,38 @@ class PostRow(Base):
     )
 
 
+class HandleRow(Base):
+    """A claimed handle: the first post under it binds it to its poster's public key."""
+
+    __tablename__ = "handles"
+
+    handle: Mapped[str] = mapped_column(String(64), primary_key=True)
+    public_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """Ed25519, 64 hex; None = reserved (no post may use it: ``baseline``)."""
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class NonceRow(Base):
+    """A nonce of an accepted signed post, kept while its signature time is in the window."""
+
+    __tablename__ = "nonces"
+
+    public_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    nonce: Mapped[str] = mapped_column(String(64), primary_key=True)
+    signed_at: Mapped[datetime] = mapped_column(DateTime)
+
+    __table_args__ = (Index("ix_nonces_signed_at", "signed_at"),)
+
+
+class SettingRow(Base):
+    """One value the deployment made for itself (the digest secret)."""
+
+    __tablename__ = "settings"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
 def default_url() -> str:
     """``sqlite:///`` of ``board.sqlite`` under ``$XDG_DATA_HOME/benchwright`` (created)."""
     data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
@@ -148,9 +185,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def digest(value: str) -> str:
-    """The salted SHA-256 hex stored instead of an install id or a client address."""
-    return hashlib.sha256(_DIGEST_SALT + value.encode()).hexdigest()
+def keyed_digest(secret: bytes, value: str) -> str:
+    """The HMAC-SHA256 hex stored instead of an install id or a client address."""
+    return hmac.new(secret, value.encode(), hashlib.sha256).hexdigest()
 
 
 def naive_utc(moment: datetime) -> datetime:

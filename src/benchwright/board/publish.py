@@ -4,23 +4,35 @@ The payload is built from the scorecard JSON of ``benchwright grade --json`` (it
 scorecard part by `payload.scorecard_fields`, the same function the server re-derives
 it with), the poster's identity (`identity.load_or_create`), run metadata read from
 the card, and at most `MAX_SCREENSHOTS` of the screenshots the grader marked for
-publishing. It is validated with the board's own `Payload` model before it is sent,
-so a card that could never be accepted fails here, naming the file, not on the server.
+publishing (read only from the card's evidence folder, `_evidence`). It is validated
+with the board's own `Payload` model before it is sent, so a card that could never be
+accepted fails here, naming the file, not on the server.
+
+The post is signed with the identity's key over its exact bytes (`signing.sign`). The
+board is someone else's server: everything it answers is printed through `printable`,
+and the run URL it gives is printed only when it is http(s) on the board's own origin.
+Plain ``http://`` is refused for a board that is not on this machine's loopback unless
+the user passes ``--insecure``.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from ipaddress import ip_address
 from pathlib import Path
 from typing import Any
 
 import httpx
 from pydantic import ValidationError
 
-from benchwright.board.identity import Identity
+from benchwright.board._evidence import evidence_folder, read_screenshots
+from benchwright.board._terminal import printable
+from benchwright.board.identity import Identity, load_or_create
 from benchwright.board.payload import Payload, scorecard_fields
+from benchwright.board.signing import sign
 from benchwright.errors import EXIT_FAILED, BenchwrightError, SpecError
 
 MAX_SCREENSHOTS = 5
@@ -38,6 +50,51 @@ class PublishError(BenchwrightError):
     exit_code = EXIT_FAILED
 
 
+def publish(
+    card: Path,
+    to: str,
+    *,
+    insecure: bool = False,
+    model: str | None = None,
+    nodes: int = 0,
+    screenshots_dir: Path | None = None,
+    say: Callable[[str], None] = lambda _line: None,
+) -> str:
+    """Post ``card`` to the board at ``to`` as this install; returns the run's URL.
+
+    Args:
+        insecure: allow plain ``http://`` to a board that is not on loopback.
+        say: told one line when the identity gains a key (`identity.load_or_create`).
+
+    Raises:
+        SpecError: a bad ``--to``, card, screenshot or identity file (nothing is sent).
+        PublishError: the board refused the post, could not be reached, or answered a
+            run URL off its origin.
+    """
+    board = board_url(to, insecure)
+    poster = load_or_create(say=say)
+    payload = build_payload(card, poster, model=model, nodes=nodes, screenshots_dir=screenshots_dir)
+    return post(payload, board, poster)
+
+
+def board_url(to: str, insecure: bool) -> httpx.URL:
+    """``to`` as a URL, or `SpecError` (``--to``): not http(s), or plain http off loopback
+    without ``insecure`` (the signed post and the screenshots would cross the network in
+    clear, for anyone on the way to read or hold back)."""
+    try:
+        url = httpx.URL(to)
+    except httpx.InvalidURL as exc:
+        raise SpecError.single("--to", f"{printable(to)}: not a URL ({exc})") from None
+    if url.scheme not in ("http", "https") or not url.host:
+        raise SpecError.single("--to", f"{printable(to)}: not an http(s) URL")
+    if url.scheme == "http" and not insecure and not _loopback(url.host):
+        raise SpecError.single(
+            "--to", f"{printable(to)}: plain http to a host that is not loopback sends the post "
+            "in clear; use https, or pass --insecure",
+        )  # fmt: skip
+    return url
+
+
 def build_payload(
     card: Path,
     poster: Identity,
@@ -53,12 +110,13 @@ def build_payload(
         poster: whose post it is.
         model: the model the agent ran; default the card's ``provenance.model``.
         nodes: 0 for a single agent, the node count of a swarm.
-        screenshots_dir: where the marked screenshots are, when they were moved away
-            from the paths the card recorded.
+        screenshots_dir: the folder the marked screenshots are read from, instead of
+            the card's evidence folder ``<card stem>.browser/``.
 
     Raises:
         SpecError: the card is unreadable, not a scorecard, has no model, names a
-            screenshot that is not there, or builds a payload the board's model rejects.
+            screenshot that is not a PNG inside its evidence folder within the limits,
+            or builds a payload the board's model rejects.
     """
     doc = _read(card)
     provenance = doc.get("provenance") or {}
@@ -84,24 +142,65 @@ def build_payload(
         raise SpecError.single(str(card), first["msg"], where) from None
 
 
-def post(payload: Payload, board_url: str) -> str:
-    """POST ``payload`` to the board at ``board_url``; returns the run's page URL.
+def post(payload: Payload, board: httpx.URL, poster: Identity) -> str:
+    """POST ``payload``, signed by ``poster``, to ``board``; returns the run's page URL.
 
     Raises:
-        PublishError: the board answered anything but 201 (its message is kept), or
-            could not be reached.
+        PublishError: the board answered anything but 201 (its message is kept, made
+            printable), could not be reached, or answered a run URL off its origin.
     """
-    url = board_url.rstrip("/") + ENDPOINT
+    url = board.copy_with(path=board.path.rstrip("/") + ENDPOINT)
+    shown = printable(str(url))
+    body = json.dumps(payload.wire(), separators=(",", ":")).encode()
+    headers = {
+        "Content-Type": "application/json",
+        **sign(body, poster.private_key, datetime.now(UTC)),
+    }
     try:
-        answer = httpx.post(url, json=payload.wire(), timeout=TIMEOUT)
+        answer = httpx.post(url, content=body, headers=headers, timeout=TIMEOUT)
     except httpx.HTTPError as exc:
-        raise PublishError(f"{url}: cannot post ({exc})") from None
+        raise PublishError(f"{shown}: cannot post ({printable(str(exc))})") from None
     if answer.status_code != 201:
-        raise PublishError(f"{url}: {answer.status_code} {_message(answer)}")
+        raise PublishError(f"{shown}: {answer.status_code} {printable(_message(answer))}")
+    return _run_url(board, answer, shown)
+
+
+def _run_url(board: httpx.URL, answer: httpx.Response, shown: str) -> str:
+    """The run's URL from the 201, printed only when it is http(s) on the board's origin
+    (a hostile board could answer ``javascript:`` or a look-alike site for the user to
+    open)."""
     where = answer.headers.get("location") or _json(answer).get("url")
-    if not where:
-        raise PublishError(f"{url}: 201 without the run's URL")
-    return str(httpx.URL(board_url).join(where))
+    if not isinstance(where, str) or not where:
+        raise PublishError(f"{shown}: 201 without the run's URL")
+    try:
+        run = board.join(where)
+    except httpx.InvalidURL:
+        run = None
+    if run is None or run.scheme not in ("http", "https") or _origin(run) != _origin(board):
+        raise PublishError(
+            f"{shown}: the board accepted the post but its run URL ({printable(where, 200)}) "
+            f"is not on {_origin_text(board)}; not shown"
+        )
+    return printable(str(run))
+
+
+def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    default = {"http": 80, "https": 443}.get(url.scheme)
+    return url.scheme, url.host, url.port or default
+
+
+def _origin_text(url: httpx.URL) -> str:
+    scheme, host, port = _origin(url)
+    return f"{scheme}://{host}:{port}"
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _read(card: Path) -> dict[str, Any]:
@@ -136,32 +235,12 @@ def _run_meta(card: Path, doc: dict[str, Any]) -> dict[str, Any]:
 def _screenshots(card: Path, doc: dict[str, Any], folder: Path | None) -> list[dict[str, str]]:
     evidence = (doc.get("grading") or {}).get("evidence") or {}
     marked = [(k, v) for k, v in evidence.items() if k.startswith(SCREENSHOT_PREFIX)]
-    shots = []
-    for key, recorded in marked[:MAX_SCREENSHOTS]:
-        found = _locate(Path(recorded), card.parent, folder)
-        if found is None:
-            raise SpecError.single(
-                str(card),
-                f"screenshot {recorded} not found (pass --screenshots-dir)",
-                f"grading.evidence.{key}",
-            )
-        name = key[len(SCREENSHOT_PREFIX) :] + ".png"
-        shots.append({"name": name, "png": base64.b64encode(found.read_bytes()).decode()})
-    return shots
-
-
-def _locate(recorded: Path, card_dir: Path, folder: Path | None) -> Path | None:
-    """The recorded path as given, else its longest tail under ``folder`` (or, without
-    one, under the card's folder): a card and its evidence moved together still resolve."""
-    if folder is None and recorded.is_file():
-        return recorded
-    base = folder or card_dir
-    parts = recorded.parts[1:] if recorded.is_absolute() else recorded.parts
-    for start in range(len(parts)):
-        candidate = base.joinpath(*parts[start:])
-        if candidate.is_file():
-            return candidate
-    return None
+    marked = marked[:MAX_SCREENSHOTS]
+    pngs = read_screenshots(card, evidence_folder(card, folder), marked)
+    return [
+        {"name": key[len(SCREENSHOT_PREFIX) :] + ".png", "png": base64.b64encode(png).decode()}
+        for (key, _), png in zip(marked, pngs, strict=True)
+    ]
 
 
 def _message(answer: httpx.Response) -> str:

@@ -3,8 +3,9 @@
 The API routes and the HTML pages both call this, so a page and the JSON card can
 never disagree. Nothing here returns the poster's install id (only its digest is
 stored, and never leaves the store); screenshots come back as numbers to fetch one
-at a time. Validation happens before `add` is called (`benchwright.board.app`);
-`add` enforces only what needs the database: the rate limit, inside the same
+at a time. Validation and the signature check happen before `add` is called
+(`benchwright.board.app`); `add` enforces only what needs the database: the handle's
+claim and the nonce (`benchwright.board.claims`), then the rate limit, inside the same
 transaction as the insert, so several workers cannot admit a sixth post between them.
 """
 
@@ -22,17 +23,21 @@ from pydantic.alias_generators import to_camel
 from sqlalchemy import Select, delete, func, select
 from sqlalchemy.orm import aliased, sessionmaker
 
-from benchwright.board import ratelimit
+from benchwright.board import claims, ratelimit
 from benchwright.board.db import (
+    DIGEST_KEY,
     CheckRowRow,
     RunRow,
     ScreenshotRow,
-    digest,
+    SettingRow,
+    keyed_digest,
     make_engine,
     naive_utc,
     utc,
 )
 from benchwright.board.payload import Payload
+from benchwright.board.signing import Proof
+from benchwright.errors import RefusedError
 
 SortKey = Literal["score", "wallSecs", "postedAt", "nodes", "model", "handle"]
 SORT_KEYS: tuple[str, ...] = ("score", "wallSecs", "postedAt", "nodes", "model", "handle")
@@ -130,6 +135,7 @@ class BoardStore:
     def __init__(self, url: str | None = None) -> None:
         self.engine = make_engine(url)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
+        self._secret: bytes | None = None
 
     def versions(self) -> list[str]:
         """Scorer versions with at least one entry, newest first."""
@@ -197,19 +203,44 @@ class BoardStore:
             shot = session.get(ScreenshotRow, (run_id, n))
             return shot.png if shot else None
 
-    def add(self, payload: Payload, client_ip: str, now: datetime) -> str:
+    def add(
+        self, payload: Payload, client_ip: str, now: datetime, proof: Proof | None = None
+    ) -> str:
         """Store a validated post; returns the new run id.
 
+        Args:
+            proof: the post's verified signature (`signing.verify`). None only for an
+                insert the caller vouches for (seeding, tests): no handle is claimed.
+
         Raises:
+            Rejected: a replayed nonce (409), a handle claimed by another key or reserved
+                (403); nothing is stored.
             ratelimit.RateLimited: the address or the install id already has its
                 posts for the rolling window (nothing is stored).
         """
         run_id = secrets.token_hex(8)
-        install = digest(payload.poster.install_id)
+        install = self.digest(payload.poster.install_id)
         with self._session.begin() as session:
-            ratelimit.admit(session, digest(client_ip), install, naive_utc(now))
+            if proof is not None:
+                claims.record(session, payload.poster.handle, proof, now)
+            ratelimit.admit(session, self.digest(client_ip), install, naive_utc(now))
             session.add(_run_row(run_id, payload, install, naive_utc(now)))
         return run_id
+
+    def digest(self, value: str) -> str:
+        """The keyed digest this board stores for an address or an install id.
+
+        Raises:
+            RefusedError: the database has no digest secret (it is not migrated).
+        """
+        if self._secret is None:
+            with self._session() as session:
+                row = session.get(SettingRow, DIGEST_KEY)
+            if row is None:
+                url = self.engine.url.render_as_string(hide_password=True)
+                raise RefusedError(f"{url}: no digest secret; run 'benchwright board migrate'")
+            self._secret = bytes.fromhex(row.value)
+        return keyed_digest(self._secret, value)
 
     def remove(self, run_id: str) -> bool:
         """Delete a run with its rows and screenshots; False when there was none."""

@@ -23,14 +23,21 @@ def publish(
     ] = 0,
     screenshots_dir: Annotated[
         Path | None,
-        typer.Option("--screenshots-dir", help="Where the card's marked screenshots now are."),
+        typer.Option(
+            "--screenshots-dir",
+            help="Read the card's marked screenshots from here (default: <card stem>.browser/).",
+        ),
     ] = None,
+    insecure: Annotated[
+        bool,
+        typer.Option("--insecure", help="Allow plain http:// to a board that is not loopback."),
+    ] = False,
 ) -> None:
     """Post CARD to the board: prints the run's URL, or the board's error (exit 1)."""
-    from benchwright.board.identity import load_or_create
-    from benchwright.board.publish import build_payload, post
+    from benchwright.board.publish import publish as post_card
 
-    payload = build_payload(
-        card, load_or_create(), model=model, nodes=nodes, screenshots_dir=screenshots_dir
-    )
-    typer.echo(post(payload, to))
+    def say(line: str) -> None:
+        typer.echo(line, err=True)
+
+    typer.echo(post_card(card, to, insecure=insecure, model=model, nodes=nodes,
+                         screenshots_dir=screenshots_dir, say=say))  # fmt: skip
