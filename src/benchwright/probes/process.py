@@ -2,7 +2,9 @@
 
 One runner for check commands (``test_must_pass``) and agent processes. Output
 goes to files, not pipes: a background child that inherits the output cannot
-hold the grader until a timeout, and a chatty command cannot fill memory. When
+hold the grader until a timeout, and a chatty command cannot fill memory: only
+the last `OUTPUT_LIMIT` bytes of each file are read back (`tail_text` seeks past
+the rest), whatever the command printed. When
 the budget runs out the group gets SIGTERM, then SIGKILL after ``grace_s``;
 after any exit the group is killed again, so nothing the command started
 outlives it. A process found still alive after the command exited is reported
@@ -36,9 +38,11 @@ from benchwright.sandbox import (
     unavailable_reason,
 )
 from benchwright.services._process_group import Family
+from benchwright.workspace import tail_text
 
 OUTPUT_LIMIT = 2_000_000
-"""Characters of each stream kept in memory; the files on disk keep everything."""
+"""Bytes of each stream read back and kept in memory (the tail); the files on disk keep
+everything, bounded by the sandbox's file-size limit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +125,7 @@ def run_command(
                 raise
             straggler = not timed_out and _group_alive(proc.pid)
             _signal_group(proc.pid, signal.SIGKILL)
-        stdout, stderr = _read(out_path), _read(err_path)
+        stdout, stderr = tail_text(out_path, OUTPUT_LIMIT), tail_text(err_path, OUTPUT_LIMIT)
         exit_code = None if timed_out else proc.returncode
         limit = error = None
         if sandbox is not None:
@@ -179,11 +183,6 @@ def _group_alive(pgid: int) -> bool:
     except (ProcessLookupError, PermissionError):
         return False
     return True
-
-
-def _read(path: Path) -> str:
-    text = path.read_text(encoding="utf-8", errors="replace")
-    return text if len(text) <= OUTPUT_LIMIT else text[-OUTPUT_LIMIT:]
 
 
 def _signal_group(pgid: int, sig: int) -> None:

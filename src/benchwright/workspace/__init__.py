@@ -1,6 +1,6 @@
 """Isolated workspaces: materialize a task's files, replay an agent's edits, clean up."""
 
-from benchwright.workspace._fresh import read_regular, write_fresh
+from benchwright.workspace._fresh import read_regular, tail_bytes, tail_text, write_fresh
 from benchwright.workspace._workspace import (
     HARNESS_DIRS,
     UNCOPIED_DIRS,
@@ -18,5 +18,7 @@ __all__ = [
     "read_regular",
     "read_tree",
     "replay",
+    "tail_bytes",
+    "tail_text",
     "write_fresh",
 ]
