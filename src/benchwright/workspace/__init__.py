@@ -1,5 +1,6 @@
 """Isolated workspaces: materialize a task's files, replay an agent's edits, clean up."""
 
+from benchwright.workspace._caps import WorkspaceCaps, over_caps
 from benchwright.workspace._fresh import read_regular, tail_bytes, tail_text, write_fresh
 from benchwright.workspace._workspace import (
     HARNESS_DIRS,
@@ -14,7 +15,9 @@ __all__ = [
     "HARNESS_DIRS",
     "UNCOPIED_DIRS",
     "Workspace",
+    "WorkspaceCaps",
     "match_glob",
+    "over_caps",
     "read_regular",
     "read_tree",
     "replay",
