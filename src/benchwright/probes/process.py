@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchwright.sandbox import (
+    MOUNT_FAILED,
     WRAPPER_LEVELS,
     Sandbox,
     command_line,
@@ -170,6 +171,8 @@ _EXEC_FAILED = re.compile(r"^(?:setpriv: failed to execute|bwrap: execvp) (.+?):
 
 def _not_started(name: str, exit_code: int | None, stderr: str) -> str | None:
     """The sandbox's own report that the command could not be executed, as a start error."""
+    if exit_code == 125 and MOUNT_FAILED in stderr[-4000:]:
+        return f"sandbox: {MOUNT_FAILED}: {stderr.strip().splitlines()[0][:300]}"
     found = _EXEC_FAILED.search(stderr[-2000:]) if exit_code in (1, 126, 127) else None
     if found is None:
         return None
