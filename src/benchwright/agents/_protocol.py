@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from benchwright.model import Phase, ReplayError, Task
 from benchwright.sandbox import CONFINED, Confinement, Network, Sandbox
-from benchwright.workspace import read_regular
+from benchwright.workspace import WorkspaceCaps, read_regular
 
 ANSWER_LIMIT = 2_000_000
 """Bytes of an answer file read back; an agent cannot make the harness read a huge file."""
@@ -45,6 +45,8 @@ class AgentRequest:
     logs: Path | None = None
     """A directory for the agent's stdout/stderr files that the agent itself cannot reach;
     None: a ``logs-<phase>`` directory beside ``scratch``."""
+    caps: WorkspaceCaps = field(default_factory=WorkspaceCaps)
+    """How much the workspace may hold after the phase (a replay stops at them)."""
 
     def read_answer(self) -> str | None:
         """What the agent left in ``answer_file``: a regular file only, never read through

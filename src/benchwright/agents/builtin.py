@@ -96,7 +96,7 @@ class ReplayAgent:
         started = time.perf_counter()
         before = dict(read_tree(request.workspace, skip=HARNESS_DIRS, lenient=True))
         view = Workspace(before)
-        errors = replay(view, trajectory)
+        errors = replay(view, trajectory, request.caps)
         try:
             _write(request.workspace, {p: d for p, d in view.files.items() if before.get(p) != d})
             for gone in before.keys() - view.files.keys():

@@ -119,6 +119,12 @@ def run(
     workers: WorkersOpt = None,
     executor: ExecutorOpt = "local",
     ray_address: RayAddressOpt = None,
+    max_files: Annotated[
+        int, typer.Option("--max-workspace-files", min=1, help="Entries a workspace may hold.")
+    ] = 20_000,
+    max_mb: Annotated[
+        int, typer.Option("--max-workspace-mb", min=1, help="MiB a workspace's files may hold.")
+    ] = 512,
 ) -> None:
     """Run an agent on a suite (SUITE --agent A), resume a run, or replay one --task."""
     from benchwright.execution.executor import make_executor
@@ -136,7 +142,7 @@ def run(
     from benchwright.cli.suites import run_suite
 
     run_suite(suite, agent, tasks_glob, iterations, budget, env or [], seed, out, resume,
-              json_out, junit_out, isolation, pool)  # fmt: skip
+              json_out, junit_out, isolation, pool, (max_files, max_mb))  # fmt: skip
 
 
 @app.command()

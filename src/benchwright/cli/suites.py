@@ -18,7 +18,7 @@ def run_suite(
     suite: Path | None, agent: str | None, tasks_glob: str, iterations: int,
     budget: float | None, env: list[str], seed: int, out: Path, resume: Path | None,
     json_out: Path | None, junit_out: Path | None, isolation: IsolationRequest,
-    executor: Executor,
+    executor: Executor, caps: tuple[int, int],
 ) -> None:  # fmt: skip
     """Plan (exit 2 on bad input), run with a progress bar, print tiers, exit by docs/suites.md."""
     from rich.console import Console
@@ -28,19 +28,20 @@ def run_suite(
     from benchwright.execution.junit import write_suite_junit
     from benchwright.execution.run_display import TrialProgress, print_summary
     from benchwright.execution.store import write_json
+    from benchwright.workspace import WorkspaceCaps
 
     try:
         extra = parse_env_options(env)
     except ValueError as exc:
         invalid(str(exc))
     if resume is not None:
-        plan = plan_resume(resume, extra, isolation)
+        plan = plan_resume(resume, extra, isolation)  # the caps the run was started with
     elif suite is None or agent is None:
         invalid("give SUITE and --agent (or --resume RUN_DIR, or --task with --trajectory)")
     else:
         plan = plan_run(suite, agent, tasks_glob=tasks_glob, iterations=iterations,
                         budget_s=budget, env=extra, seed=seed, out=out,
-                        isolation=isolation)  # fmt: skip
+                        isolation=isolation, caps=WorkspaceCaps(*caps))  # fmt: skip
     console = Console()
     todo = len(plan.trials) - len(plan.done)
     with TrialProgress(todo, console, Console(stderr=True)) as progress:

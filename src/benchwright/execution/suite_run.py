@@ -37,6 +37,7 @@ from benchwright.execution.trial import TrialOptions, run_trial
 from benchwright.execution.trial_job import TrialSpec, run_trial_spec, trial_spec
 from benchwright.model import Suite
 from benchwright.sandbox import Network
+from benchwright.workspace import WorkspaceCaps
 
 
 @dataclass
@@ -65,6 +66,7 @@ def plan_run(
     suite_path: Path, agent_spec: str, *, tasks_glob: str = "*", iterations: int = 1,
     budget_s: float | None = None, env: dict[str, str] | None = None, seed: int = 0,
     out: Path = Path("runs"), isolation: IsolationRequest = IsolationRequest(),
+    caps: WorkspaceCaps = WorkspaceCaps(),
 ) -> RunPlan:  # fmt: skip
     """Load and check everything, then create the run directory and its ``run.json``.
 
@@ -92,11 +94,12 @@ def plan_run(
         "tasks_glob": tasks_glob, "tasks": ids, "iterations": iterations, "budget_s": budget_s,
         "env": sorted(env), "seed": seed, "versions": _versions(),
         "isolation": confinement.isolation, "agent_network": network and network.value,
+        "workspace_caps": {"files": caps.files, "megabytes": caps.megabytes},
     }  # fmt: skip
     # sealed: `run --resume` runs the agent and the suite it names (plan_resume)
     store.write_json(run_dir / "run.json", integrity.seal(info, key))
     options = TrialOptions(suite.budget_s, budget_s, env, seed, confinement=confinement,
-                           agent_network=network)  # fmt: skip
+                           agent_network=network, workspace_caps=caps)  # fmt: skip
     return RunPlan(suite, agent, ids, iterations, options, run_dir, info, key)
 
 
@@ -126,6 +129,7 @@ def plan_resume(
     options = TrialOptions(
         suite.budget_s, info.get("budget_s"), env or {}, info.get("seed", 0),
         confinement=confinement, agent_network=_network(isolation, suite),
+        workspace_caps=WorkspaceCaps(**info.get("workspace_caps", {})),
     )  # fmt: skip
     plan = RunPlan(suite, agent, list(info["tasks"]), info["iterations"], options, run_dir, info)
     _verify_finished(plan, str(info.get("run_id", run_dir.name)))

@@ -7,6 +7,7 @@ then. Every step is timed, so the harness's own overhead is measurable.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import traceback
 from collections.abc import Callable, Mapping
@@ -24,10 +25,10 @@ from benchwright.execution.stamp import stamp
 from benchwright.execution.verdict import read_only_error, verdict_of
 from benchwright.model import CheckResult, Phase, Task, Trajectory
 from benchwright.sandbox import CONFINED, Confinement, Network
-from benchwright.workspace import Workspace
+from benchwright.workspace import Workspace, WorkspaceCaps, over_caps
 
 STEPS = ("isolate_s", "agent_s", "snapshot_s", "stamp_s", "checks_s")
-_OWN_PREFIXES = ("stamp", "agent", "budget", "read-only")
+_OWN_PREFIXES = ("stamp", "agent", "budget", "read-only", "limit")
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ class TrialOptions:
     """How agents and check commands are sandboxed (``--no-sandbox``: not at all)."""
     agent_network: Network | None = None
     """``--agent-network``: the agent's network policy; None keeps the agent's default."""
+    workspace_caps: WorkspaceCaps = field(default_factory=WorkspaceCaps)
+    """``--max-workspace-files``/``--max-workspace-mb``: what a phase may leave behind."""
 
     def budget(self, task: Task, phase: Phase) -> float:
         """``--budget``, then the phase's, the task's, the suite's (docs/suites.md, Budgets)."""
@@ -130,17 +133,24 @@ class _Trial:
                 self.task, phase, n == len(phases) - 1, directory, budget,
                 scratch / "answer.txt", scratch, self.options.env, self.options.seed,
                 self.options.confinement, self.options.agent_network,
+                caps=self.options.workspace_caps,
             )  # fmt: skip
             if self.options.on_phase is not None:
                 self.options.on_phase(phase.name)
             outcome = self.agent.run(request)
             self._lap("agent_s")
-            before = self.phases[-1].commit if self.phases else snapshots.commits["start"]
-            commit = snapshots.snapshot(f"phase/{phase.name}")
-            self.phase_changes[phase.name] = snapshots.changed(before, commit)
-            diff = snapshots.diff(before, commit)
-            self.phase_record.append({"name": phase.name, "prompt": phase.prompt, "diff": diff})
-            self._lap("snapshot_s")
+            commit = None
+            if limit := over_caps(directory, self.options.workspace_caps):
+                # Past a cap, snapshotting, reading back and checking the tree would cost
+                # the harness unbounded time: the trial ends here, the cap its reason.
+                outcome = dataclasses.replace(outcome, limit=limit, error=limit)
+            else:
+                before = self.phases[-1].commit if self.phases else snapshots.commits["start"]
+                commit = snapshots.snapshot(f"phase/{phase.name}")
+                self.phase_changes[phase.name] = snapshots.changed(before, commit)
+                diff = snapshots.diff(before, commit)
+                self.phase_record.append({"name": phase.name, "prompt": phase.prompt, "diff": diff})
+                self._lap("snapshot_s")
             self.outcomes.append(outcome)
             self.phases.append(PhaseRecord(
                 phase.name, outcome.exit_code, outcome.wall_s, budget, outcome.timed_out,

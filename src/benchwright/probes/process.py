@@ -2,7 +2,9 @@
 
 One runner for check commands (``test_must_pass``) and agent processes. Output
 goes to files, not pipes: a background child that inherits the output cannot
-hold the grader until a timeout, and a chatty command cannot fill memory. When
+hold the grader until a timeout, and a chatty command cannot fill memory: only
+the last `OUTPUT_LIMIT` bytes of each file are read back (`tail_text` seeks past
+the rest), whatever the command printed. When
 the budget runs out the group gets SIGTERM, then SIGKILL after ``grace_s``;
 after any exit the group is killed again, so nothing the command started
 outlives it. A process found still alive after the command exited is reported
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchwright.sandbox import (
+    MOUNT_FAILED,
     WRAPPER_LEVELS,
     Sandbox,
     command_line,
@@ -36,9 +39,11 @@ from benchwright.sandbox import (
     unavailable_reason,
 )
 from benchwright.services._process_group import Family
+from benchwright.workspace import tail_text
 
 OUTPUT_LIMIT = 2_000_000
-"""Characters of each stream kept in memory; the files on disk keep everything."""
+"""Bytes of each stream read back and kept in memory (the tail); the files on disk keep
+everything, bounded by the sandbox's file-size limit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +126,7 @@ def run_command(
                 raise
             straggler = not timed_out and _group_alive(proc.pid)
             _signal_group(proc.pid, signal.SIGKILL)
-        stdout, stderr = _read(out_path), _read(err_path)
+        stdout, stderr = tail_text(out_path, OUTPUT_LIMIT), tail_text(err_path, OUTPUT_LIMIT)
         exit_code = None if timed_out else proc.returncode
         limit = error = None
         if sandbox is not None:
@@ -166,6 +171,8 @@ _EXEC_FAILED = re.compile(r"^(?:setpriv: failed to execute|bwrap: execvp) (.+?):
 
 def _not_started(name: str, exit_code: int | None, stderr: str) -> str | None:
     """The sandbox's own report that the command could not be executed, as a start error."""
+    if exit_code == 125 and MOUNT_FAILED in stderr[-4000:]:
+        return f"sandbox: {MOUNT_FAILED}: {stderr.strip().splitlines()[0][:300]}"
     found = _EXEC_FAILED.search(stderr[-2000:]) if exit_code in (1, 126, 127) else None
     if found is None:
         return None
@@ -179,11 +186,6 @@ def _group_alive(pgid: int) -> bool:
     except (ProcessLookupError, PermissionError):
         return False
     return True
-
-
-def _read(path: Path) -> str:
-    text = path.read_text(encoding="utf-8", errors="replace")
-    return text if len(text) <= OUTPUT_LIMIT else text[-OUTPUT_LIMIT:]
 
 
 def _signal_group(pgid: int, sig: int) -> None:

@@ -23,13 +23,15 @@ from benchwright.sandbox._bwrap import (
 )
 from benchwright.sandbox._confinement import CONFINED, UNCONFINED, Confinement, require
 from benchwright.sandbox._limits import limit_reason
+from benchwright.sandbox._overlay import MOUNT_FAILED, Overlay
 from benchwright.sandbox._policy import Limits, Network, Sandbox
-from benchwright.sandbox._probe import unavailable_reason
+from benchwright.sandbox._probe import overlay_supported, unavailable_reason
 
 Isolation = Literal["bwrap", "none"]
 
 __all__ = [
     "CONFINED",
+    "MOUNT_FAILED",
     "SANDBOX_UID",
     "UNCONFINED",
     "WRAPPER_LEVELS",
@@ -37,10 +39,12 @@ __all__ = [
     "Isolation",
     "Limits",
     "Network",
+    "Overlay",
     "Sandbox",
     "command_line",
     "interpreter_dirs",
     "limit_reason",
+    "overlay_supported",
     "prepare",
     "require",
     "unavailable_reason",

@@ -63,6 +63,8 @@ def command_line(sandbox: Sandbox, argv: Sequence[str], cwd: Path) -> list[str]:
         words.append("--unshare-net")
     if root:
         words += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        if sandbox.overlay is not None:  # for the mount prelude only: setpriv drops it
+            words += ["--cap-add", "CAP_SYS_ADMIN"]
     else:
         words += ["--unshare-user", "--disable-userns"]
     words += _filesystem(sandbox)
@@ -70,6 +72,8 @@ def command_line(sandbox: Sandbox, argv: Sequence[str], cwd: Path) -> list[str]:
     for name, value in sandbox.env:
         words += ["--setenv", name, value]
     words += ["--chdir", str(cwd), "--"]
+    if root and sandbox.overlay is not None:
+        words += sandbox.overlay.prelude()
     if root:
         words += [_tool("setpriv"), f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_UID}"]
         words += ["--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
@@ -87,13 +91,19 @@ def _filesystem(sandbox: Sandbox) -> list[str]:
     words += ["--proc", "/proc", "--dev", "/dev"]
     words += ["--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/var/tmp"]
     words += ["--perms", "0777", "--dir", SANDBOX_HOME]  # private: only this sandbox sees it
-    read_only = _outermost((*interpreter_dirs(), *sandbox.readable))
-    for parent in _parents((*read_only, *sandbox.writable)):
+    overlay = sandbox.overlay
+    lower = (overlay.lower,) if overlay else ()
+    layers = (overlay.layers,) if overlay else ()
+    read_only = _outermost((*interpreter_dirs(), *sandbox.readable, *lower))
+    writable = (*sandbox.writable, *layers)
+    for parent in _parents((*read_only, *writable, *(overlay.paths if overlay else ()))):
         words += ["--perms", "0755", "--dir", str(parent)]  # traversable, and empty but for binds
     for path in read_only:
         words += ["--ro-bind", str(path), str(path)]
-    for path in sandbox.writable:
+    for path in writable:
         words += ["--bind", str(path), str(path)]
+    if overlay:
+        words += ["--perms", "0755", "--dir", str(overlay.target)]  # the prelude mounts on it
     return words
 
 
@@ -133,11 +143,19 @@ def prepare(sandbox: Sandbox) -> None:
 
     As root the sandbox runs as `SANDBOX_UID`; the workspace the harness wrote must
     become that user's. As anyone else the user namespace maps the caller's own uid.
+    An overlay's upper layer (a few whiteouts) is handed over each time; its shared lower
+    layer once, by the first sandbox that uses it: its top already being the user's says
+    so, as nothing but this hands it over and no sandbox can write it.
     """
     if os.geteuid() != 0:
         return
-    for top in sandbox.writable:
-        os.lchown(top, SANDBOX_UID, SANDBOX_UID)
+    tops = list(sandbox.writable)
+    if (overlay := sandbox.overlay) is not None:
+        tops.append(overlay.upper)
+        if os.lstat(overlay.lower).st_uid != SANDBOX_UID:
+            tops.append(overlay.lower)
+    for top in tops:
         for dirpath, dirnames, filenames in os.walk(top):
             for name in (*dirnames, *filenames):
                 os.lchown(os.path.join(dirpath, name), SANDBOX_UID, SANDBOX_UID)
+        os.lchown(top, SANDBOX_UID, SANDBOX_UID)  # last: for the lower layer, it says "done"

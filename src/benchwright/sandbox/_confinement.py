@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchwright.errors import HarnessError, SpecError
+from benchwright.sandbox._overlay import Overlay
 from benchwright.sandbox._policy import Limits, Network, Sandbox
 from benchwright.sandbox._probe import unavailable_reason
 
@@ -37,6 +38,7 @@ class Confinement:
         readable: Iterable[Path] = (),
         network: Network = Network.NONE,
         env: Mapping[str, str] | None = None,
+        overlay: Overlay | None = None,
     ) -> Sandbox | None:
         """The sandbox for one process tree, or None when confinement is off."""
         if not self.enabled:
@@ -47,6 +49,7 @@ class Confinement:
             network,
             self.limits,
             tuple((env or {}).items()),
+            overlay,
         )
 
 

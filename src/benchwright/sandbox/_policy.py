@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+from benchwright.sandbox._overlay import Overlay
+
 
 class Network(StrEnum):
     """Which network a sandboxed process sees."""
@@ -55,3 +57,6 @@ class Sandbox:
     limits: Limits = field(default_factory=Limits)
     env: tuple[tuple[str, str], ...] = ()
     """Variables set inside on top of the process environment (after ``HOME``/``TMPDIR``)."""
+    overlay: Overlay | None = None
+    """A writable view of a shared read-only tree, mounted inside before the command runs
+    (root only: `benchwright.sandbox.overlay_supported`)."""

@@ -1,13 +1,15 @@
-"""Can this machine sandbox? Asked once per process, answered with a reason."""
+"""Can this machine sandbox (and mount overlays in there)? Asked once per process."""
 
 from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 from functools import cache
 from pathlib import Path
 
 from benchwright.sandbox._bwrap import command_line, tool
+from benchwright.sandbox._overlay import Overlay
 from benchwright.sandbox._policy import Sandbox
 
 INSTALL_HINT = "install Debian's bubblewrap (apt-get install bubblewrap; make setup does it)"
@@ -29,3 +31,23 @@ def unavailable_reason() -> str | None:
         lines = (done.stderr or done.stdout).strip().splitlines() or ["no output"]
         return f"bwrap cannot create namespaces here (exit {done.returncode}: {lines[-1]})"
     return None
+
+
+@cache
+def overlay_supported() -> bool:
+    """Whether a sandbox here can mount an overlay (root, and a kernel that allows it)."""
+    if os.geteuid() != 0 or unavailable_reason() is not None:
+        return False
+    with tempfile.TemporaryDirectory(prefix="bw-overlay-probe-") as tmp:
+        root = Path(tmp)
+        overlay = Overlay(root / "lower", root / "layers", root / "target")
+        for path in overlay.paths:
+            path.mkdir(parents=True)
+        if not overlay.mountable:
+            return False
+        argv = command_line(Sandbox(writable=(), overlay=overlay), ["/bin/true"], overlay.target)
+        try:
+            done = subprocess.run(argv, capture_output=True, timeout=30, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+        return done.returncode == 0

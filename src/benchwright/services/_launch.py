@@ -13,7 +13,6 @@ that lane's thread ended. The spawner thread lives as long as the grader does.
 
 from __future__ import annotations
 
-import os
 import shlex
 import subprocess
 import sys
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from benchwright.errors import HarnessError
+from benchwright.workspace import tail_bytes
 
 PLACEHOLDERS = ("db", "port", "tree", "python")
 
@@ -86,8 +86,5 @@ def _spawner() -> ThreadPoolExecutor:
 
 
 def tail(path: Path, offset: int, size: int) -> bytes:
-    """The last ``size`` bytes written to ``path`` after ``offset``."""
-    with path.open("rb") as log:
-        end = log.seek(0, os.SEEK_END)
-        log.seek(max(offset, end - size))
-        return log.read()
+    """The last ``size`` bytes written to ``path`` after ``offset`` (the rest is never read)."""
+    return tail_bytes(path, size, start=offset)

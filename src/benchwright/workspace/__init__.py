@@ -1,6 +1,7 @@
 """Isolated workspaces: materialize a task's files, replay an agent's edits, clean up."""
 
-from benchwright.workspace._fresh import read_regular, write_fresh
+from benchwright.workspace._caps import WorkspaceCaps, over_caps
+from benchwright.workspace._fresh import read_regular, tail_bytes, tail_text, write_fresh
 from benchwright.workspace._workspace import (
     HARNESS_DIRS,
     UNCOPIED_DIRS,
@@ -14,9 +15,13 @@ __all__ = [
     "HARNESS_DIRS",
     "UNCOPIED_DIRS",
     "Workspace",
+    "WorkspaceCaps",
     "match_glob",
+    "over_caps",
     "read_regular",
     "read_tree",
     "replay",
+    "tail_bytes",
+    "tail_text",
     "write_fresh",
 ]

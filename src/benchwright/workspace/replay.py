@@ -4,22 +4,38 @@ Beyond the AgentBench reference, which overwrote a file with ``new_string``,
 an edit applies ``old → new`` to the file's *current* content. An edit that
 cannot apply (``old`` absent or ambiguous, path outside the workspace, a file
 where a directory must be, text that is not UTF-8) leaves the file as it was —
-as the agent's own tool would have — and is reported.
+as the agent's own tool would have — and is reported. A step that takes the view past
+the workspace caps (`WorkspaceCaps`) is reported with the cap as its problem, and
+nothing after it is applied.
 """
 
 from __future__ import annotations
 
 from benchwright.model import FileEdit, Replacement, ReplayError, Trajectory, inside_root
+from benchwright.workspace._caps import WorkspaceCaps
 from benchwright.workspace._workspace import Workspace
 
 
-def replay(workspace: Workspace, trajectory: Trajectory) -> tuple[ReplayError, ...]:
-    """Apply every file edit in order; return the steps that could not be applied."""
+def replay(
+    workspace: Workspace, trajectory: Trajectory, caps: WorkspaceCaps | None = None
+) -> tuple[ReplayError, ...]:
+    """Apply every file edit in order; return the steps that could not be applied.
+
+    Past ``caps`` (default `WorkspaceCaps()`) the step that passed them is the last error
+    and the rest of the trajectory is not applied.
+    """
+    caps = caps or WorkspaceCaps()
     errors: list[ReplayError] = []
+    size = sum(len(data) for data in workspace.files.values())
     for edit in trajectory.file_edits():
+        before = len(workspace.files.get(edit.path, b""))
         problem = _apply(workspace, edit)
+        size += len(workspace.files.get(edit.path, b"")) - before
+        problem = problem or caps.reason(len(workspace.files), size)
         if problem:
             errors.append(ReplayError(edit.step_index, edit.tool, edit.path, problem))
+        if problem and problem.startswith("limit:"):
+            break
     return tuple(errors)
 
 

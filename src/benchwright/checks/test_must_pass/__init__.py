@@ -90,7 +90,7 @@ def test_must_pass(p: TestMustPassParams, ctx: CheckContext) -> CheckResult:
     except SyntaxError as exc:
         return ctx.result(Status.INFRA, 0.0, f"a stamped test file does not parse: {exc}")
     try:
-        with workdir(ctx.directory()) as work:
+        with workdir(ctx.directory(), shared=ctx.confinement.enabled) as work:
             obs, facts = _execute(invocation, p, ctx, work)
             report = _report(work) if invocation.runner == "pytest" else None
     except OSError as exc:
@@ -139,12 +139,13 @@ def _execute(
     python = shlex.join(interpreter_words(pycache))
     import_path = [work.copy / d for d in p.import_path]
     facts: dict[str, Any] = {"runner": invocation.runner, "left_out": work.left_out}
+    facts["files_copied"] = work.copied  # 0 when the trial's shared base was reused
     extra_env: dict[str, str] = {}
     line = f"{python}{invocation.tail}" if invocation.runner == "python" else p.command
     if invocation.runner == "pytest":
         config = fixture_config(ctx.task.files)
         import_path += [work.copy / d for d in config.pythonpath]
-        facts["conftest_removed"] = remove_conftests(work.copy, {*ctx.task.files, *ctx.task.stamp})
+        facts["conftest_removed"] = remove_conftests(work, {*ctx.task.files, *ctx.task.stamp})
         facts["pytest_config"] = config.source
         options = [*config.write(ctx.task.files, work.config), *_pytest_options(invocation, work)]
         line = f"{python} -m pytest{invocation.tail} {shlex.join(options)}"
@@ -157,9 +158,10 @@ def _execute(
         extra=extra_env,
     )
     sandbox = ctx.confinement.sandbox(
-        writable=[work.copy, work.report],
+        writable=work.writable,
         readable=[work.site, work.config, pycache],
         network=Network.NONE,
+        overlay=work.overlay,
     )
     return run_command(line, work.copy, timeout_s=p.timeout, env=env, sandbox=sandbox), facts
 
