@@ -150,37 +150,35 @@ def test_row_integrity_missing_ids_cost_coverage():
 def test_json_everywhere_html_error_page_keeps_half():
     obs = perfect()
     assert grade_one(obs, "json_everywhere").detail == (
-        "1: 18 responses (6 sampled + 12 error answers; error statuses 400, 404, 405, 409, 502, "
-        "503)"
+        "1: 6 sampled responses (error statuses none)"
     )
     sample = list(obs["json_sample"].reads)
     sample[4] = jr(None, 404, "text/html", raw=b"<h1>Not Found</h1>", path="/api/nope")
     row = grade_one(swap(obs, "json_sample", reads=tuple(sample)), "json_everywhere")
-    assert row.score == pytest.approx(1 - 1 / 18, abs=1e-5)
+    assert row.score == pytest.approx(1 - 1 / 6, abs=1e-5)
+    assert row.detail.endswith("(error statuses 404); short: GET /api/nope 404 (0)")
     typed = list(obs["json_sample"].reads)
     typed[5] = jr({"error": {}}, 400, "text/plain", path="/api/payments?limit=-1")
     assert grade_one(swap(obs, "json_sample", reads=tuple(typed)), "json_everywhere").score == (
-        pytest.approx(1 - 0.5 / 18, abs=1e-5)
+        pytest.approx(1 - 0.5 / 6, abs=1e-5)
     )
 
 
-def test_json_everywhere_samples_every_error_status_the_probes_provoked():
-    """An HTML 405 or 409 (not /api/nope) is met by the probes and costs its halves."""
+def test_the_public_rows_read_their_own_sample_and_matrix_only():
+    """Methodology §09: json_everywhere samples six responses and b_error_envelope grades
+    its validation matrix; an HTML 501 to PUT /api/summary and an HTML 409 (issue #24: an app
+    the public scorer grades 1.0 lost both rows to the 501) are the weight-zero x_ rows'."""
     obs = perfect()
     results = list(obs["validation"].matrix.results)
     put = next(i for i, (c, _) in enumerate(results) if c.name == "PUT /api/summary")
-    html = http(405, b"<h1>Method Not Allowed</h1>", "text/html", path="/api/summary")
-    html = replace(html, method="PUT")
-    results[put] = (results[put][0], html)
+    html = http(501, b"<h1>Unsupported method ('PUT')</h1>", "text/html", path="/api/summary")
+    results[put] = (results[put][0], replace(html, method="PUT"))
     obs = swap(obs, "validation", matrix=MatrixObservation(tuple(results)))
     obs = swap(obs, "conflict", second=jr(None, 409, "text/html", raw=b"<p>conflict</p>"))
-    row = grade_one(obs, "json_everywhere")
-    assert row.score == pytest.approx(1 - 2 / 18, abs=1e-5)
-    assert "PUT /api/summary 405 (0)" in row.detail and "GET /api 409 (0)" in row.detail
-    envelope = grade_one(obs, "b_error_envelope")
-    assert envelope.score == pytest.approx(0.6 * 12 / 14 + 0.4, abs=1e-5)
-    assert "PUT /api/summary (405)" in envelope.detail
-    assert "note after a persistent conflict (409)" in envelope.detail
+    assert grade_one(obs, "json_everywhere").score == 1.0
+    assert grade_one(obs, "b_error_envelope").score == 1.0
+    assert "PUT /api/summary 501 (0)" in grade_one(obs, "x_json_errors").detail
+    assert "PUT /api/summary (501)" in grade_one(obs, "x_error_envelopes").detail
 
 
 def test_error_envelope_without_field_errors_caps_at_point_six():
@@ -201,7 +199,7 @@ def test_error_envelope_without_field_errors_caps_at_point_six():
     row = grade_one(obs, "b_error_envelope")
     assert row.score == pytest.approx(0.6)
     assert row.detail.startswith(
-        "0.6: envelope 14/14 [statuses 400, 404, 405, 409, 502, 503] (0.6), field_errors 0/8 (0.4)"
+        "0.6: envelope 7/7 [statuses 400, 404] (0.6), field_errors 0/6 (0.4)"
     )
 
 
@@ -221,7 +219,7 @@ def test_error_envelope_batch_path_must_name_items():
         ),
     )
     row = grade_one(obs, "b_error_envelope")
-    assert row.score == pytest.approx(0.6 + 0.4 * 7 / 8, abs=1e-5)
+    assert row.score == pytest.approx(0.6 + 0.4 * 5 / 6, abs=1e-5)
     assert "short: batch[invalid]" in row.detail
 
 
