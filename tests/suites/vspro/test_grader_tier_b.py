@@ -57,27 +57,35 @@ def test_chronological_order_is_by_instant_not_string():
     c = ROWS[2] | {"created_at": "2026-03-22T20:00:00-05:00"}  # 2026-03-23T01:00Z
     assert grade_one(reads(default=jr(page([a, b, c]))), "chronological_order").score == 1.0
     swapped = grade_one(reads(default=jr(page([b, a, c]))), "chronological_order")
-    pairs = 2 + 4 + 199 + 9 + (EXPECT.total - 1) + 9  # default, page5, capped, refunded, walk, desc
-    assert swapped.score == pytest.approx(1 - 1 / pairs, abs=1e-4)
-    assert swapped.detail.endswith(
-        f"{pairs - 1}/{pairs} adjacent pairs in instant order over 6 ordering reads; "
-        "out of order: default 1/2"
-    )
+    assert (swapped.score, swapped.detail) == (
+        0.5, "0.5: 1/2 adjacent pairs in instant order over 1 ordering read; out of order: "
+        "default 1/2"
+    )  # fmt: skip
     bad = grade_one(
         reads(default=jr(page([a, ROWS[1] | {"created_at": "23/03/2026"}]))), "chronological_order"
     )
     assert bad.score == 0.0 and "not RFC 3339" in bad.detail
 
 
-def test_chronological_order_is_seen_by_every_ordering_read():
-    """A text sort that happens to leave the first page right is caught on the others."""
+def test_chronological_order_reads_the_default_page_only():
+    """Methodology §09: the instrument orders the default page (GET /api/payments); a text
+    sort that leaves the first page right is x_order_everywhere's (issue #24), never this
+    row's, nor is an unparseable stamp on a later page."""
     text = sorted(ROWS, key=lambda x: x["created_at"])
     walk = tuple(jr(page(text[k : k + 200], limit=200)) for k in range(0, len(text), 200))
     desc = sorted(ROWS, key=lambda x: x["created_at"], reverse=True)[:10]
-    row = grade_one(reads(raw_pages=walk, sorted_desc=jr(page(desc))), "chronological_order")
+    obs = reads(raw_pages=walk, sorted_desc=jr(page(desc)))
+    assert grade_one(obs, "chronological_order").detail == (
+        "1: 49/49 adjacent pairs in instant order over 1 ordering read"
+    )
+    row = grade_one(obs, "x_order_everywhere")
     assert row.score < 1.0
     assert "out of order: raw pages" in row.detail and "sort=-created_at" in row.detail
-    assert "default" not in row.detail.split("out of order:")[1]
+    late = reads(page5=jr(page([ROWS[5] | {"created_at": "23/03/2026"}, *ROWS[6:10]])))
+    assert grade_one(late, "chronological_order").score == 1.0
+    assert grade_one(late, "x_order_everywhere").detail == (
+        "0: created_at '23/03/2026' (limit=5&offset=5) is not RFC 3339"
+    )
 
 
 def summary_with(**changes):

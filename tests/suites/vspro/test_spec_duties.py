@@ -14,7 +14,13 @@ from benchwright.suites.vspro.checks import CheckSettings, build_table
 from benchwright.suites.vspro.phases.reads import LONG_NOTE, NOTE_PROBE_ID
 
 SB6 = Path(__file__).parents[3] / "scorers" / "sb6.yaml"
-ROWS_X = ("x_asset_paths", "x_status_duties", "x_error_envelopes", "x_json_errors")
+ROWS_X = (
+    "x_asset_paths",
+    "x_status_duties",
+    "x_error_envelopes",
+    "x_json_errors",
+    "x_order_everywhere",
+)
 UNREACHABLE = (
     "sync with the vendor unreachable -> 503 vendor_unavailable (§7 a vendor with no answer "
     "after your retries is 503 vendor_unavailable)"
@@ -165,3 +171,16 @@ def test_json_errors_grade_every_error_answer_outside_the_six_sampled():
     none = swap(swap(none, "batch", invalid=jr({})), "conflict", second=None)
     row = grade_one(none, "x_json_errors")
     assert (row.score, row.detail) == (0.0, "0: no error answer beyond the six sampled")
+
+
+def test_order_everywhere_counts_every_other_ordering_read():
+    obs = perfect()
+    pairs = 4 + 199 + 9 + (len(ROWS) - 1) + 9  # page5, capped, refunded, walk, desc
+    assert grade_one(obs, "x_order_everywhere").detail == (
+        f"1: {pairs}/{pairs} adjacent pairs in instant order over 5 ordering reads"
+    )
+    rising = ROWS[:10]  # the fixture rows are in instant order
+    row = grade_one(swap(obs, "reads", sorted_desc=jr(page(rising))), "x_order_everywhere")
+    assert row.detail.endswith("out of order: sort=-created_at 0/9")
+    assert grade_one(swap(obs, "reads", sorted_desc=jr(page(rising))),
+                     "chronological_order").score == 1.0  # fmt: skip

@@ -15,6 +15,9 @@ a row of its own that keeps its evidence and its control but never enters a tier
   field errors for ``limit=0`` and the long note; ``b_error_envelope`` reads the matrix.
 - ``x_json_errors``: JSON with a json type on every error answer outside the six responses
   ``json_everywhere`` samples.
+- ``x_order_everywhere``: instant order in every other read that orders by created_at (the
+  walk across page breaks, ``sort=-created_at`` descending, ...); ``chronological_order``
+  reads the default page.
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ from benchwright.suites.vspro.checks._common import frac, g, result
 from benchwright.suites.vspro.checks._errors import error_code, error_responses, split_errors
 from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.checks.tier_a import ASSET_TYPES, asset_answers, typed
+from benchwright.suites.vspro.checks.tier_b import order_row
 from benchwright.suites.vspro.checks.tier_b_wire import body_of, envelope_row, json_halves
-from benchwright.suites.vspro.observations import Observations, PageObs, body
+from benchwright.suites.vspro.observations import Observations, PageObs, body, rows_of
 from benchwright.suites.vspro.phases.reads import LONG_NOTE
 
 ASSET_DUTY = "§6.9 the files are served at /<file> and the same files under /web/<file>"
@@ -132,3 +136,19 @@ def x_json_errors(obs: Observations, _s) -> CheckResult:
     score, short = json_halves(extra)
     return result("x_json_errors", score, f"{g(score)}: {len(extra)} error answers beyond the "
                   f"six sampled{short}")  # fmt: skip
+
+
+@vspro_check("x_order_everywhere", needs=("reads",))
+def x_order_everywhere(obs: Observations, _s) -> CheckResult:
+    """Weight zero (§6.3: created_at sorts by the instant; the public instrument reads the
+    default page only): ``limit=5&offset=5``, ``limit=500``, ``status=refunded``, the raw
+    200-row walk across its page breaks, and ``sort=-created_at`` descending are in instant
+    order; the fraction of ordered adjacent pairs over them all, 0 on an unparseable stamp."""
+    r = obs["reads"]
+    walk = [x for p in r.raw_pages for x in (rows_of(p) or [])]
+    reads = {name: (rows_of(read) or [], True) for name, read in
+             (("limit=5&offset=5", r.page5), ("limit=500", r.capped),
+              ("status=refunded", r.filtered))}  # fmt: skip
+    reads["raw pages"] = (walk, True)
+    reads["sort=-created_at"] = (rows_of(r.sorted_desc) or [], False)
+    return order_row("x_order_everywhere", reads)
