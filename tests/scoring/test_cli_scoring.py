@@ -33,7 +33,7 @@ def test_compose_prints_the_verdict_and_writes_the_scorecard(
         "sb-6.0",
         0.5882,
     )
-    assert len(card["rows"]) == 72 and card["tiers"] and card["factors"]
+    assert len(card["rows"]) == 77 and card["tiers"] and card["factors"]
 
 
 def test_compose_a_laddered_scorer_by_rung(cli: CliRunner, tmp_path: Path) -> None:

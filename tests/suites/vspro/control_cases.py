@@ -4,6 +4,7 @@ costs what its expectation table says."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from benchwright.model import CheckResult, Scorecard
 from benchwright.scoring import compose
 from benchwright.suites.audit import Auditor, load_controls
 from benchwright.suites.audit.controls import REPORT_ONLY
+from benchwright.suites.audit.isolate import isolated_score
 
 REPO = Path(__file__).parents[3]
 SUITE = REPO / "suites" / "vspro"
@@ -40,14 +42,19 @@ class SessionGoldenAuditor(Auditor):
         return self._card, 0.0
 
 
-def assert_control_costs(auditor: Auditor, name: str, expected: Expected) -> None:
+def assert_control_costs(
+    auditor: Auditor, name: str, expected: Expected, unmoved: tuple[str, ...] = ()
+) -> None:
     """Grade control ``name`` through its own phases and judge it against ``auditor``'s
     golden: it passes its expectations, the golden keeps every target at 1.0, each target
-    lands exactly where ``expected`` says with a detail naming why, and a critical control
-    multiplies through a target."""
+    lands exactly where ``expected`` says with a detail naming why, a critical control
+    multiplies through a target, and each ``unmoved`` row (one the defect must not reach)
+    scores the golden's, so the golden's rows with the targets and those in their place
+    still compose to the golden's score."""
     (control,) = load_controls(SUITE, [name])
-    verdict = auditor.check(control, quick=True)
     golden, _ = auditor.golden(control.phases)
+    graded = auditor.grade_control(control, control.phases)
+    verdict = auditor.verdict(control, golden, graded)
     assert verdict.passed, verdict.problems
     for check in control.targets:
         assert golden.row(check).score == 1.0, golden.row(check).detail
@@ -61,3 +68,8 @@ def assert_control_costs(auditor: Auditor, name: str, expected: Expected) -> Non
         assert verdict.isolated < verdict.golden_score
     if control.critical:
         assert any(f.split(" x")[0] in control.targets for f in verdict.factors)
+    for check in unmoved:
+        row = graded.card.row(check)
+        assert (row.status.name, row.score) == ("PASS", golden.row(check).score), row.detail
+    kept = replace(control, targets=control.targets + unmoved)
+    assert isolated_score(kept, golden, graded.card, auditor.scorer) == verdict.golden_score

@@ -30,7 +30,7 @@ CONTROLS = ("blind-write", "crash-without-db", "cross-currency-total", "duplicat
             "no-webhook-verify", "utc-buckets", "no-event-dedup",
             "reserialised-signature", "long-note-accepted", "unknown-id-null",
             "innerhtml-names", "stripped-batch-key", "register-once",
-            "unavailable-as-502")  # fmt: skip
+            "unavailable-as-502", "public-instrument-only")  # fmt: skip
 """The backend controls; the browser ones are tested in ``test_browser_controls.py``."""
 
 # What each defect costs, as (check, score, a phrase of its detail naming the evidence).
@@ -52,16 +52,21 @@ EXPECTED = {
                         "even when it carries a newer data.version")],
     "reserialised-signature": [("h_webhook_ledger", 0.0, "evt_0009 (apply-raw) answered 401; "
                                 "evt_0010 (apply-raw) answered 401")],
-    "long-note-accepted": [("c_api_depth", 0.8462, "note>280 -> 400 (§6.7 a note is 1 to 280 "
-                            "characters), note>280 not stored (§6.7)"),
-                           ("b_error_envelope", 0.95, "short: note>280")],
-    "unknown-id-null": [("c_api_depth", 0.9231, "unknown id -> 404 (§6.4 an unknown payment is 404 "
-                         "not_found)")],
-    "unavailable-as-502": [("c_api_depth", 0.9231, "failed: sync with the vendor unreachable "
+    "long-note-accepted": [("x_status_duties", 0.6667, "note>280 -> 400 (§6.7 a note is 1 to "
+                            "280 characters), note>280 not stored (§6.7)"),
+                           ("x_error_envelopes", 0.8, "short: note>280")],
+    "unknown-id-null": [("x_status_duties", 0.8333, "unknown id -> 404 (§6.4 an unknown payment "
+                         "is 404 not_found)")],
+    "unavailable-as-502": [("x_status_duties", 0.8333, "wrong: sync with the vendor unreachable "
                             "-> 503 vendor_unavailable (§7 a vendor with no answer after your "
-                            "retries is 503 vendor_unavailable)"),
-                           ("input_validation", 0.9231, "wrong: sync with the vendor "
-                            "unreachable -> 503")],
+                            "retries is 503 vendor_unavailable)")],
+    "public-instrument-only": [
+        ("x_asset_paths", 0.0, "styles.css (/web/styles.css answered 404"),
+        ("x_status_duties", 0.5, "wrong: limit=0 -> 400 (§6.3 a limit below 1 is invalid), sync "
+         "on a failing vendor -> 502 vendor_error"),
+        ("x_error_envelopes", 0.68, "short: PUT /api/summary (501), limit=0"),
+        ("x_json_errors", 0.9, "short: PUT /api/summary 501 (0)"),
+    ],
     "innerhtml-names": [("x_name_injection", 0.0, "ran as markup in the page (its onerror "
                          "handler set window.__bwx): data rendered with innerHTML")],
     "register-once": [("x_register_retry", 0.0, "it never registered again in the "),
@@ -73,6 +78,15 @@ EXPECTED = {
     "crash-without-db": [("server_runs", 0.0, "no database at")],
     "empty": [("modules_present", 0.0, "0/8 spec files"), ("server_runs", 0.0, "crashed")],
 }  # fmt: skip
+
+UNMOVED = {
+    "public-instrument-only": ("serves_page", "c_api_depth", "input_validation",
+                               "b_error_envelope", "json_everywhere"),
+}  # fmt: skip
+"""Rows a control's defect must leave at the golden's score. ``public-instrument-only`` keeps
+every duty the public sb-6 instrument's texts name (methodology §09) and none of the others,
+so the rows that once graded those others must not see it (issue #24: sb-6.0 is never
+stricter than the public instrument)."""
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +174,8 @@ def test_control_lowers_its_targets_and_ranks_below_the_golden(judged_by_the_ses
     (control,) = load_controls(SUITE, [name])
     if "browser" in control.phases and (reason := browser_available()):
         pytest.skip(f"no headless Chromium: {reason}")
-    assert_control_costs(judged_by_the_session_golden, name, EXPECTED[name])
+    assert_control_costs(judged_by_the_session_golden, name, EXPECTED[name],
+                         UNMOVED.get(name, ()))  # fmt: skip
 
 
 @needs_golden

@@ -163,6 +163,14 @@ def test_golden_reference_through_the_command_line(golden_twice):
     assert rows["e_under_load_latency"]["status"] == "PASS"
     assert rows["e_hard_mastery"]["score"] == 1.0
     assert rows["x_register_retry"]["score"] == 1.0  # it registered again after the refusal
+    for duty in (
+        "x_asset_paths",
+        "x_status_duties",
+        "x_error_envelopes",
+        "x_json_errors",
+        "x_order_everywhere",
+    ):
+        assert rows[duty]["score"] == 1.0, rows[duty]["detail"]  # every spec duty, sandboxed
     assert [p["name"] for p in doc["grading"]["phases"]] == list(PHASE_NAMES)
     assert (tmp_path / "card1.browser" / "load" / "load-1280.png").is_file()
     assert doc["provenance"]["tree_sha256"] == doc["grading"]["tree_sha256"]
@@ -170,7 +178,7 @@ def test_golden_reference_through_the_command_line(golden_twice):
     assert doc["schema_version"] and doc["scorer_version"].startswith("sb-6.0")
     assert (tmp_path / "card1.app.log").is_file()
     assert (tmp_path / "card1.vendor-trace.jsonl").stat().st_size > 0
-    assert (tmp_path / "j1.xml").read_text().count("<testcase") == len(doc["rows"]) == 72
+    assert (tmp_path / "j1.xml").read_text().count("<testcase") == len(doc["rows"]) == 77
 
 
 @pytest.mark.slow

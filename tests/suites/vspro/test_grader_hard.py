@@ -240,7 +240,7 @@ def test_input_validation_and_local_pagination_near_misses():
     row = grade_one(
         swap(obs, "validation", matrix=MatrixObservation(tuple(results))), "input_validation"
     )
-    assert row.detail == "0.9231: 12/13; wrong: limit=-1 -> 400"
+    assert row.detail == "0.8571: 6/7; wrong: limit=-1 -> 400"
     uncapped = swap(obs, "reads", capped=jr(page(ROWS[:500], limit=500)))
     row = grade_one(uncapped, "local_pagination")
     assert row.detail == "0.6667: 2/3; failed: limit=500 capped to 200 and echoed"

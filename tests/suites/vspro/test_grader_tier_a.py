@@ -77,9 +77,11 @@ def test_sync_shape_needs_a_json_body():
 
 def test_serves_page_rungs():
     obs = perfect()
-    assets = dict(obs["page"].assets) | {"viz.js": http(200, b"1", "text/plain")}
-    two = grade_one(swap(obs, "page", assets=assets), "serves_page")
-    assert two.score == 0.7 and "wrong or missing: viz.js" in two.detail
+    plain = http(200, b"1", "text/plain")
+    wrong = swap(obs, "page", assets=dict(obs["page"].assets) | {"viz.js": plain},
+                 web_assets=dict(obs["page"].web_assets) | {"viz.js": plain})  # fmt: skip
+    two = grade_one(wrong, "serves_page")
+    assert two.score == 0.7 and "wrong or missing: viz.js (not served as javascript" in two.detail
     empty_on_disk = dict(obs["page"].on_disk) | {"app.js": 0, "viz.js": 0}
     assert grade_one(swap(obs, "page", on_disk=empty_on_disk), "serves_page").score == 0.4
     broken = grade_one(swap(obs, "page", index=http(500, b"oops")), "serves_page")
@@ -88,23 +90,22 @@ def test_serves_page_rungs():
     assert grade_one(nobody, "serves_page").detail == "0: no server answered GET / (refused)"
 
 
-def test_serves_page_wants_the_same_files_under_web():
-    """§6.9: each asset also under /web/, typed, the same bytes; a miss names the path."""
+def test_serves_page_passes_an_asset_served_at_either_path():
+    """Methodology §09: the instrument tries the bare and the web/-prefixed path and passes
+    an asset served at either (issue #24: an app serving only /<file> lost 0.6 here); that
+    §6.9 asks for both is the weight-zero x_asset_paths's."""
     obs = perfect()
-    web = dict(obs["page"].web_assets) | {"app.js": http(404, b"{}", "application/json")}
-    row = grade_one(swap(obs, "page", web_assets=web), "serves_page")
-    assert row.score == 0.7
-    assert row.detail == (
-        "0.7: page served, 2/3 assets with the right content type at /<file> and /web/<file>; "
-        "wrong or missing: app.js (/web/app.js answered 404 application/json; §6.9 the files "
-        "are served at /<file> and the same files under /web/<file>)"
-    )
-    web = {n: http(200, b"<html>index</html>", "text/html") for n in obs["page"].web_assets}
-    assert grade_one(swap(obs, "page", web_assets=web), "serves_page").score == 0.4
-    other = dict(obs["page"].web_assets) | {"viz.js": http(200, b"2", "text/javascript")}
-    row = grade_one(swap(obs, "page", web_assets=other), "serves_page")
-    assert "viz.js (/web/viz.js serves other bytes than /viz.js" in row.detail
-    assert grade_one(obs, "serves_page").detail.startswith("1: page served, 3/3 assets")
+    gone = {n: http(404, b"{}", "application/json") for n in obs["page"].web_assets}
+    bare = grade_one(swap(obs, "page", web_assets=gone), "serves_page")
+    assert (bare.score, bare.detail) == (
+        1.0, "1: page served, 3/3 assets with the right content type at /<file> or /web/<file>"
+    )  # fmt: skip
+    assert grade_one(swap(obs, "page", assets=gone), "serves_page").score == 1.0  # /web/ only
+    html = {n: http(200, b"<html>index</html>", "text/html") for n in obs["page"].assets}
+    neither = grade_one(swap(obs, "page", assets=html, web_assets=gone), "serves_page")
+    assert neither.score == 0.4
+    assert "app.js (not served as javascript at either path: /app.js 200 text/html, " \
+           "/web/app.js 404 application/json)" in neither.detail  # fmt: skip
 
 
 def test_row_is_fail_below_full_score_and_keeps_partial_credit():

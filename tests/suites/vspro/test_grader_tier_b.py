@@ -57,27 +57,35 @@ def test_chronological_order_is_by_instant_not_string():
     c = ROWS[2] | {"created_at": "2026-03-22T20:00:00-05:00"}  # 2026-03-23T01:00Z
     assert grade_one(reads(default=jr(page([a, b, c]))), "chronological_order").score == 1.0
     swapped = grade_one(reads(default=jr(page([b, a, c]))), "chronological_order")
-    pairs = 2 + 4 + 199 + 9 + (EXPECT.total - 1) + 9  # default, page5, capped, refunded, walk, desc
-    assert swapped.score == pytest.approx(1 - 1 / pairs, abs=1e-4)
-    assert swapped.detail.endswith(
-        f"{pairs - 1}/{pairs} adjacent pairs in instant order over 6 ordering reads; "
-        "out of order: default 1/2"
-    )
+    assert (swapped.score, swapped.detail) == (
+        0.5, "0.5: 1/2 adjacent pairs in instant order over 1 ordering read; out of order: "
+        "default 1/2"
+    )  # fmt: skip
     bad = grade_one(
         reads(default=jr(page([a, ROWS[1] | {"created_at": "23/03/2026"}]))), "chronological_order"
     )
     assert bad.score == 0.0 and "not RFC 3339" in bad.detail
 
 
-def test_chronological_order_is_seen_by_every_ordering_read():
-    """A text sort that happens to leave the first page right is caught on the others."""
+def test_chronological_order_reads_the_default_page_only():
+    """Methodology §09: the instrument orders the default page (GET /api/payments); a text
+    sort that leaves the first page right is x_order_everywhere's (issue #24), never this
+    row's, nor is an unparseable stamp on a later page."""
     text = sorted(ROWS, key=lambda x: x["created_at"])
     walk = tuple(jr(page(text[k : k + 200], limit=200)) for k in range(0, len(text), 200))
     desc = sorted(ROWS, key=lambda x: x["created_at"], reverse=True)[:10]
-    row = grade_one(reads(raw_pages=walk, sorted_desc=jr(page(desc))), "chronological_order")
+    obs = reads(raw_pages=walk, sorted_desc=jr(page(desc)))
+    assert grade_one(obs, "chronological_order").detail == (
+        "1: 49/49 adjacent pairs in instant order over 1 ordering read"
+    )
+    row = grade_one(obs, "x_order_everywhere")
     assert row.score < 1.0
     assert "out of order: raw pages" in row.detail and "sort=-created_at" in row.detail
-    assert "default" not in row.detail.split("out of order:")[1]
+    late = reads(page5=jr(page([ROWS[5] | {"created_at": "23/03/2026"}, *ROWS[6:10]])))
+    assert grade_one(late, "chronological_order").score == 1.0
+    assert grade_one(late, "x_order_everywhere").detail == (
+        "0: created_at '23/03/2026' (limit=5&offset=5) is not RFC 3339"
+    )
 
 
 def summary_with(**changes):
@@ -150,37 +158,35 @@ def test_row_integrity_missing_ids_cost_coverage():
 def test_json_everywhere_html_error_page_keeps_half():
     obs = perfect()
     assert grade_one(obs, "json_everywhere").detail == (
-        "1: 18 responses (6 sampled + 12 error answers; error statuses 400, 404, 405, 409, 502, "
-        "503)"
+        "1: 6 sampled responses (error statuses none)"
     )
     sample = list(obs["json_sample"].reads)
     sample[4] = jr(None, 404, "text/html", raw=b"<h1>Not Found</h1>", path="/api/nope")
     row = grade_one(swap(obs, "json_sample", reads=tuple(sample)), "json_everywhere")
-    assert row.score == pytest.approx(1 - 1 / 18, abs=1e-5)
+    assert row.score == pytest.approx(1 - 1 / 6, abs=1e-5)
+    assert row.detail.endswith("(error statuses 404); short: GET /api/nope 404 (0)")
     typed = list(obs["json_sample"].reads)
     typed[5] = jr({"error": {}}, 400, "text/plain", path="/api/payments?limit=-1")
     assert grade_one(swap(obs, "json_sample", reads=tuple(typed)), "json_everywhere").score == (
-        pytest.approx(1 - 0.5 / 18, abs=1e-5)
+        pytest.approx(1 - 0.5 / 6, abs=1e-5)
     )
 
 
-def test_json_everywhere_samples_every_error_status_the_probes_provoked():
-    """An HTML 405 or 409 (not /api/nope) is met by the probes and costs its halves."""
+def test_the_public_rows_read_their_own_sample_and_matrix_only():
+    """Methodology §09: json_everywhere samples six responses and b_error_envelope grades
+    its validation matrix; an HTML 501 to PUT /api/summary and an HTML 409 (issue #24: an app
+    the public scorer grades 1.0 lost both rows to the 501) are the weight-zero x_ rows'."""
     obs = perfect()
     results = list(obs["validation"].matrix.results)
     put = next(i for i, (c, _) in enumerate(results) if c.name == "PUT /api/summary")
-    html = http(405, b"<h1>Method Not Allowed</h1>", "text/html", path="/api/summary")
-    html = replace(html, method="PUT")
-    results[put] = (results[put][0], html)
+    html = http(501, b"<h1>Unsupported method ('PUT')</h1>", "text/html", path="/api/summary")
+    results[put] = (results[put][0], replace(html, method="PUT"))
     obs = swap(obs, "validation", matrix=MatrixObservation(tuple(results)))
     obs = swap(obs, "conflict", second=jr(None, 409, "text/html", raw=b"<p>conflict</p>"))
-    row = grade_one(obs, "json_everywhere")
-    assert row.score == pytest.approx(1 - 2 / 18, abs=1e-5)
-    assert "PUT /api/summary 405 (0)" in row.detail and "GET /api 409 (0)" in row.detail
-    envelope = grade_one(obs, "b_error_envelope")
-    assert envelope.score == pytest.approx(0.6 * 12 / 14 + 0.4, abs=1e-5)
-    assert "PUT /api/summary (405)" in envelope.detail
-    assert "note after a persistent conflict (409)" in envelope.detail
+    assert grade_one(obs, "json_everywhere").score == 1.0
+    assert grade_one(obs, "b_error_envelope").score == 1.0
+    assert "PUT /api/summary 501 (0)" in grade_one(obs, "x_json_errors").detail
+    assert "PUT /api/summary (501)" in grade_one(obs, "x_error_envelopes").detail
 
 
 def test_error_envelope_without_field_errors_caps_at_point_six():
@@ -201,7 +207,7 @@ def test_error_envelope_without_field_errors_caps_at_point_six():
     row = grade_one(obs, "b_error_envelope")
     assert row.score == pytest.approx(0.6)
     assert row.detail.startswith(
-        "0.6: envelope 14/14 [statuses 400, 404, 405, 409, 502, 503] (0.6), field_errors 0/8 (0.4)"
+        "0.6: envelope 7/7 [statuses 400, 404] (0.6), field_errors 0/6 (0.4)"
     )
 
 
@@ -221,7 +227,7 @@ def test_error_envelope_batch_path_must_name_items():
         ),
     )
     row = grade_one(obs, "b_error_envelope")
-    assert row.score == pytest.approx(0.6 + 0.4 * 7 / 8, abs=1e-5)
+    assert row.score == pytest.approx(0.6 + 0.4 * 5 / 6, abs=1e-5)
     assert "short: batch[invalid]" in row.detail
 
 

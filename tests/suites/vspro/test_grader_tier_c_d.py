@@ -9,7 +9,6 @@ from vspro_canned import (
     marker,
     page,
     perfect,
-    refused,
     swap,
     trace_lines,
 )
@@ -56,7 +55,7 @@ def test_api_depth_validation_status_and_gate():
     row = grade_one(
         swap(obs, "validation", matrix=MatrixObservation(tuple(results))), "c_api_depth"
     )
-    assert row.score == pytest.approx(12 / 13, abs=1e-5) and "sort=bogus -> 400" in row.detail
+    assert row.score == pytest.approx(6 / 7, abs=1e-5) and "sort=bogus -> 400" in row.detail
     empty = grade_one(swap(obs, "reads", raw_pages=(jr(page([])),)), "c_api_depth")
     assert empty.detail == "0: gate: no rows on the wire"
 
@@ -203,110 +202,21 @@ def test_uses_max_limit_is_proportional():
     assert grade_one(swap(perfect(), "trace", lines=bare), "uses_max_limit").score == 0.0
 
 
-def _with_cell(obs, name, answer):
-    results = [(c, answer if c.name == name else o) for c, o in obs["validation"].matrix.results]
-    return swap(obs, "validation", matrix=MatrixObservation(tuple(results)))
-
-
-def test_api_depth_refuses_limit_zero():
-    """§6.3: a limit below 1 is invalid; an app that serves a page for limit=0 misses a cell
-    of the validation matrix (c_api_depth, input_validation) and its field error."""
-    obs = _with_cell(perfect(), "limit=0", jr(page([], limit=0)).response)
-    row = grade_one(obs, "c_api_depth")
-    assert row.score == pytest.approx(12 / 13)
-    assert "failed: limit=0 -> 400 (§6.3 a limit below 1 is invalid)" in row.detail
-    assert grade_one(obs, "input_validation").detail.startswith("0.9231: 12/13; wrong: limit=0")
-    assert "short: limit=0" in grade_one(obs, "b_error_envelope").detail
-
-
-def test_api_depth_wants_502_vendor_error_when_the_vendor_keeps_failing():
-    """§7: a vendor error the app could not recover from is 502 vendor_error; 503
-    vendor_unavailable is for a vendor that did not answer, and an HTML 500 is no envelope."""
-    cell = "sync on a failing vendor -> 502 vendor_error (§7 a vendor error you could not "
-    cell += "recover from is 502 vendor_error)"
-    for answer in (
-        jr({"error": {"code": "vendor_unavailable", "message": "down"}}, 503, path="/api/sync"),
-        jr({"fetched": 0, "inserted": 0, "updated": 0, "total": 1553}, path="/api/sync"),
-        jr(None, 500, "text/html", path="/api/sync", raw=b"<h1>Internal Server Error</h1>"),
-        None,
-    ):
-        obs = swap(perfect(), "validation", vendor_fault=answer)
-        row = grade_one(obs, "c_api_depth")
-        assert row.score == pytest.approx(12 / 13) and f"failed: {cell}" in row.detail
-    envelope = grade_one(
-        obs := swap(
-            perfect(),
-            "validation",
-            vendor_fault=jr(None, 500, "text/html", path="/api/sync", raw=b"<h1>oops</h1>"),
-        ),
-        "b_error_envelope",
-    )
-    assert "short: sync on a failing vendor (500)" in envelope.detail
-    assert "short: GET /api/sync 500 (0)" in grade_one(obs, "json_everywhere").detail
-
-
-UNREACHABLE = (
-    "sync with the vendor unreachable -> 503 vendor_unavailable (§7 a vendor with no answer "
-    "after your retries is 503 vendor_unavailable)"
-)
-
-
-def test_api_depth_wants_503_vendor_unavailable_when_the_vendor_does_not_answer():
-    """§7: a vendor that gave no answer after the app's retries is 503 vendor_unavailable;
-    502 vendor_error (the answer for a vendor that answered with errors), a 200, an HTML 500
-    and a sync still running when the grader stopped waiting all miss the cell."""
-    obs = perfect()
-    assert grade_one(obs, "input_validation").detail == "1: 13/13"  # 503 vendor_unavailable
-    for answer in (
-        jr({"error": {"code": "vendor_error", "message": "down"}}, 502, path="/api/sync"),
-        jr({"error": {"code": "vendor_unavailable"}}, 502, path="/api/sync"),
-        jr({"fetched": 0, "inserted": 0, "updated": 0, "total": 1553}, path="/api/sync"),
-        jr(None, 500, "text/html", path="/api/sync", raw=b"<h1>Internal Server Error</h1>"),
-        refused("/api/sync"),
-    ):
-        down = swap(obs, "validation", vendor_outage=answer)
-        row = grade_one(down, "c_api_depth")
-        assert row.score == pytest.approx(12 / 13) and f"failed: {UNREACHABLE}" in row.detail
-        diag = grade_one(down, "input_validation").detail
-        assert diag == f"0.9231: 12/13; wrong: {UNREACHABLE}"
-    unavailable_html = jr(
-        None, 503, "text/html", path="/api/sync", raw=b"<h1>Service Unavailable</h1>"
-    )
-    html = swap(obs, "validation", vendor_outage=unavailable_html)
-    envelope = grade_one(html, "b_error_envelope").detail
-    assert "short: sync with the vendor unreachable (503)" in envelope
-    assert "GET /api/sync 503 (0)" in grade_one(html, "json_everywhere").detail
-
-
-def test_vendor_outage_of_an_unconfined_app_is_absent_not_failed():
-    """Unconfined, nothing can cut the vendor: no 503 cell (12 cells, full marks) and the
-    detail says the outage was not probed."""
-    obs = swap(perfect(), "validation", vendor_outage=None)
-    row = grade_one(obs, "c_api_depth")
-    assert row.score == 1.0 and UNREACHABLE not in row.detail
-    assert row.detail.endswith(
-        "validation 12/12); vendor outage not probed: the app is not sandboxed"
-    )
-    assert grade_one(obs, "input_validation").detail == (
-        "1: 12/12; vendor outage not probed: the app is not sandboxed"
-    )
-    assert "not probed" not in grade_one(perfect(), "c_api_depth").detail
-
-
-def test_api_depth_refuses_a_long_note_and_an_unknown_id():
-    """§6.7 and §6.4, the duties the seed's matrix never probed, named in the detail."""
-    obs = perfect()
-    stored = ROWS[int(NOTE_PROBE_ID[4:])] | {"note": LONG_NOTE, "version": 2}
-    accepted = _with_cell(obs, "note>280", jr({"id": NOTE_PROBE_ID, "note": LONG_NOTE}).response)
-    accepted = swap(accepted, "validation", note_row=jr(stored))
-    row = grade_one(accepted, "c_api_depth")
-    assert row.score == pytest.approx(11 / 13)
-    assert "note>280 -> 400 (§6.7 a note is 1 to 280 characters)" in row.detail
-    assert "note>280 not stored (§6.7)" in row.detail
-    null = grade_one(_with_cell(obs, "unknown id", jr(None).response), "c_api_depth")
-    assert null.score == pytest.approx(12 / 13)
-    assert "unknown id -> 404 (§6.4 an unknown payment is 404 not_found)" in null.detail
-    diag = grade_one(accepted, "input_validation")
-    assert diag.detail.startswith("0.8462: 11/13; wrong: note>280 -> 400")
-    envelope = grade_one(accepted, "b_error_envelope")
-    assert "short: note>280" in envelope.detail and envelope.score < 1.0
+def test_api_depth_reads_the_public_matrix_only():
+    """Methodology §09: c_api_depth's and input_validation's matrix is seven cells; limit=0
+    served, a long note stored, an unknown id answered null, 503 for a failing vendor and
+    502 for a silent one (issue #24: 10/13 for an app the public scorer grades 1.0) leave
+    both at 1 and are the weight-zero x_status_duties's."""
+    results = [
+        (c, jr(page([], limit=0)).response if c.name == "limit=0" else
+         jr(None).response if c.name in ("unknown id", "note>280") else o)
+        for c, o in perfect()["validation"].matrix.results
+    ]  # fmt: skip
+    obs = swap(perfect(), "validation", matrix=MatrixObservation(tuple(results)),
+               vendor_fault=jr({"error": {"code": "vendor_unavailable", "message": "x"}}, 503),
+               vendor_outage=jr({"error": {"code": "vendor_error", "message": "x"}}, 502),
+               note_row=jr(ROWS[int(NOTE_PROBE_ID[4:])] | {"note": LONG_NOTE}))  # fmt: skip
+    depth = grade_one(obs, "c_api_depth")
+    assert (depth.score, depth.detail) == (1.0, "1: min(schema 1, paging 5/5, validation 7/7)")
+    assert grade_one(obs, "input_validation").detail == "1: 7/7"
+    assert grade_one(obs, "x_status_duties").detail.startswith("0: 0/6; wrong: limit=0 -> 400")

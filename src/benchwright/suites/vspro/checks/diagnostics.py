@@ -9,7 +9,7 @@ from benchwright.services.meridian.script import HOSTILE_FLAG, HOSTILE_NAME, HOS
 from benchwright.suites.vspro.checks._browser import view
 from benchwright.suites.vspro.checks._common import frac, g, result, unavailable
 from benchwright.suites.vspro.checks._registry import vspro_check
-from benchwright.suites.vspro.checks.tier_c import outage_note, pagination_cells, validation_cells
+from benchwright.suites.vspro.checks.tier_c import pagination_cells, validation_cells
 from benchwright.suites.vspro.observations import Observations, body
 
 _INSERT = re.compile(r"INSERT\b[^;\"']*?\bINTO\s+payments\b.*?(?:;|\"\"\"|'''|\"\)|'\))",
@@ -45,14 +45,13 @@ def store_atomic_upsert(obs: Observations, _s) -> CheckResult:
 
 @vspro_check("input_validation", needs=("validation", "batch"))
 def input_validation(obs: Observations, _s) -> CheckResult:
-    """Thirteen cells with the documented status (five bad GETs 400, /api/nope 404, batch 400,
-    limit=0 400, a note over 280 characters 400 and not stored, an unknown payment id 404, a
-    sync on a failing vendor 502 vendor_error, a sync with the vendor unreachable 503
-    vendor_unavailable: twelve when the app is not sandboxed)."""
+    """The public instrument's seven cells with the documented status (five bad GETs 400,
+    /api/nope 404, the invalid batch 400); the spec's further status duties are
+    ``x_status_duties``'s."""
     cells = validation_cells(obs)
     score = frac(sum(cells.values()), len(cells))
     bad = [k for k, ok in cells.items() if not ok]
-    tail = (f"; wrong: {', '.join(bad)}" if bad else "") + outage_note(obs)
+    tail = f"; wrong: {', '.join(bad)}" if bad else ""
     return result(
         "input_validation", score, f"{g(score)}: {sum(cells.values())}/{len(cells)}{tail}"
     )

@@ -41,36 +41,34 @@ def total_field(obs: Observations, _s) -> CheckResult:
 
 @vspro_check("chronological_order", needs=("reads",))
 def chronological_order(obs: Observations, _s) -> CheckResult:
-    """Every read that orders by created_at (the default page, ``limit=5&offset=5``,
-    ``limit=500``, ``status=refunded``, the raw 200-row walk across its page breaks, and
-    ``sort=-created_at`` descending) is in instant order: fraction of ordered adjacent
-    pairs over them all; an unparseable created_at anywhere scores 0."""
-    r = obs["reads"]
-    walk = [x for p in r.raw_pages for x in (rows_of(p) or [])]
-    ascending = {"default": r.default, "limit=5&offset=5": r.page5, "limit=500": r.capped,
-                 "status=refunded": r.filtered}  # fmt: skip
-    reads = {name: (rows_of(read) or [], True) for name, read in ascending.items()}
-    reads["raw pages"] = (walk, True)
-    reads["sort=-created_at"] = (rows_of(r.sorted_desc) or [], False)
-    default = reads["default"][0]
+    """The default page (the public instrument's one read, §09) is in instant order: the
+    fraction of ordered adjacent pairs; an unparseable created_at on it scores 0, fewer than
+    2 rows 0. The other ordering reads are ``x_order_everywhere``'s."""
+    default = rows_of(obs["reads"].default) or []
     if len(default) < 2:
         return result("chronological_order", 0.0, f"0: {len(default)} rows, need at least 2")
+    return order_row("chronological_order", {"default": (default, True)})
+
+
+def order_row(check: str, reads: dict[str, tuple[list, bool]]) -> CheckResult:
+    """Adjacent pairs in instant order over ``reads`` (name -> (rows, ascending)), as a
+    fraction; an unparseable created_at in any of them scores 0, naming it."""
     tally, ordered, pairs = [], 0, 0
     for name, (rows, rising) in reads.items():
         stamps = [instant(x.get("created_at")) if isinstance(x, dict) else None for x in rows]
         if any(s is None for s in stamps):
             bad = next(x for x, s in zip(rows, stamps, strict=True) if s is None)
             seen = bad.get("created_at") if isinstance(bad, dict) else bad
-            return result("chronological_order", 0.0, f"0: created_at {seen!r} ({name}) is not "
-                          "RFC 3339")  # fmt: skip
+            return result(check, 0.0, f"0: created_at {seen!r} ({name}) is not RFC 3339")
         good = sum((a <= b) if rising else (a >= b) for a, b in pairwise(stamps))
         ordered, pairs = ordered + good, pairs + max(len(stamps) - 1, 0)
         if good < len(stamps) - 1:
             tally.append(f"{name} {good}/{len(stamps) - 1}")
     score = frac(ordered, pairs)
     tail = f"; out of order: {', '.join(tally)}" if tally else ""
-    return result("chronological_order", score, f"{g(score)}: {ordered}/{pairs} adjacent pairs "
-                  f"in instant order over {len(reads)} ordering reads{tail}")  # fmt: skip
+    over = f"{len(reads)} ordering read{'s' * (len(reads) > 1)}"
+    return result(check, score, f"{g(score)}: {ordered}/{pairs} adjacent pairs in instant "
+                  f"order over {over}{tail}")  # fmt: skip
 
 
 @vspro_check("summary_bounds_utc", needs=("reads",))

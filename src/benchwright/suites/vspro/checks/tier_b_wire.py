@@ -8,15 +8,20 @@ import re
 from benchwright.model import CheckResult
 from benchwright.probes.http import HttpObservation, parse_wire_json
 from benchwright.suites.vspro.checks._common import ROW_KEYS, frac, g, is_int, result
-from benchwright.suites.vspro.checks._errors import error_responses, statuses
+from benchwright.suites.vspro.checks._errors import (
+    INVALID_BATCH,
+    Named,
+    split_errors,
+    statuses,
+)
 from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.observations import Observations, body, rows_of
 
 EXTERNAL = re.compile(
     rb"""(?:\b(?:src|href)\s*=\s*["']?\s*https?://|\bimport\s*\(\s*["'`]https?:)""", re.I
 )
-FIELD_ERROR_CELLS = ("limit=-1", "limit=abc", "offset=-5", "sort=bogus", "status=bogus",
-                     "limit=0", "note>280")  # fmt: skip
+FIELD_ERROR_CELLS = ("limit=-1", "limit=abc", "offset=-5", "sort=bogus", "status=bogus")
+"""The public matrix's bad GETs, each a 400 with field errors (§7), beside the invalid batch."""
 
 
 @vspro_check("row_integrity", needs=("reads",))
@@ -44,25 +49,27 @@ def row_integrity(obs: Observations, _s) -> CheckResult:
 
 @vspro_check("json_everywhere", needs=("json_sample",))
 def json_everywhere(obs: Observations, _s) -> CheckResult:
-    """The six sampled responses plus every other error answer the API phases provoked
-    (each request and status once): each parses as JSON (0.5) with a json type (0.5)."""
+    """The public instrument's six sampled responses (§09: health, payments, summary,
+    buckets, /api/nope, limit=-1): each parses as JSON (0.5) with a json type (0.5). Every
+    other error answer is ``x_json_errors``'s."""
     reads = [(r.response.path, r.response) for r in obs["json_sample"].reads]
-    sampled = {(a.method, a.path) for _, a in reads}
-    extra = [(n, a) for n, a in error_responses(obs) if (a.method, a.path) not in sampled]
     if not reads:
         return result("json_everywhere", 0.0, "0: nothing sampled")
-    answers = reads + extra
+    score, short = json_halves(reads)
+    return result("json_everywhere", score, f"{g(score)}: {len(reads)} sampled responses "
+                  f"(error statuses {statuses(reads) or 'none'}){short}")  # fmt: skip
+
+
+def json_halves(answers: Named) -> tuple[float, str]:
+    """The mean over ``answers`` of parses-as-JSON (0.5) + json content type (0.5), and
+    ``; short: ...`` naming each answer below 1 (empty when none)."""
     halves = [
         0.5 * parse_wire_json(a.body).parseable + 0.5 * ("json" in (a.content_type or "").lower())
         for _, a in answers
     ]
-    score = sum(halves) / len(answers)
     short = [f"{a.method} {a.path} {a.status} ({h:g})"
              for (_, a), h in zip(answers, halves, strict=True) if h < 1]  # fmt: skip
-    tail = f"; short: {', '.join(short)}" if short else ""
-    return result("json_everywhere", score, f"{g(score)}: {len(answers)} responses "
-                  f"({len(reads)} sampled + {len(extra)} error answers; error statuses "
-                  f"{statuses(reads + extra) or 'none'}){tail}")  # fmt: skip
+    return sum(halves) / len(answers), f"; short: {', '.join(short)}" if short else ""
 
 
 def envelope_ok(found: dict | None) -> bool:
@@ -85,25 +92,32 @@ def field_errors_ok(found: dict | None, need_items: bool = False) -> bool:
 
 @vspro_check("b_error_envelope", needs=("validation", "batch"))
 def b_error_envelope(obs: Observations, _s) -> CheckResult:
-    """Every error answer the probes provoked (validation matrix, invalid batch, the 409
-    note, the JSON sample) has a well-formed envelope (0.6 x fraction); field_errors where
-    expected, the batch case with an ``items[`` path (0.4 x fraction)."""
-    cells = [(c.name, o.status, body_of(o)) for c, o in obs["validation"].matrix.results]
+    """The public instrument's matrix (five bad GETs, /api/nope, the invalid batch): every
+    error answer has a well-formed envelope (0.6 x fraction); field_errors on the bad GETs
+    and the batch, the batch's with an ``items[`` path (0.4 x fraction). Every other error
+    answer the probes provoked is ``x_error_envelopes``'s."""
+    public, _ = split_errors(obs)
     invalid = obs["batch"].invalid
-    cells.append(("batch[invalid]", invalid.status, body(invalid)))
-    errors = error_responses(obs)
+    cells = [(c.name, body_of(o)) for c, o in obs["validation"].matrix.results]
+    wanted = [(n, b) for n, b in cells if n in FIELD_ERROR_CELLS] + [(INVALID_BATCH, body(invalid))]
+    return envelope_row("b_error_envelope", public, wanted)
+
+
+def envelope_row(check: str, errors: Named, wanted: list[tuple[str, dict | None]]) -> CheckResult:
+    """0.6 x the fraction of ``errors`` with a well-formed envelope + 0.4 x the fraction of
+    ``wanted`` (name, body) carrying field_errors (an ``items[`` path for the invalid batch);
+    0 when no error answer was observed at all."""
     if not errors:
-        return result("b_error_envelope", 0.0, "0: no error responses observed")
+        return result(check, 0.0, "0: no error responses observed")
     shaped = [n for n, a in errors if envelope_ok(body_of(a))]
-    wanted = [(n, b) for n, _, b in cells if n in FIELD_ERROR_CELLS or n == "batch[invalid]"]
-    fields = [n for n, b in wanted if field_errors_ok(b, need_items=n == "batch[invalid]")]
+    fields = [n for n, b in wanted if field_errors_ok(b, need_items=n == INVALID_BATCH)]
     score = 0.6 * frac(len(shaped), len(errors)) + 0.4 * frac(len(fields), len(wanted))
     bad = [f"{n} ({a.status})" for n, a in errors if n not in shaped]
     bad += [n for n, _ in wanted if n not in fields]
     tail = f"; short: {', '.join(dict.fromkeys(bad))}" if bad else ""
-    return result("b_error_envelope", score, f"{g(score)}: envelope {len(shaped)}/{len(errors)}"
-                  f" [statuses {statuses(errors)}] (0.6), field_errors {len(fields)}/"
-                  f"{len(wanted)} (0.4){tail}")  # fmt: skip
+    return result(check, score, f"{g(score)}: envelope {len(shaped)}/{len(errors)} [statuses "
+                  f"{statuses(errors)}] (0.6), field_errors {len(fields)}/{len(wanted)} (0.4)"
+                  f"{tail}")  # fmt: skip
 
 
 def body_of(observation: HttpObservation) -> dict | None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from benchwright.model import CheckResult
-from benchwright.probes.http import JsonRead
 from benchwright.suites.vspro.checks._common import (
     ROW_KEYS,
     frac,
@@ -13,24 +12,13 @@ from benchwright.suites.vspro.checks._common import (
     result,
     unavailable,
 )
+from benchwright.suites.vspro.checks._errors import PUBLIC_MATRIX, error_code
 from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.checks._trace import list_requests
 from benchwright.suites.vspro.observations import Observations, body, rows_of
-from benchwright.suites.vspro.phases.reads import LONG_NOTE
 
 PAGING_PARAMS = ("offset", "page", "start", "skip")
 BATCH_KEYS = ("sb6-b1", "sb6-b2", "sb6-b3")
-MATRIX_WANT = {"limit=-1": 400, "limit=abc": 400, "offset=-5": 400, "sort=bogus": 400,
-               "status=bogus": 400, "nope": 404}  # fmt: skip
-DUTY_CELLS = {"limit=0": (400, "§6.3 a limit below 1 is invalid"),
-              "note>280": (400, "§6.7 a note is 1 to 280 characters"),
-              "unknown id": (404, "§6.4 an unknown payment is 404 not_found")}  # fmt: skip
-"""Issue #13's cells: spec duties the seed's matrix never probed, named in the cell."""
-VENDOR_ERROR_DUTY = "§7 a vendor error you could not recover from is 502 vendor_error"
-VENDOR_UNAVAILABLE_DUTY = "§7 a vendor with no answer after your retries is 503 vendor_unavailable"
-OUTAGE_NOT_PROBED = "vendor outage not probed: the app is not sandboxed"
-"""Unconfined, the mock itself owns the port the app dials: nothing can stop it answering,
-so the 503 cell is left out of the matrix (never failed) and the detail says so."""
 
 
 def pagination_cells(obs: Observations) -> dict[str, bool]:
@@ -54,44 +42,18 @@ def pagination_cells(obs: Observations) -> dict[str, bool]:
 
 
 def validation_cells(obs: Observations) -> dict[str, bool]:
-    """The thirteen status cells: six bad GETs, the invalid batch, ``limit=0``, a note over
-    280 characters (refused, and not stored), an unknown payment id, a sync while the
-    vendor fails and one while it does not answer (twelve when the app is not sandboxed:
-    `OUTAGE_NOT_PROBED`)."""
-    v = obs["validation"]
-    got = {c.name: o.status for c, o in v.matrix.results}
-    cells = {f"{name} -> {want}": got.get(name) == want for name, want in MATRIX_WANT.items()}
+    """The public instrument's seven status cells (§09 ``c_api_depth``): five bad GETs 400,
+    /api/nope 404, the invalid batch 400. The spec's further status duties that our probes
+    meet are ``x_status_duties``'s (`spec_duties`), never this matrix's."""
+    got = {c.name: o.status for c, o in obs["validation"].matrix.results}
+    cells = {f"{name} -> {want}": got.get(name) == want for name, want in PUBLIC_MATRIX.items()}
     cells["invalid batch -> 400"] = obs["batch"].invalid.status == 400
-    for name, (want, duty) in DUTY_CELLS.items():
-        cells[f"{name} -> {want} ({duty})"] = got.get(name) == want
-    kept = body(v.note_row) or {}
-    cells["note>280 not stored (§6.7)"] = (
-        v.note_row is not None and v.note_row.status == 200 and kept.get("note") != LONG_NOTE
-    )
-    cells[f"sync on a failing vendor -> 502 vendor_error ({VENDOR_ERROR_DUTY})"] = _answered(
-        v.vendor_fault, 502, "vendor_error"
-    )
-    if v.vendor_outage is not None:
-        cell = "sync with the vendor unreachable -> 503 vendor_unavailable"
-        cells[f"{cell} ({VENDOR_UNAVAILABLE_DUTY})"] = _answered(
-            v.vendor_outage, 503, "vendor_unavailable"
-        )
     return cells
-
-
-def outage_note(obs: Observations) -> str:
-    """``; vendor outage not probed: ...`` when the 503 cell is absent, else empty."""
-    return f"; {OUTAGE_NOT_PROBED}" if obs["validation"].vendor_outage is None else ""
-
-
-def _answered(read: JsonRead | None, status: int, code: str) -> bool:
-    return read is not None and read.status == status and _code(body(read) or {}) == code
 
 
 @vspro_check("c_api_depth", needs=("reads", "validation", "batch"))
 def c_api_depth(obs: Observations, _s) -> CheckResult:
-    """gate (rows on the wire) x min(exact 10-key schema, 5 paging cells, 13 status cells
-    (12 when the app is not sandboxed))."""
+    """gate (rows on the wire) x min(exact 10-key schema, 5 paging cells, 7 status cells)."""
     rows = [x for p in obs["reads"].raw_pages for x in (rows_of(p) or []) if isinstance(x, dict)]
     if not rows:
         return result("c_api_depth", 0.0, "0: gate: no rows on the wire")
@@ -102,15 +64,7 @@ def c_api_depth(obs: Observations, _s) -> CheckResult:
     failed = [k for k, ok in {**paging, **valid}.items() if not ok]
     tail = f"; failed: {', '.join(failed)}" if failed else ""
     counts = f"paging {sum(paging.values())}/5, validation {sum(valid.values())}/{len(valid)}"
-    detail = f"{g(score)}: min(schema {schema:.4g}, {counts}){tail}{outage_note(obs)}"
-    return result("c_api_depth", score, detail)
-
-
-def _code(item: dict) -> str | None:
-    error = item.get("error")
-    if isinstance(error, dict):
-        return error.get("code")
-    return error if isinstance(error, str) else item.get("code")
+    return result("c_api_depth", score, f"{g(score)}: min(schema {schema:.4g}, {counts}){tail}")
 
 
 @vspro_check("c_batch_partial", needs=("batch",))
@@ -131,7 +85,7 @@ def c_batch_partial(obs: Observations, _s) -> CheckResult:
     once = b.trace.duplicate_creates == 0 and all(
         created.count(k) == 1 for k in ("sb6-b1", "sb6-b3")
     )
-    coded = len(items) > 1 and _code(items[1]) == "amount_over_limit"
+    coded = len(items) > 1 and error_code(items[1]) == "amount_over_limit"
     reached = any(op.get("key") in BATCH_KEYS for op in b.trace.ops)  # no vacuous calm
     calm = reached and b.trace.retries_of_failed_item == 0 and b.trace.fresh_key_retries == 0
     parts = {"in order, good items created": ordered, "created once each": once,
