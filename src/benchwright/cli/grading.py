@@ -179,7 +179,8 @@ def gate(
     executor: ExecutorOpt = "local",
     ray_address: RayAddressOpt = None,
 ) -> None:
-    """Grade many tasks; exit 0 only when every task passed.
+    """Grade many tasks; exit 0 only when every task passed. A trajectory from a run that is
+    not verified here makes the first line say UNVERIFIED (or TAMPERED).
 
     Without --workers, static tasks are graded while their files are validated, and 200
     or more tasks that run commands go to a pool of min(cores, 4).
