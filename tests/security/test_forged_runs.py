@@ -128,7 +128,8 @@ def _readers_refuse(cli: Any, genuine: Path, forged: Path, state: str, tmp_path:
         run_page = httpx.get(f"{url}/runs/{forged.name}").text
         index = httpx.get(url + "/").text
         trial = httpx.get(f"{url}/runs/{forged.name}/trials/fix-01/1").text
-    for page in (run_page, trial):
+        compared = httpx.get(f"{url}/compare?a=run:{genuine.name}&b=run:{forged.name}").text
+    for page in (run_page, trial, compared):
         first = page.split("<main>", 1)[1].lstrip()
         assert first.startswith('<p class="banner seal-banner first-line"'), first[:200]
         assert first.split("</p>", 1)[0].count(state) == 1

@@ -211,3 +211,28 @@ def test_resume_of_a_run_from_elsewhere_is_refused_unless_allowed(tmp_path):
     info = json.loads((run_dir / "run.json").read_text())
     plan = plan_resume(run_dir, allow_unverified=True)
     assert plan.info == {k: v for k, v in info.items() if k != "mac"}
+
+
+def test_a_run_json_from_before_sealing_under_a_legacy_key_is_unverified_not_trusted(
+    tmp_path, state_dir
+):
+    """A run from before run.json was sealed (its key a legacy file): its run.json is
+    UNVERIFIED, not tampered, and a resume still refuses it without the flag; with the
+    flag the run is re-sealed and verifies from then on."""
+    run_dir = _finished_run(tmp_path)
+    key = key_index.lookup(run_dir, None).key
+    assert key_index.forget(run_dir)
+    (state_dir / "run-keys" / f"{run_dir.name}.key").write_text(key.hex() + "\n")
+    path = run_dir / "run.json"
+    path.write_text(json.dumps({k: v for k, v in json.loads(path.read_text()).items()
+                                if k != "mac"}))  # fmt: skip
+    seals = verify_run(run_dir)
+    assert (
+        seals.run_json.badge
+        == "UNVERIFIED: not sealed (written before benchwright sealed run.json)"
+    )
+    assert seals.counts()["verified"] == 2 and seals.state == "unverified"
+    with pytest.raises(SpecError, match=r"run\.json: cannot be verified .*--allow-unverified"):
+        plan_resume(run_dir)
+    plan_resume(run_dir, allow_unverified=True)
+    assert verify_run(run_dir).state == "verified"
