@@ -19,6 +19,7 @@ from execution.minisuites import MINISUITE
 
 from benchwright.errors import SpecError
 from benchwright.execution import execute, key_index, plan_resume, plan_run
+from benchwright.execution.compare import compare_runs
 from benchwright.execution.integrity import state_dir
 from benchwright.execution.verification import verify_run
 
@@ -217,8 +218,9 @@ def test_a_run_json_from_before_sealing_under_a_legacy_key_is_unverified_not_tru
     tmp_path, state_dir
 ):
     """A run from before run.json was sealed (its key a legacy file): its run.json is
-    UNVERIFIED, not tampered, and a resume still refuses it without the flag; with the
-    flag the run is re-sealed and verifies from then on."""
+    UNVERIFIED, not tampered; compare, which reads no verdict from it, compares the run
+    as before, and a resume still refuses it without the flag; with the flag the run is
+    re-sealed and verifies from then on."""
     run_dir = _finished_run(tmp_path)
     key = key_index.lookup(run_dir, None).key
     assert key_index.forget(run_dir)
@@ -232,6 +234,7 @@ def test_a_run_json_from_before_sealing_under_a_legacy_key_is_unverified_not_tru
         == "UNVERIFIED: not sealed (written before benchwright sealed run.json)"
     )
     assert seals.counts()["verified"] == 2 and seals.state == "unverified"
+    assert compare_runs(run_dir, run_dir)["verified"] is True  # its verdicts are sealed
     with pytest.raises(SpecError, match=r"run\.json: cannot be verified .*--allow-unverified"):
         plan_resume(run_dir)
     plan_resume(run_dir, allow_unverified=True)

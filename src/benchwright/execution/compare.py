@@ -45,7 +45,7 @@ def compare_runs(a: Path, b: Path, allow_unverified: bool = False) -> dict[str, 
         raise SpecError("compare", [("", line) for line in refusals])
     sa, sb = _summary(a, seals_a), _summary(b, seals_b)
     rates = compare_summaries(sa, sb)  # refuses different schemas first
-    unverified = [line for s in (seals_a, seals_b) if (line := s.headline())]
+    unverified = [line for s in (seals_a, seals_b) if (line := s.headline(verdicts=True))]
     if unverified and not allow_unverified:
         raise SpecError("compare", [("", f"{line}: refused (--allow-unverified compares it)")
                                     for line in unverified])  # fmt: skip

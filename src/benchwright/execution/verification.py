@@ -157,19 +157,23 @@ class RunSeals:
             return UNVERIFIED
         return VERIFIED
 
-    def worst(self) -> Seal | None:
+    def worst(self, *, verdicts: bool = False) -> Seal | None:
         """The seal that decides `state` (the run itself when it was never sealed here);
-        None when the run is verified."""
+        None when the run is verified. ``verdicts``: judge the files verdicts are read
+        from, so an old run's unsealed ``run.json`` (only labels) does not count; a
+        tampered one always does."""
         if found := self.tampered():
             return found[0]
         if not self.keyed:
             return Seal(self.run_dir, UNVERIFIED, NO_KEY, f"was {NEVER_SEALED}")
-        return next((s for s in self.files() if s.state == UNVERIFIED), None)
+        judged = [s for s in self.files() if not (verdicts and s is self.run_json)]
+        return next((s for s in judged if s.state == UNVERIFIED), None)
 
-    def headline(self) -> str | None:
+    def headline(self, *, verdicts: bool = False) -> str | None:
         """One line for a reader's first line: ``UNVERIFIED: runs/X was never sealed on this
-        machine (no key on this machine)``; None when the run is verified."""
-        worst = self.worst()
+        machine (no key on this machine)``; None when the run is verified (``verdicts``: as
+        `worst`)."""
+        worst = self.worst(verdicts=verdicts)
         return None if worst is None else f"{worst.state.upper()}: {worst.sentence}"
 
 
