@@ -67,8 +67,7 @@ def record(run_id: object, run_dir: Path, key: bytes, run_json_mac: str) -> None
         raise SpecError.single(str(run_dir / "run.json"), f"{run_id!r} is not a run id", "run_id")
     when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     where = str(run_dir.resolve())
-    with _open(create=True) as db:
-        assert db is not None  # created
+    with _open() as db:
         db.execute("DELETE FROM runs WHERE run_id = ? OR path = ?", (run_id, where))
         db.execute("INSERT INTO runs VALUES (?, ?, ?, ?, ?)",
                    (run_id, key.hex(), where, run_json_mac, when))  # fmt: skip
@@ -77,9 +76,9 @@ def record(run_id: object, run_dir: Path, key: bytes, run_json_mac: str) -> None
 def lookup(run_dir: Path, run_id: object) -> Entry | None:
     """The row of the run created in ``run_dir``, else of the run id ``run.json`` claims
     (a copy of a run sealed here), else None: never sealed here."""
-    with _open(create=False) as db:
-        if db is None:
-            return None
+    if not _present():
+        return None
+    with _open() as db:
         row = db.execute("SELECT * FROM runs WHERE path = ?", (str(run_dir.resolve()),)).fetchone()
         if row is None and isinstance(run_id, str):
             row = db.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
@@ -96,9 +95,9 @@ def lookup(run_dir: Path, run_id: object) -> Entry | None:
 def forget(run_dir: Path) -> bool:
     """Drop the row of the run created in ``run_dir`` (or, for a key from before the index,
     named after it): a copy elsewhere never takes the original's key with it."""
-    with _open(create=False) as db:
-        if db is None:
-            return False
+    if not _present():
+        return False
+    with _open() as db:
         gone = db.execute(
             "DELETE FROM runs WHERE path = ? OR (path IS NULL AND run_id = ?)",
             (str(run_dir.resolve()), run_dir.name),
@@ -106,14 +105,17 @@ def forget(run_dir: Path) -> bool:
         return gone.rowcount > 0
 
 
+def _present() -> bool:
+    """Whether there is an index, or keys to move into one (else a reader creates none)."""
+    path = index_path()
+    return path.exists() or bool(_legacy_keys(path.parent))
+
+
 @contextmanager
-def _open(*, create: bool) -> Iterator[sqlite3.Connection | None]:
-    """The index in one transaction; None when there is none and ``create`` is False."""
+def _open() -> Iterator[sqlite3.Connection]:
+    """The index (created if need be, legacy keys moved in) in one transaction."""
     path = index_path()
     legacy = _legacy_keys(path.parent)
-    if not path.exists() and not create and not legacy:
-        yield None
-        return
     try:
         _private_file(path)
         with closing(sqlite3.connect(path, timeout=30)) as db, db:
