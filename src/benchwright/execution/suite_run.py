@@ -155,17 +155,12 @@ def _trusted_run_json(
     info = store.read_run_json(run_dir)
     entry = verification.sealed_entry(run_dir, info)
     seal = verification.run_json_seal(run_dir, info, entry)
-    if seal.state == verification.TAMPERED:
+    tampered = seal.state == verification.TAMPERED
+    if tampered or (seal.state == verification.UNVERIFIED and not allow_unverified):
+        fix = "start a new run" if tampered else "read it, then pass --allow-unverified to run them"
         raise SpecError.single(
             str(seal.path),
-            f"{seal.phrase}: refused, because a resume runs the agent and suite it names; "
-            "start a new run",
-        )
-    if seal.state == verification.UNVERIFIED and not allow_unverified:
-        raise SpecError.single(
-            str(seal.path),
-            f"{seal.phrase}: refused, because a resume runs the agent and suite it names; "
-            "read it, then pass --allow-unverified to run them",
+            f"{seal.phrase}: refused, because a resume runs the agent and suite it names; {fix}",
         )
     return {k: v for k, v in info.items() if k != integrity.MAC_FIELD}, entry
 

@@ -291,13 +291,13 @@ def _summary_seal(
 ) -> Seal:
     if isinstance(raw, Problem):
         return _tampered(path, raw.why, raw.phrase)
+    if key is None:  # whatever else it lacks, nothing here can tell
+        return _unverified(path, NO_KEY)
     if integrity.MAC_FIELD not in raw:
         stripped = any(
             t.seal.state == VERIFIED and (t.doc or {}).get(integrity.SUMMARY_SEALED) for t in trials
         )
         return _tampered(path, "no MAC") if stripped else _unverified(path, UNSEALED)
-    if key is None:
-        return _unverified(path, NO_KEY)
     if failure := integrity.verify(raw, key):
         return _tampered(path, failure)
     return Seal(path, VERIFIED)
