@@ -129,6 +129,9 @@ def _readers_refuse(cli: Any, genuine: Path, forged: Path, state: str, tmp_path:
         index = httpx.get(url + "/").text
         trial = httpx.get(f"{url}/runs/{forged.name}/trials/fix-01/1").text
         compared = httpx.get(f"{url}/compare?a=run:{genuine.name}&b=run:{forged.name}").text
+    for page in (run_page, trial):  # the header bar, the very first line, says it too
+        bar = page.split('<header class="bar">', 1)[1].split("</header>", 1)[0]
+        assert f'data-seal="{state.lower()}">{state}</span>' in bar, bar
     for page in (run_page, trial, compared):
         first = page.split("<main>", 1)[1].lstrip()
         assert first.startswith('<p class="banner seal-banner first-line"'), first[:200]
