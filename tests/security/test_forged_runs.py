@@ -27,7 +27,7 @@ from execution.sealed_runs import ROOT
 from viewer.conftest import serving
 
 from benchwright.execution import integrity, key_index
-from benchwright.execution.verification import NO_KEY
+from benchwright.execution.verification import NO_KEY, verify_run
 
 pytestmark = pytest.mark.slow
 TURNBENCH_TASKS = ROOT / "suites" / "turnbench" / "tasks"
@@ -232,6 +232,8 @@ def test_a_verbatim_copy_verifies_as_the_original_and_says_where_it_was_sealed(s
     env = {integrity.STATE_ENV: os.environ[integrity.STATE_ENV]}
     done = cli("compare", str(sealed_runs["nop"]), str(copy), env=env)
     assert done.returncode == 0 and done.stdout.startswith("correctness_pass_rate: 0.0 -> 1.0")
+    sealed_in = key_index.lookup(sealed_runs["oracle"], sealed_runs["oracle"].name).path
+    assert verify_run(copy).origin == sealed_in != copy.resolve()  # the viewer's "sealed in"
     removed = cli("runs", "rm", copy.name, "--runs-dir", str(copy.parent), env=env)
     assert removed.stdout == f"removed {copy}\n"  # the original keeps its key
     assert key_index.lookup(sealed_runs["oracle"], sealed_runs["oracle"].name) is not None
