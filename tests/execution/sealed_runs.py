@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from benchwright.execution import integrity
+from benchwright.execution import integrity, key_index
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCHWRIGHT = Path(sys.executable).with_name("benchwright")
@@ -44,3 +45,9 @@ def fresh_copy(
     shutil.copytree(made["base"] / "state", where / "state")
     monkeypatch.setenv(integrity.STATE_ENV, str(where / "state"))
     return {agent: where / "runs" / made[agent] for agent in AGENTS}
+
+
+def drop_key(run_id: str) -> None:
+    """This machine forgets it sealed ``run_id``: as on a machine the run was copied to."""
+    with sqlite3.connect(key_index.index_path()) as db:
+        assert db.execute("DELETE FROM runs WHERE run_id = ?", (run_id,)).rowcount == 1

@@ -11,7 +11,7 @@ from benchwright.execution.compare import compare_runs
 def make_run(root: Path, tasks: dict[str, tuple[str, dict[str, float]]]) -> Path:
     """A run directory: ``summary.json`` with each task's verdict, and one trial per task
     whose ``result.json`` holds the given check rows' scores (unsealed, no key: a run
-    from another machine, compared with a warning)."""
+    never sealed here, compared only when unverified runs are allowed)."""
     verdicts = {t: {"verdict": v, "tier": "correctness", "iterations": [v]}
                 for t, (v, _) in tasks.items()}  # fmt: skip
     passed = sum(v == "passed" for v, _ in tasks.values())
@@ -47,7 +47,7 @@ B = {
 
 
 def test_each_task_lands_in_one_change_with_its_score_and_row_deltas(tmp_path):
-    result = compare_runs(make_run(tmp_path / "a", A), make_run(tmp_path / "b", B))
+    result = compare_runs(make_run(tmp_path / "a", A), make_run(tmp_path / "b", B), True)
     changes = {t: v["change"] for t, v in result["tasks"].items()}
     assert changes == {
         "t-regress": "newly_failing", "t-fixed": "newly_passing", "t-partial": "score_changed",
@@ -66,9 +66,11 @@ def test_each_task_lands_in_one_change_with_its_score_and_row_deltas(tmp_path):
 def test_the_text_keeps_the_pass_rate_line_and_names_what_moved(tmp_path, cli):
     make_run(tmp_path / "a", A)
     make_run(tmp_path / "b", B)
-    proc = cli("compare", "a", "b/summary.json")
+    proc = cli("compare", "a", "b/summary.json", "--allow-unverified")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [
+        "UNVERIFIED: a was never sealed on this machine (no key on this machine)",
+        "UNVERIFIED: b was never sealed on this machine (no key on this machine)",
         "correctness_pass_rate: 0.6 -> 0.4 (delta -0.2)",
         "build_pass_rate: None -> None (delta None)",
         "tasks: 1 newly failing, 1 newly passing, 1 score changed, 1 unchanged, 1 only a, 1 only b",
@@ -86,7 +88,7 @@ def test_the_text_keeps_the_pass_rate_line_and_names_what_moved(tmp_path, cli):
         "only b:",
         "  t-new: - -> failed",
     ]
-    data = json.loads(cli("compare", "a", "b", "--json").stdout)
+    data = json.loads(cli("compare", "a", "b", "--json", "--allow-unverified").stdout)
     assert data["tasks"]["t-fixed"]["change"] == "newly_passing"
 
 
@@ -96,7 +98,19 @@ def test_bare_summaries_compare_on_verdicts_without_scores(tmp_path):
     (tmp_path / "s").mkdir()
     for run in ("a", "b"):  # summaries copied away from their trials
         (tmp_path / run / "summary.json").replace(tmp_path / "s" / f"{run}.json")
-    result = compare_runs(tmp_path / "s" / "a.json", tmp_path / "s" / "b.json")
+    result = compare_runs(tmp_path / "s" / "a.json", tmp_path / "s" / "b.json", True)
     assert result["tasks"]["t-regress"]["change"] == "newly_failing"
     assert result["tasks"]["t-regress"]["score"] == {"a": None, "b": None, "delta": None}
     assert result["tasks"]["t-partial"]["change"] == "unchanged"  # no scores to tell
+
+
+def test_runs_never_sealed_here_are_refused_unless_allowed(tmp_path, cli):
+    make_run(tmp_path / "a", A)
+    make_run(tmp_path / "b", B)
+    proc = cli("compare", "a", "b")
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.splitlines() == [
+        f"error: compare: UNVERIFIED: {run} was never sealed on this machine (no key on this "
+        "machine): refused (--allow-unverified compares it)"
+        for run in ("a", "b")
+    ]

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from benchwright.execution import execute, plan_run
-from benchwright.execution.integrity import key_path
+from benchwright.execution import execute, key_index, plan_run
 from benchwright.execution.runs import list_runs
+from execution.sealed_runs import drop_key
 
 from .minisuites import MINISUITE
 
@@ -42,7 +42,7 @@ def test_list_shows_every_run_newest_first_with_its_progress(runs, cli):
     assert first.split()[:2] == [finished.name, "minisuite"]
     assert first.split()[-4:] == ["1/1", "0%", "yes", "verified:1"]
     assert second.split() == [killed.name, "minisuite", "oracle", "2020-01-01T00:00:00Z",
-                              "1/4", "-", "no", "unverified:1"]  # fmt: skip
+                              "1/4", "-", "no", "UNVERIFIED,unverified:1"]  # fmt: skip
 
 
 def test_list_json_is_machine_readable(runs, cli):
@@ -54,8 +54,13 @@ def test_list_json_is_machine_readable(runs, cli):
         "id": killed.name, "path": f"runs/{killed.name}", "suite": "minisuite",
         "agent": "oracle", "created_at": "2020-01-01T00:00:00Z", "trials_done": 1,
         "trials_total": 4, "correctness_pass_rate": None, "complete": False,
-        "verification": {"verified": 0, "unverified": 1, "tampered": 0, "summary": None,
-                         "tampered_files": []},
+        "verification": {
+            "state": "unverified",
+            "why": f"UNVERIFIED: runs/{killed.name} was never sealed on this machine "
+                   "(no key on this machine)",
+            "verified": 0, "unverified": 1, "tampered": 0, "summary": None,
+            "tampered_files": [],
+        },
     }  # fmt: skip
 
 
@@ -88,16 +93,16 @@ def test_show_an_unknown_run_exits_1(runs, cli):
 
 def test_rm_removes_the_run_and_its_key_and_says_so(runs, cli):
     finished, killed = runs
-    key = key_path(finished.name)
-    assert key.is_file()
+    assert key_index.lookup(finished, finished.name) is not None
     proc = cli("runs", "rm", finished.name, f"runs/{killed.name}")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [
         f"removed runs/{finished.name}",
-        f"removed {key}",
+        f"removed its key from {key_index.index_path()}",
         f"removed runs/{killed.name}",
     ]
-    assert not finished.exists() and not killed.exists() and not key.exists()
+    assert not finished.exists() and not killed.exists()
+    assert key_index.lookup(finished, finished.name) is None
     assert (finished.parent / "not-a-run").is_dir()
 
 
@@ -105,7 +110,9 @@ def test_rm_of_an_unknown_run_removes_the_others_and_exits_1(runs, cli):
     finished, _ = runs
     proc = cli("runs", "rm", "nope", finished.name)
     assert proc.returncode == 1
-    assert proc.stdout == f"removed runs/{finished.name}\nremoved {key_path(finished.name)}\n"
+    assert proc.stdout == (
+        f"removed runs/{finished.name}\nremoved its key from {key_index.index_path()}\n"
+    )
     assert proc.stderr == "error: no run 'nope' in runs\n"
 
 
@@ -131,9 +138,13 @@ def test_a_tampered_result_is_named_and_the_run_shows_no_pass_rate(runs, cli):
     path = finished / "trials" / "nav-count" / "1" / "result.json"
     path.write_text(json.dumps({**json.loads(path.read_text()), "verdict": "passed"}))
     first = cli("runs", "list").stdout.splitlines()[1].split()
-    assert first[-4:] == ["1/1", "-", "yes", "tampered:1"]
+    assert first[-4:] == ["1/1", "-", "yes", "TAMPERED,tampered:1"]
     lines = cli("runs", "show", finished.name).stdout.splitlines()
-    assert lines[1:4] == [
+    assert lines[0] == (
+        f"TAMPERED: runs/{finished.name}/trials/nav-count/1/result.json fails verification "
+        "(MAC mismatch)"
+    )
+    assert lines[2:5] == [
         "results: 0 verified, 0 unverified, 1 tampered; summary.json: verified",
         f"  TAMPERED runs/{finished.name}/trials/nav-count/1/result.json fails verification "
         "(MAC mismatch)",
@@ -148,7 +159,7 @@ def test_an_edited_summary_is_named_and_a_missing_key_is_unverified(runs, cli):
     summary = finished / "summary.json"
     summary.write_text(json.dumps({**json.loads(summary.read_text()), "correctness_pass_rate": 1}))
     first = cli("runs", "list").stdout.splitlines()[1].split()
-    assert first[-4:] == ["1/1", "-", "no", "verified:1,summary:TAMPERED"]
-    key_path(finished.name).unlink()
+    assert first[-4:] == ["1/1", "-", "no", "TAMPERED,verified:1,summary:TAMPERED"]
+    drop_key(finished.name)
     first = cli("runs", "list").stdout.splitlines()[1].split()
-    assert first[-4:] == ["1/1", "100%", "yes", "unverified:1,summary:UNVERIFIED"]
+    assert first[-4:] == ["1/1", "100%", "yes", "UNVERIFIED,unverified:1,summary:UNVERIFIED"]

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchwright.execution import integrity
+from benchwright.execution import integrity, key_index
 from benchwright.execution.verification import (
     NO_KEY,
     TAMPERED,
@@ -28,6 +28,7 @@ from benchwright.execution.verification import (
     VERIFIED,
     verify_run,
 )
+from execution.sealed_runs import drop_key
 
 pytestmark = pytest.mark.slow
 
@@ -46,8 +47,8 @@ def _edit(path: Path, **fields: Any) -> None:
     path.write_text(json.dumps({k: v for k, v in {**doc, **fields}.items() if v is not None}))
 
 
-def _compare(cli, runs: dict[str, Path]) -> subprocess.CompletedProcess[str]:
-    return cli("compare", f"runs/{runs['oracle'].name}", f"runs/{runs['nop'].name}")
+def _compare(cli, runs: dict[str, Path], *flags: str) -> subprocess.CompletedProcess[str]:
+    return cli("compare", f"runs/{runs['oracle'].name}", f"runs/{runs['nop'].name}", *flags)
 
 
 def test_real_runs_verify_and_compare_without_a_warning(runs, cli):
@@ -55,7 +56,7 @@ def test_real_runs_verify_and_compare_without_a_warning(runs, cli):
         seals = verify_run(run)
         assert seals.counts() == {VERIFIED: 2, UNVERIFIED: 0, TAMPERED: 0}
         assert seals.summary is not None and seals.summary.state == VERIFIED
-        assert seals.unverified_note() is None
+        assert seals.state == VERIFIED and seals.headline() is None
     proc = _compare(cli, runs)
     assert (proc.returncode, proc.stderr) == (0, "")
     assert "tasks: 2 newly failing" in proc.stdout
@@ -113,8 +114,9 @@ def test_a_summary_with_its_mac_stripped_is_tampered_not_old(runs):
 def test_an_old_run_with_an_unsealed_summary_is_unverified_with_a_warning(runs, cli):
     """Written before summaries were sealed: results without the marker, no summary MAC."""
     run = runs["nop"]
-    key = integrity.load_key(run.name)
-    assert key is not None
+    entry = key_index.lookup(run, run.name)
+    assert entry is not None
+    key = entry.key
     for path in run.glob("trials/*/*/result.json"):
         doc = json.loads(path.read_text())
         old = {k: v for k, v in doc.items() if k not in ("mac", integrity.SUMMARY_SEALED)}
@@ -125,27 +127,32 @@ def test_an_old_run_with_an_unsealed_summary_is_unverified_with_a_warning(runs, 
     seals = verify_run(run)
     assert seals.counts()[VERIFIED] == 2
     assert seals.summary is not None and seals.summary.badge == f"UNVERIFIED: {UNSEALED}"
+    line = f"UNVERIFIED: runs/{run.name}/summary.json cannot be verified ({UNSEALED})"
     proc = _compare(cli, runs)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stderr.splitlines() == [
-        f"warning: compare: runs/{run.name}/summary.json: {UNSEALED}: its verdicts cannot be "
-        "verified"
-    ]
+    assert proc.returncode == 2
+    assert proc.stderr == f"error: compare: {line}: refused (--allow-unverified compares it)\n"
+    proc = _compare(cli, runs, "--allow-unverified")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout.splitlines()[0] == line
 
 
-def test_without_the_keys_compare_warns_once_per_run_and_proceeds(runs, cli):
+def test_without_the_keys_compare_refuses_unless_allowed_and_then_says_so_first(runs, cli):
     for run in runs.values():
-        integrity.key_path(run.name).unlink()
+        drop_key(run.name)
     _edit(_result(runs["nop"]), verdict="passed")  # undetectable here: flagged, not trusted
     seals = verify_run(runs["nop"])
     assert seals.counts() == {VERIFIED: 0, UNVERIFIED: 2, TAMPERED: 0}
     assert seals.trial("fix-01", 1).seal.badge == f"UNVERIFIED: {NO_KEY}"
+    lines = [f"UNVERIFIED: runs/{run.name} was never sealed on this machine ({NO_KEY})"
+             for run in (runs["oracle"], runs["nop"])]  # fmt: skip
     proc = _compare(cli, runs)
-    assert proc.returncode == 0, proc.stderr
+    assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr.splitlines() == [
-        f"warning: compare: runs/{run.name}: results cannot be verified on this machine ({NO_KEY})"
-        for run in runs.values()
+        f"error: compare: {line}: refused (--allow-unverified compares it)" for line in lines
     ]
+    proc = _compare(cli, runs, "--allow-unverified")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout.splitlines()[:2] == lines
 
 
 def test_a_run_copied_under_another_name_finds_its_key_by_run_id(runs):

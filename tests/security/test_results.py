@@ -18,8 +18,10 @@ import pytest
 from execution.minisuites import MINISUITE
 
 from benchwright.errors import SpecError
-from benchwright.execution import execute, plan_resume, plan_run
-from benchwright.execution.integrity import key_path, load_key, state_dir
+from benchwright.execution import execute, key_index, plan_resume, plan_run
+from benchwright.execution.compare import compare_runs
+from benchwright.execution.integrity import state_dir
+from benchwright.execution.verification import verify_run
 
 pytestmark = pytest.mark.slow
 TASKS = "[fn]*"  # fix-double and nav-count: two fast graded tasks
@@ -117,25 +119,42 @@ def test_missing_results_are_run_and_named(tmp_path):
     assert summary["tasks"]["nav-count"]["verdict"] == "failed"
 
 
-def test_a_missing_run_key_re_runs_every_trial_and_says_so_once(tmp_path):
+def test_a_missing_run_key_re_runs_every_trial_and_says_so_once_when_allowed(tmp_path):
     run_dir = _finished_run(tmp_path)
-    key_path(run_dir.name).unlink()
-    notes, summary = _resume(run_dir)
-    assert notes == [f"resume: no run key at {key_path(run_dir.name)}: every trial re-runs (2)"]
+    assert key_index.forget(run_dir)
+    notes: list[str] = []
+    plan = plan_resume(run_dir, allow_unverified=True)
+    summary = execute(plan, lambda e, p: notes.append(p) if e == "note" else None).summary
+    assert notes == [f"resume: run {run_dir.name} was never sealed on this machine "
+                     "(no key on this machine): every trial re-runs (2)"]  # fmt: skip
     assert summary["complete"] is True
-    assert load_key(run_dir.name) is not None
+    assert key_index.lookup(run_dir, None) is not None
     assert _resume(run_dir)[0] == []  # the new key seals the re-run results
 
 
 def test_the_key_lives_outside_the_run_directory_private_to_the_user(tmp_path, state_dir):
     run_dir = _finished_run(tmp_path)
-    path = key_path(run_dir.name)
-    assert path == state_dir / "run-keys" / f"{run_dir.name}.key"
+    path = key_index.index_path()
+    assert path == state_dir / "run-keys" / "index.sqlite"
+    assert key_index.lookup(run_dir, None) is not None
     assert not path.is_relative_to(run_dir)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert stat.S_IMODE(state_dir.stat().st_mode) == 0o700
-    assert not any(run_dir.rglob("*.key"))
+    assert not any(run_dir.rglob("*.key")) and not any(run_dir.rglob("*.sqlite"))
+
+
+def test_keys_from_before_the_index_are_moved_into_it_and_still_verify(tmp_path, state_dir):
+    """A run key file written before the index (``run-keys/<run id>.key``) keeps its run
+    verifying: the first use of the index imports it, and the file is gone."""
+    run_dir = _finished_run(tmp_path)
+    key = key_index.lookup(run_dir, None).key
+    assert key_index.forget(run_dir)
+    legacy = state_dir / "run-keys" / f"{run_dir.name}.key"
+    legacy.write_text(key.hex() + "\n")
+    assert verify_run(run_dir).state == "verified"
+    assert not legacy.exists()
+    assert key_index.lookup(tmp_path / "elsewhere", run_dir.name).key == key
 
 
 def test_the_state_dir_follows_the_environment(monkeypatch, tmp_path):
@@ -178,9 +197,45 @@ def test_resume_refuses_a_run_json_that_is_not_the_runs_own(tmp_path, edit, why)
     assert f"run.json: fails verification ({why}): refused" in str(refused.value)
 
 
-def test_resume_of_a_run_from_elsewhere_trusts_its_run_json_as_its_results(tmp_path):
+def test_resume_of_a_run_from_elsewhere_is_refused_unless_allowed(tmp_path):
+    """A resume runs what run.json names: one never sealed here is refused before
+    anything runs, unless the caller says --allow-unverified (then every trial re-runs)."""
     run_dir = _finished_run(tmp_path)
-    key_path(run_dir.name).unlink()  # no key here: nothing can be verified, all re-runs
+    assert key_index.forget(run_dir)  # no key here: nothing can be verified
+    with pytest.raises(SpecError) as refused:
+        plan_resume(run_dir)
+    assert str(refused.value) == (
+        f"{run_dir}/run.json: cannot be verified (no key on this machine): refused, because a "
+        "resume runs the agent and suite it names; read it, then pass --allow-unverified to "
+        "run them"
+    )
     info = json.loads((run_dir / "run.json").read_text())
-    plan = plan_resume(run_dir)
+    plan = plan_resume(run_dir, allow_unverified=True)
     assert plan.info == {k: v for k, v in info.items() if k != "mac"}
+
+
+def test_a_run_json_from_before_sealing_under_a_legacy_key_is_unverified_not_trusted(
+    tmp_path, state_dir
+):
+    """A run from before run.json was sealed (its key a legacy file): its run.json is
+    UNVERIFIED, not tampered; compare, which reads no verdict from it, compares the run
+    as before, and a resume still refuses it without the flag; with the flag the run is
+    re-sealed and verifies from then on."""
+    run_dir = _finished_run(tmp_path)
+    key = key_index.lookup(run_dir, None).key
+    assert key_index.forget(run_dir)
+    (state_dir / "run-keys" / f"{run_dir.name}.key").write_text(key.hex() + "\n")
+    path = run_dir / "run.json"
+    path.write_text(json.dumps({k: v for k, v in json.loads(path.read_text()).items()
+                                if k != "mac"}))  # fmt: skip
+    seals = verify_run(run_dir)
+    assert (
+        seals.run_json.badge
+        == "UNVERIFIED: not sealed (written before benchwright sealed run.json)"
+    )
+    assert seals.counts()["verified"] == 2 and seals.state == "unverified"
+    assert compare_runs(run_dir, run_dir)["verified"] is True  # its verdicts are sealed
+    with pytest.raises(SpecError, match=r"run\.json: cannot be verified .*--allow-unverified"):
+        plan_resume(run_dir)
+    plan_resume(run_dir, allow_unverified=True)
+    assert verify_run(run_dir).state == "verified"

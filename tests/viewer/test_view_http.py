@@ -65,8 +65,10 @@ def test_symlinks_out_of_a_run_are_not_followed(runs, tmp_path: Path) -> None:
     (run / "trials" / "fix-02" / "1").symlink_to(tmp_path / "moved")
     (root / "linked-run").symlink_to(runs["dir"] / runs["nop"])
     found = Sources.scan([root])
-    assert list(found.runs) == [runs["oracle"]]  # the symlinked run directory is skipped
-    shown = found.runs[runs["oracle"]]
+    # the symlinked run directory is skipped; a run is named by its directory, not by the
+    # run_id its run.json claims
+    assert list(found.runs) == ["copied"]
+    shown = found.runs["copied"]
     assert shown.trial("fix-01", 1).text("agent.log") == ""
     assert shown.trial("fix-02", 1) is None
     assert shown.trial("fix-03", 1).text("agent.log").startswith("=== phase main")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from execution.sealed_runs import drop_key
 
-from benchwright.execution import integrity
 from viewer.conftest import XSS, cli, serving
 
 pytestmark = pytest.mark.slow
@@ -100,7 +100,7 @@ def test_an_edited_summary_is_flagged_and_its_figures_withheld(runs):
 
 
 def test_without_the_key_every_badge_says_unverified_and_the_pages_still_work(runs):
-    integrity.key_path(runs["nop"].name).unlink()
+    drop_key(runs["nop"].name)
     with serving(runs["nop"].parent) as url:
         pages = _pages(url, runs)
     row = _row(pages["index"], runs["nop"].name)

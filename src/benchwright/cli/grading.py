@@ -106,6 +106,13 @@ def run(
     seed: Annotated[int, typer.Option("--seed", help="Given to agents.")] = 0,
     out: Annotated[Path, typer.Option("--out", help="Where runs are written.")] = Path("runs"),
     resume: Annotated[Path | None, typer.Option("--resume", help="Finish a run dir.")] = None,
+    allow_unverified: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unverified",
+            help="--resume a run never sealed here: runs the agent and suite its run.json names.",
+        ),
+    ] = False,
     task: Annotated[Path | None, typer.Option("--task", help="One task file (replay).")] = None,
     trajectory: Annotated[
         Path | None, typer.Option("--trajectory", help="The recorded trajectory (with --task).")
@@ -137,12 +144,14 @@ def run(
         from benchwright.execution.executor import SerialExecutor
         from benchwright.execution.gate_jobs import one_task_plan
 
+        _say_run_of(trajectory)
         _grade(one_task_plan(task, trajectory, isolation, keep), SerialExecutor(), json_out,
                junit_out)  # fmt: skip
     from benchwright.cli.suites import run_suite
 
     run_suite(suite, agent, tasks_glob, iterations, budget, env or [], seed, out, resume,
-              json_out, junit_out, isolation, pool, (max_files, max_mb))  # fmt: skip
+              json_out, junit_out, isolation, pool, (max_files, max_mb),
+              allow_unverified)  # fmt: skip
 
 
 @app.command()
@@ -177,7 +186,8 @@ def gate(
     executor: ExecutorOpt = "local",
     ray_address: RayAddressOpt = None,
 ) -> None:
-    """Grade many tasks; exit 0 only when every task passed.
+    """Grade many tasks; exit 0 only when every task passed. A trajectory from a run that is
+    not verified here makes the first line say UNVERIFIED (or TAMPERED).
 
     Without --workers, static tasks are graded while their files are validated, and 200
     or more tasks that run commands go to a pool of min(cores, 4).
@@ -188,6 +198,7 @@ def gate(
         invalid(f"--report-format {report_format!r}: choose one of {', '.join(REPORT_FORMATS)}")
     if report_format != "benchwright" and json_out is None:
         invalid(f"--report-format {report_format} needs --json PATH to write the report to")
+    _say_run_of(trajectory)
     plan = plan_gate(tasks, manifest, trajectory, isolation_request(no_sandbox, sandbox_ro), keep,
                      on_note=lambda line: typer.echo(line, err=True),
                      ahead=grades_ahead(executor, workers, keep))  # fmt: skip
@@ -196,6 +207,14 @@ def gate(
 
 
 REPORT_FORMATS = ("benchwright", "agentbench")
+
+
+def _say_run_of(trajectory: Path) -> None:
+    """First, say so when the trajectory comes from a run that is not verified here."""
+    from benchwright.execution.runs import trajectory_run_line
+
+    if line := trajectory_run_line(trajectory):
+        typer.echo(line)
 
 
 def _grade(

@@ -24,7 +24,8 @@ AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of text
 @reports_errors
 def runs_list(runs_dir: RunsDirOpt = Path("runs"), as_json: AsJson = False) -> None:
     """Every run, newest first: id, suite, agent, date, trials done/total, pass rate (none
-    for a run with a tampered file), and how many results are verified/unverified/tampered."""
+    for a run with a tampered file), and its seals: UNVERIFIED or TAMPERED unless it is
+    verified, then how many results are verified/unverified/tampered."""
     from benchwright.execution.runs import list_runs
 
     entries = list_runs(runs_dir)
@@ -49,8 +50,8 @@ def runs_show(
     runs_dir: RunsDirOpt = Path("runs"),
     as_json: AsJson = False,
 ) -> None:
-    """A run's summary, each task's verdict, the state of its seals (naming each tampered
-    file), and where its files are; exit 1 if unknown."""
+    """A run's summary, each task's verdict, the state of its seals (first, unless it is
+    verified; naming each tampered file), and where its files are; exit 1 if unknown."""
     from benchwright.execution.runs import run_entry
     from benchwright.execution.verification import verify_run
 
@@ -62,6 +63,8 @@ def runs_show(
     if as_json:
         typer.echo(json.dumps({**entry.to_dict(), "summary": summary or None}, indent=2))
         return
+    if entry.headline:
+        typer.echo(entry.headline)
     typer.echo(_headline(entry))
     typer.echo(_seals_line(entry))
     for sentence in entry.tampered:

@@ -18,7 +18,7 @@ def run_suite(
     suite: Path | None, agent: str | None, tasks_glob: str, iterations: int,
     budget: float | None, env: list[str], seed: int, out: Path, resume: Path | None,
     json_out: Path | None, junit_out: Path | None, isolation: IsolationRequest,
-    executor: Executor, caps: tuple[int, int],
+    executor: Executor, caps: tuple[int, int], allow_unverified: bool = False,
 ) -> None:  # fmt: skip
     """Plan (exit 2 on bad input), run with a progress bar, print tiers, exit by docs/suites.md."""
     from rich.console import Console
@@ -35,7 +35,8 @@ def run_suite(
     except ValueError as exc:
         invalid(str(exc))
     if resume is not None:
-        plan = plan_resume(resume, extra, isolation)  # the caps the run was started with
+        # the caps the run was started with; refused unless it verifies (or allowed)
+        plan = plan_resume(resume, extra, isolation, allow_unverified)
     elif suite is None or agent is None:
         invalid("give SUITE and --agent (or --resume RUN_DIR, or --task with --trajectory)")
     else:
@@ -64,15 +65,18 @@ def compare(
     a: Annotated[Path, typer.Argument(help="summary.json (or run directory) A.")],
     b: Annotated[Path, typer.Argument(help="summary.json (or run directory) B.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    allow_unverified: Annotated[
+        bool,
+        typer.Option("--allow-unverified", help="Compare a run never sealed here (marked so)."),
+    ] = False,
 ) -> None:
     """Compare two runs: pass rates, then tasks newly failing, newly passing, changed in
-    score (with the check rows that moved); refuses different schema versions or a file
-    that fails verification (exit 2), warns about a run it cannot verify (no key here)."""
+    score (with the check rows that moved); refuses different schema versions, a file
+    that fails verification, or a run it cannot verify (never sealed here) unless
+    --allow-unverified, with which the output starts with an UNVERIFIED line (exit 2)."""
     import json
 
     from benchwright.execution.compare import compare_runs, comparison_lines
 
-    result = compare_runs(a, b)
-    for warning in result["warnings"]:
-        typer.echo(f"warning: {warning}", err=True)
+    result = compare_runs(a, b, allow_unverified)
     typer.echo(json.dumps(result, indent=2) if as_json else "\n".join(comparison_lines(result)))

@@ -44,8 +44,7 @@ def view(
         raise typer.Exit(2) from None
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     url = f"http://{shown}:{sock.getsockname()[1]}/"
-    counts = f"{len(sources.runs)} run(s), {len(sources.cards)} scorecard(s)"
-    typer.echo(f"benchwright view: {counts} at {url} (Ctrl-C stops)")
+    typer.echo(f"benchwright view: at {url} (Ctrl-C stops): {sources.summary_line()}")
     sys.stdout.flush()  # the URL must show now, also through a pipe, not when serving ends
     config = uvicorn.Config(create_app(sources), log_level="warning", proxy_headers=False)
     uvicorn.Server(config).run(sockets=[sock])
@@ -65,5 +64,4 @@ def report(
 
     sources = Sources.scan(paths or [Path("runs")])
     size = write_report(sources, html)
-    typer.echo(f"wrote {html} ({size // 1024} KB: {len(sources.runs)} run(s), "
-               f"{len(sources.cards)} scorecard(s))")  # fmt: skip
+    typer.echo(f"wrote {html} ({size // 1024} KB): {sources.summary_line()}")

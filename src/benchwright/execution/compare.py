@@ -8,8 +8,11 @@ it, verdicts still compare and scores are None.
 
 Both runs go through `verify_run` first: a tampered file in either refuses the whole
 comparison (`SpecError`, exit 2), because a comparison that quietly dropped it would
-still print a verdict someone forged the inputs of; a run that cannot be verified here
-(no key) is compared, with a warning.
+still print a verdict someone forged the inputs of. So does a run that cannot be
+verified here (never sealed on this machine, or a summary from before summaries were
+sealed), unless the caller allows it: a copy given a new run id with its MACs stripped
+is exactly such a run, and its verdicts are whatever its files say. Allowed, the
+comparison carries one ``UNVERIFIED: …`` line per such run, which comes first.
 """
 
 from __future__ import annotations
@@ -28,10 +31,11 @@ CHANGES = ("newly_failing", "newly_passing", "score_changed", "unchanged", "only
 _PASSING = ("passed", "completed")
 
 
-def compare_runs(a: Path, b: Path) -> dict[str, Any]:
+def compare_runs(a: Path, b: Path, allow_unverified: bool = False) -> dict[str, Any]:
     """The pass-rate deltas and the per-task changes of runs ``a`` and ``b`` (run
-    directories or ``summary.json`` files), with a warning per run that cannot be
-    verified here; `SpecError` when the schemas differ or a file fails verification."""
+    directories or ``summary.json`` files), with an ``UNVERIFIED`` line per run that cannot
+    be verified here; `SpecError` when the schemas differ, a file fails verification, or
+    a run cannot be verified and ``allow_unverified`` is False."""
     seals_a, seals_b = (
         verify_run(_run_dir(a), _summary_file(a)),
         verify_run(_run_dir(b), _summary_file(b)),
@@ -40,7 +44,11 @@ def compare_runs(a: Path, b: Path) -> dict[str, Any]:
     if refusals:
         raise SpecError("compare", [("", line) for line in refusals])
     sa, sb = _summary(a, seals_a), _summary(b, seals_b)
-    rates = compare_summaries(sa, sb)
+    rates = compare_summaries(sa, sb)  # refuses different schemas first
+    unverified = [line for s in (seals_a, seals_b) if (line := s.headline(verdicts=True))]
+    if unverified and not allow_unverified:
+        raise SpecError("compare", [("", f"{line}: refused (--allow-unverified compares it)")
+                                    for line in unverified])  # fmt: skip
     scores_a, scores_b = _row_scores(seals_a), _row_scores(seals_b)
     tasks: dict[str, Any] = {}
     ta, tb = sa.get("tasks") or {}, sb.get("tasks") or {}
@@ -51,16 +59,17 @@ def compare_runs(a: Path, b: Path) -> dict[str, Any]:
         change = _change(va, vb, score["delta"])
         tasks[task_id] = {"change": change, "a": va, "b": vb, "score": score, "rows": rows}
     counts = {c: sum(t["change"] == c for t in tasks.values()) for c in CHANGES}
-    warnings = [f"compare: {note}" for s in (seals_a, seals_b) if (note := s.unverified_note())]
     verification = {"a": seals_a.counts(), "b": seals_b.counts()}
-    return {"pass_rates": rates, "counts": counts, "tasks": tasks,
-            "verification": verification, "warnings": warnings}  # fmt: skip
+    return {"verified": not unverified, "unverified": unverified, "pass_rates": rates,
+            "counts": counts, "tasks": tasks, "verification": verification}  # fmt: skip
 
 
 def comparison_lines(result: Mapping[str, Any]) -> list[str]:
-    """The comparison as text: pass rates, counts, then each changed task and its rows."""
-    lines = [f"{k}: {r['a']} -> {r['b']} (delta {r['delta']})"
-             for k, r in result["pass_rates"].items()]  # fmt: skip
+    """The comparison as text: the ``UNVERIFIED`` lines, pass rates, counts, then each
+    changed task and its rows."""
+    lines = list(result["unverified"])
+    lines += [f"{k}: {r['a']} -> {r['b']} (delta {r['delta']})"
+              for k, r in result["pass_rates"].items()]  # fmt: skip
     counts = result["counts"]
     lines.append("tasks: " + ", ".join(f"{n} {c.replace('_', ' ')}" for c, n in counts.items()))
     for change in CHANGES:

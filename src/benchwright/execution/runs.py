@@ -4,7 +4,7 @@ A run is a direct child of the runs directory holding ``run.json`` (store.py has
 layout). Nothing here trusts a name: ``find_run`` resolves what the user typed and
 refuses anything that does not land directly inside the runs directory, so ``rm``
 can never delete a path outside it, through ``..`` or a symlink. What a listing says
-of a run's results and summary went through `verify_run` first.
+of a run's ``run.json``, results and summary went through `verify_run` first.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from benchwright.errors import SpecError
-from benchwright.execution import integrity, store
+from benchwright.execution import key_index, store
 from benchwright.execution.verification import VERIFIED, RunSeals, verify_run
 
 
@@ -46,21 +46,27 @@ class RunEntry:
     """The summary's badge (``verified``, ``TAMPERED: MAC mismatch``, …); None without one."""
     tampered: tuple[str, ...]
     """Each tampered file and why; then no pass rate is shown."""
+    state: str = VERIFIED
+    """The run's (`RunSeals.state`): ``verified``, ``unverified`` or ``tampered``."""
+    headline: str | None = None
+    """Why it is not verified (`RunSeals.headline`); None when it is."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id, "path": str(self.path), "suite": self.suite, "agent": self.agent,
             "created_at": self.created_at, "trials_done": self.done, "trials_total": self.total,
             "correctness_pass_rate": self.pass_rate, "complete": self.complete,
-            "verification": {**self.seals, "summary": self.summary_seal,
-                             "tampered_files": list(self.tampered)},
+            "verification": {"state": self.state, "why": self.headline, **self.seals,
+                             "summary": self.summary_seal, "tampered_files": list(self.tampered)},
         }  # fmt: skip
 
     @property
     def seals_cell(self) -> str:
-        """``runs list``'s verification column: the non-zero counts, then a summary that
-        is not verified (``verified:1,tampered:1,summary:TAMPERED``)."""
-        cells = [f"{state}:{n}" for state, n in self.seals.items() if n]
+        """``runs list``'s verification column: the run's state unless verified, the
+        non-zero counts, then a summary that is not verified
+        (``TAMPERED,verified:1,tampered:1,summary:TAMPERED``)."""
+        cells = [] if self.state == VERIFIED else [self.state.upper()]
+        cells += [f"{state}:{n}" for state, n in self.seals.items() if n]
         if self.summary_seal and self.summary_seal != VERIFIED:
             cells.append(f"summary:{self.summary_seal.split(':')[0]}")
         return ",".join(cells) or "-"
@@ -90,18 +96,21 @@ def find_run(runs_dir: Path, name: str) -> Path:
     return path
 
 
-def remove_run(run_dir: Path) -> list[Path]:
-    """Delete the run directory and its MAC key; returns what was removed."""
-    removed = [run_dir]
+def remove_run(run_dir: Path) -> list[str]:
+    """Delete the run directory and its key (only if it was created there: removing a copy
+    leaves the original's key); returns what was removed."""
+    forgotten = key_index.forget(run_dir)
     shutil.rmtree(run_dir)
-    try:
-        key = integrity.key_path(run_dir.name)
-    except SpecError:  # a directory name that no run id has: it has no key either
-        return removed
-    if key.is_file():
-        key.unlink()
-        removed.append(key)
-    return removed
+    return [str(run_dir)] + ([f"its key from {key_index.index_path()}"] if forgotten else [])
+
+
+def trajectory_run_line(trajectory: Path) -> str | None:
+    """``gate``'s first line when ``--trajectory`` lies in a run directory that is not
+    verified (`RunSeals.headline`): its grade is then of a file no run here vouches for."""
+    where = [trajectory.absolute(), trajectory.resolve()]
+    runs = [d for p in where for d in (p, *p.parents) if _is_run(d) and (d / "trials").is_dir()]
+    headline = verify_run(runs[0]).headline() if runs else None
+    return headline and f"{headline}; --trajectory {trajectory} is from that run"
 
 
 def _is_run(path: Path) -> bool:
@@ -130,4 +139,6 @@ def run_entry(run_dir: Path, seals: RunSeals | None = None) -> RunEntry:
         seals=seals.counts(),
         summary_seal=seals.summary.badge if seals.summary else None,
         tampered=tampered,
+        state=seals.state,
+        headline=seals.headline(),
     )

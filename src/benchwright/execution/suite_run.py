@@ -28,7 +28,7 @@ from benchwright.errors import (
     EXIT_PASSED,
     SpecError,
 )
-from benchwright.execution import integrity, store, verification
+from benchwright.execution import integrity, key_index, store, verification
 from benchwright.execution.executor import Done, Executor, Job, SerialExecutor
 from benchwright.execution.isolation import IsolationRequest, choose_confinement
 from benchwright.execution.records import SCHEMA_VERSION, TrialResult
@@ -86,7 +86,7 @@ def plan_run(
     network = _network(isolation, suite)
     env = env or {}
     run_dir = store.new_run_dir(out, agent.spec)
-    key = integrity.create_key(run_dir.name)
+    key = integrity.new_key()
     info = {
         "schema_version": SCHEMA_VERSION, "run_id": run_dir.name,
         "created_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -97,24 +97,33 @@ def plan_run(
         "workspace_caps": {"files": caps.files, "megabytes": caps.megabytes},
     }  # fmt: skip
     # sealed: `run --resume` runs the agent and the suite it names (plan_resume)
-    store.write_json(run_dir / "run.json", integrity.seal(info, key))
+    _seal_run_json(run_dir, info, key)
     options = TrialOptions(suite.budget_s, budget_s, env, seed, confinement=confinement,
                            agent_network=network, workspace_caps=caps)  # fmt: skip
     return RunPlan(suite, agent, ids, iterations, options, run_dir, info, key)
+
+
+def _seal_run_json(run_dir: Path, info: dict[str, Any], key: bytes) -> None:
+    """Make the run one sealed here: its row in the run index, then its sealed ``run.json``."""
+    sealed = integrity.seal(info, key)
+    key_index.record(info.get("run_id"), run_dir, key, sealed[integrity.MAC_FIELD])
+    store.write_json(run_dir / "run.json", sealed)
 
 
 def plan_resume(
     run_dir: Path,
     env: dict[str, str] | None = None,
     isolation: IsolationRequest = IsolationRequest(),
+    allow_unverified: bool = False,
 ) -> RunPlan:
     """The plan of an earlier run, minus nothing: `execute` skips its finished trials.
 
     Raises:
-        SpecError: ``run.json`` fails verification with the run's key (see
-            `_trusted_run_json`), or names a schema, suite or task that is not there.
+        SpecError: ``run.json`` fails verification with the run's key, or cannot be
+            verified here and ``allow_unverified`` is False (see `_trusted_run_json`), or
+            names a schema, suite or task that is not there.
     """
-    info = _trusted_run_json(run_dir)
+    info, entry = _trusted_run_json(run_dir, allow_unverified)
     if info.get("schema_version") != SCHEMA_VERSION:
         raise SpecError.single(
             str(run_dir), f"run schema {info.get('schema_version')} is not {SCHEMA_VERSION}"
@@ -132,42 +141,48 @@ def plan_resume(
         workspace_caps=WorkspaceCaps(**info.get("workspace_caps", {})),
     )  # fmt: skip
     plan = RunPlan(suite, agent, list(info["tasks"]), info["iterations"], options, run_dir, info)
-    _verify_finished(plan, str(info.get("run_id", run_dir.name)))
+    _verify_finished(plan, entry)
     return plan
 
 
-def _trusted_run_json(run_dir: Path) -> dict[str, Any]:
-    """``run.json`` without its MAC, refused unless it verifies with the run's key.
+def _trusted_run_json(
+    run_dir: Path, allow_unverified: bool
+) -> tuple[dict[str, Any], key_index.Entry | None]:
+    """``run.json`` without its MAC, and the run's row, refused unless it verifies.
 
     A resume runs the agent command and loads the suite that ``run.json`` names, with
-    whatever ``--env`` secrets are given again, so an edited ``run.json`` would be code of
-    someone else's choosing run with them. Only a run whose key is not on this machine (a
-    copy from elsewhere) is resumed unverified, as its results are (every trial re-runs).
+    whatever ``--env`` secrets are given again, so a ``run.json`` this machine did not
+    seal could be code of someone else's choosing run with them: a tampered one is
+    refused, and one that cannot be verified (a run never sealed here, or a ``run.json``
+    from before they were sealed) only with ``allow_unverified`` (every trial re-runs).
     """
     info = store.read_run_json(run_dir)
-    key = verification.run_key(run_dir)
-    if key is not None and (why := integrity.verify(info, key)):
+    entry = verification.sealed_entry(run_dir, info)
+    seal = verification.run_json_seal(run_dir, info, entry)
+    tampered = seal.state == verification.TAMPERED
+    if tampered or (seal.state == verification.UNVERIFIED and not allow_unverified):
+        fix = "start a new run" if tampered else "read it, then pass --allow-unverified to run them"
         raise SpecError.single(
-            str(run_dir / "run.json"),
-            f"fails verification ({why}): refused, because a resume runs the agent and suite "
-            "it names; start a new run",
+            str(seal.path),
+            f"{seal.phrase}: refused, because a resume runs the agent and suite it names; {fix}",
         )
-    return {k: v for k, v in info.items() if k != integrity.MAC_FIELD}
+    return {k: v for k, v in info.items() if k != integrity.MAC_FIELD}, entry
 
 
-def _verify_finished(plan: RunPlan, run_id: str) -> None:
+def _verify_finished(plan: RunPlan, entry: key_index.Entry | None) -> None:
     """Keep the results that verify; note every other trial, and why it runs again."""
     store.clear_temporary(plan.run_dir)
-    key = integrity.load_key(run_id)
-    plan.key = key or integrity.create_key(run_id)
+    plan.key = entry.key if entry else integrity.new_key()
     plan.done, reruns = verification.verified_results(plan.run_dir, plan.trials, plan.key)
-    if key is None:
-        where = integrity.key_path(run_id)
-        plan.notes = [f"resume: no run key at {where}: every trial re-runs ({len(reruns)})"]
-        # the run is this machine's from now on: its run.json is sealed with the new key
-        store.write_json(plan.run_dir / "run.json", integrity.seal(plan.info, plan.key))
+    if entry is None:
+        run_id = plan.info.get("run_id")
+        plan.notes = [f"resume: run {run_id} was {verification.NEVER_SEALED}: "
+                      f"every trial re-runs ({len(reruns)})"]  # fmt: skip
     else:
         plan.notes = [f"resume: re-running {t} #{n}: {why}" for (t, n), why in reruns.items()]
+    if entry is None or entry.run_json_mac is None:
+        # allowed unverified: the run is this machine's from now on, run.json sealed with it
+        _seal_run_json(plan.run_dir, plan.info, plan.key)
 
 
 def _network(isolation: IsolationRequest, suite: Suite) -> Network | None:
@@ -237,7 +252,8 @@ def execute(
     complete = len(results) == len(plan.trials)
     summary = integrity.seal(summarize(
         plan.suite, plan.task_ids, results, iterations=plan.iterations,
-        run_id=plan.run_dir.name, agent=plan.agent.spec, complete=complete,
+        run_id=str(plan.info.get("run_id", plan.run_dir.name)), agent=plan.agent.spec,
+        complete=complete,
     ), plan.key)  # fmt: skip
     store.write_json(plan.run_dir / verification.SUMMARY, summary)
     return RunOutcome(summary, results, interrupted)

@@ -1,29 +1,36 @@
 """One verification rule for every reader of a run: verified, unverified or tampered.
 
-``run --resume``, ``compare``, ``view``, ``report --html`` and ``runs list|show`` all
-read a run through `verify_run` (or, for the trials a resume planned, `read_trial`),
-so none of them can trust a file the others would refuse. Each file lands in one state:
+``run --resume``, ``compare``, ``view``, ``report --html``, ``gate`` (of a run's
+trajectory) and ``runs list|show`` all read a run through `verify_run` (or, for the
+trials a resume planned, `read_trial`), so none of them can trust a file the others
+would refuse. Each file lands in one state:
 
-* ``verified``: the run's key is on this machine and the file's MAC matches (a result
-  must also name its own directory's task and iteration, a summary its own run);
-* ``unverified``: no key here (a run copied from another machine), or a ``summary.json``
-  written before summaries were sealed: shown as it is, flagged, never called verified;
-* ``tampered``: the key is here and the MAC is missing or wrong, or the file is not what
-  benchwright writes there (unreadable, malformed, another trial's result, a symlink).
+* ``verified``: the run was sealed on this machine (it has a row in the run index,
+  `key_index`) and the file's MAC matches under its key (a result must also name its
+  own directory's task and iteration, ``run.json`` the run the row was made for);
+* ``unverified``: no row here (a run never sealed on this machine: copied from
+  elsewhere, or made up), or a ``run.json``/``summary.json`` written before those were
+  sealed: shown as it is, flagged UNVERIFIED, never called verified, and ``compare``
+  prints no verdict from it unless told ``--allow-unverified``;
+* ``tampered``: the row is here and the MAC is missing or wrong, or the file is not what
+  benchwright writes there (unreadable, malformed, another trial's result, a symlink,
+  a ``run.json`` naming another run than the one sealed in this directory).
   Whatever it claims is never counted.
 
 Why the summary is sealed rather than recomputed by readers: a summary says which tasks
 the run planned and how each ended, including tasks that left no result (killed,
 not attempted); recomputing from the results alone would let whoever deletes a failing
-task's directory (and its line in the unsealed ``run.json``) raise the pass rate
-unseen. Sealing it with the same key makes any edit, or a summary from another run,
-fail verification. A summary without a MAC is an old run's, unless a verified result
-of the run carries `integrity.SUMMARY_SEALED` (every result written since summaries
-were sealed does): then its MAC was stripped, and it is tampered.
+task's directory (and its line in ``run.json``) raise the pass rate unseen. Sealing it
+with the same key makes any edit, or a summary from another run, fail verification. A
+summary without a MAC is an old run's, unless a verified result of the run carries
+`integrity.SUMMARY_SEALED` (every result written since summaries were sealed does):
+then its MAC was stripped, and it is tampered.
 
-The key is looked up by the directory's name (what it was created under), then by the
-``run_id`` in ``run.json`` (a run copied under another name); a lookup that finds no key
-can only ever make a run ``unverified``, never ``verified``.
+The row is found by the directory read (where the run was created), else by the run id
+``run.json`` claims (a copy of a run sealed here, which verifies as the original: it is
+the same sealed content); nothing in the run directory is ever read as a key. A run id
+with no row makes the run ``unverified`` however its files look: a copy given a new run
+id with its MACs stripped is exactly that.
 """
 
 from __future__ import annotations
@@ -35,15 +42,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchwright.errors import SpecError
-from benchwright.execution import integrity, store
+from benchwright.execution import integrity, key_index, store
+from benchwright.execution.key_index import Entry
 from benchwright.execution.records import TrialResult
 
 VERIFIED, UNVERIFIED, TAMPERED = "verified", "unverified", "tampered"
 STATES = (VERIFIED, UNVERIFIED, TAMPERED)
 NO_KEY = "no key on this machine"
+NEVER_SEALED = f"never sealed on this machine ({NO_KEY})"
 UNSEALED = "not sealed (written before benchwright sealed summaries)"
+UNSEALED_RUN_JSON = "not sealed (written before benchwright sealed run.json)"
 SUMMARY = "summary.json"
+RUN_JSON = "run.json"
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,10 @@ def _tampered(path: Path, why: str, phrase: str = "") -> Seal:
     return Seal(path, TAMPERED, why, phrase or f"fails verification ({why})")
 
 
+def _unverified(path: Path, why: str) -> Seal:
+    return Seal(path, UNVERIFIED, why, f"cannot be verified ({why})")
+
+
 @dataclass(frozen=True)
 class TrialSeal:
     """A trial's ``result.json``: its state, the JSON object it holds (None when it holds
@@ -91,16 +105,30 @@ class TrialSeal:
 
 @dataclass(frozen=True)
 class RunSeals:
-    """A run's trial results and summary, each with its state, as read once."""
+    """A run's ``run.json``, trial results and summary, each with its state, as read once."""
 
     run_dir: Path
-    keyed: bool
-    """The run's key is on this machine."""
+    entry: Entry | None
+    """The run's row in the run index; None when it was never sealed here."""
+    run_json: Seal | None
+    """None when there is no ``run.json`` (a bare summary file)."""
     trials: tuple[TrialSeal, ...]
     summary: Seal | None
     """None when the run has no summary (still running, or killed)."""
     summary_doc: dict[str, Any] | None
     """The summary, only when it is not tampered (a reader then shows no figure of it)."""
+
+    @property
+    def keyed(self) -> bool:
+        """The run's key is on this machine."""
+        return self.entry is not None
+
+    @property
+    def origin(self) -> Path | None:
+        """Where the run was sealed, when that is not this directory (a copy of it)."""
+        if self.entry is None or self.entry.path is None:
+            return None
+        return None if self.entry.path == self.run_dir.resolve() else self.entry.path
 
     def trial(self, task_id: str, iteration: int) -> TrialSeal | None:
         return next((t for t in self.trials if (t.task_id, t.iteration) == (task_id, iteration)),
@@ -110,34 +138,93 @@ class RunSeals:
         """How many trial results are in each state."""
         return {s: sum(t.seal.state == s for t in self.trials) for s in STATES}
 
-    def tampered(self) -> list[Seal]:
-        """Every tampered file: the trials' results, then the summary."""
-        seals = [t.seal for t in self.trials] + ([self.summary] if self.summary else [])
-        return [s for s in seals if s.state == TAMPERED]
+    def files(self) -> list[Seal]:
+        """``run.json``, the trials' results, then the summary."""
+        first = [self.run_json] if self.run_json else []
+        return first + [t.seal for t in self.trials] + ([self.summary] if self.summary else [])
 
-    def unverified_note(self) -> str | None:
-        """One line saying why nothing (or not everything) here can be verified, or None."""
+    def tampered(self) -> list[Seal]:
+        """Every tampered file."""
+        return [s for s in self.files() if s.state == TAMPERED]
+
+    @property
+    def state(self) -> str:
+        """The run's: tampered if any file is, else unverified if it was never sealed here
+        or any file is unverified, else verified."""
         if self.tampered():
-            return None
+            return TAMPERED
+        if not self.keyed or any(s.state == UNVERIFIED for s in self.files()):
+            return UNVERIFIED
+        return VERIFIED
+
+    def worst(self, *, verdicts: bool = False) -> Seal | None:
+        """The seal that decides `state` (the run itself when it was never sealed here);
+        None when the run is verified. ``verdicts``: judge the files verdicts are read
+        from, so an old run's unsealed ``run.json`` (only labels) does not count; a
+        tampered one always does."""
+        if found := self.tampered():
+            return found[0]
         if not self.keyed:
-            return f"{self.run_dir}: results cannot be verified on this machine ({NO_KEY})"
-        if self.summary and self.summary.state == UNVERIFIED:
-            return f"{self.summary.path}: {self.summary.why}: its verdicts cannot be verified"
-        return None
+            return Seal(self.run_dir, UNVERIFIED, NO_KEY, f"was {NEVER_SEALED}")
+        judged = [s for s in self.files() if not (verdicts and s is self.run_json)]
+        return next((s for s in judged if s.state == UNVERIFIED), None)
+
+    def headline(self, *, verdicts: bool = False) -> str | None:
+        """One line for a reader's first line: ``UNVERIFIED: runs/X was never sealed on this
+        machine (no key on this machine)``; None when the run is verified (``verdicts``: as
+        `worst`)."""
+        worst = self.worst(verdicts=verdicts)
+        return None if worst is None else f"{worst.state.upper()}: {worst.sentence}"
 
 
 def verify_run(run_dir: Path, summary: Path | None = None) -> RunSeals:
-    """Read and classify every ``trials/<task>/<n>/result.json`` of ``run_dir`` and its
-    summary (``summary``, default ``run_dir/summary.json``)."""
+    """Read and classify ``run_dir``'s ``run.json``, every ``trials/<task>/<n>/result.json``
+    and its summary (``summary``, default ``run_dir/summary.json``)."""
     summary_path = summary or run_dir / SUMMARY
     summary_raw = _read_object(summary_path) if summary_path.exists() else None
-    key = _key(run_dir, summary_raw)
+    info_path = run_dir / RUN_JSON
+    info_raw = _read_object(info_path) if info_path.exists() else None
+    claimed = next((d.get("run_id") for d in (info_raw, summary_raw) if isinstance(d, dict)), None)
+    entry = key_index.lookup(run_dir, claimed)
+    key = entry.key if entry else None
+    info_seal = None if info_raw is None else run_json_seal(run_dir, info_raw, entry)
     trials = tuple(read_trial(run_dir, t, n, key) for t, n in _trial_dirs(run_dir))
     if summary_raw is None:
-        return RunSeals(run_dir, key is not None, trials, None, None)
+        return RunSeals(run_dir, entry, info_seal, trials, None, None)
     seal = _summary_seal(summary_path, summary_raw, key, trials)
     doc = summary_raw if isinstance(summary_raw, dict) and seal.state != TAMPERED else None
-    return RunSeals(run_dir, key is not None, trials, seal, doc)
+    return RunSeals(run_dir, entry, info_seal, trials, seal, doc)
+
+
+def run_json_seal(run_dir: Path, raw: dict[str, Any] | Problem, entry: Entry | None) -> Seal:
+    """The state of ``run.json`` (read as ``raw``) under the run's row ``entry``.
+
+    ``run --resume`` runs the agent and suite it names, and every listing shows them, so
+    it must be the one the run was sealed with: its MAC verifies, it names the run the
+    row was made for, and (for a run sealed since the index) its MAC is the one recorded.
+    """
+    path = run_dir / RUN_JSON
+    if not _inside(run_dir, path):
+        return _tampered(path, "outside the run directory", "resolves outside the run directory")
+    if isinstance(raw, Problem):
+        return _tampered(path, raw.why, raw.phrase)
+    if entry is None:
+        return _unverified(path, NO_KEY)
+    if raw.get("run_id") != entry.run_id:
+        why = f"names run {raw.get('run_id')!r}, not {entry.run_id}, sealed in {run_dir}"
+        return _tampered(path, why)
+    if integrity.MAC_FIELD not in raw and entry.run_json_mac is None:
+        return _unverified(path, UNSEALED_RUN_JSON)
+    if failure := integrity.verify(raw, entry.key):
+        return _tampered(path, failure)
+    if entry.run_json_mac not in (None, raw[integrity.MAC_FIELD]):
+        return _tampered(path, "not the run.json the run was sealed with")
+    return Seal(path, VERIFIED)
+
+
+def sealed_entry(run_dir: Path, info: dict[str, Any]) -> Entry | None:
+    """The run's row, found as every reader finds it; None when it was never sealed here."""
+    return key_index.lookup(run_dir, info.get("run_id"))
 
 
 def read_trial(run_dir: Path, task_id: str, iteration: int, key: bytes | None) -> TrialSeal:
@@ -162,8 +249,8 @@ def read_trial(run_dir: Path, task_id: str, iteration: int, key: bytes | None) -
     if (result.task_id, result.iteration) != (task_id, iteration):
         other = f"{result.task_id} #{result.iteration}"
         return tampered(f"the result of {other}", raw, f"is the result of {other}")
-    state, why = (VERIFIED, "") if key is not None else (UNVERIFIED, NO_KEY)
-    return TrialSeal(task_id, iteration, Seal(path, state, why), raw, result)
+    seal = Seal(path, VERIFIED) if key is not None else _unverified(path, NO_KEY)
+    return TrialSeal(task_id, iteration, seal, raw, result)
 
 
 def verified_results(
@@ -199,41 +286,18 @@ def _trial_dirs(run_dir: Path) -> list[tuple[str, int]]:
     return sorted(found)
 
 
-def run_key(run_dir: Path) -> bytes | None:
-    """The run's key, found as every reader finds it (`_key`); None when none is here."""
-    return _key(run_dir, None)
-
-
-def _key(run_dir: Path, summary: Any) -> bytes | None:
-    """The run's key: by the directory's name, else ``run.json``'s run id, else (a bare
-    summary file) the summary's; None when none is on this machine."""
-    ids = [run_dir.name]
-    info = _read_object(run_dir / "run.json")
-    for doc in (info, summary):
-        if isinstance(doc, dict) and isinstance(doc.get("run_id"), str):
-            ids.append(doc["run_id"])
-    for run_id in dict.fromkeys(ids):
-        try:
-            key = integrity.load_key(run_id)
-        except SpecError:  # not a run id: no key was ever made for it
-            continue
-        if key is not None:
-            return key
-    return None
-
-
 def _summary_seal(
     path: Path, raw: dict[str, Any] | Problem, key: bytes | None, trials: tuple[TrialSeal, ...]
 ) -> Seal:
     if isinstance(raw, Problem):
         return _tampered(path, raw.why, raw.phrase)
+    if key is None:  # whatever else it lacks, nothing here can tell
+        return _unverified(path, NO_KEY)
     if integrity.MAC_FIELD not in raw:
         stripped = any(
             t.seal.state == VERIFIED and (t.doc or {}).get(integrity.SUMMARY_SEALED) for t in trials
         )
-        return _tampered(path, "no MAC") if stripped else Seal(path, UNVERIFIED, UNSEALED)
-    if key is None:
-        return Seal(path, UNVERIFIED, NO_KEY)
+        return _tampered(path, "no MAC") if stripped else _unverified(path, UNSEALED)
     if failure := integrity.verify(raw, key):
         return _tampered(path, failure)
     return Seal(path, VERIFIED)

@@ -122,11 +122,20 @@ class Sources:
                 raise SpecError.single(str(path), "holds no run directory and no scorecard JSON")
         return found
 
+    def summary_line(self) -> str:
+        """What ``view`` and ``report`` say first: the counts, then every run that is not
+        verified and why (``1 run(s), 0 scorecard(s); UNVERIFIED: runs/X was never …``)."""
+        lines = [line for run in self.runs.values() if (line := run.verify().headline())]
+        counts = f"{len(self.runs)} run(s), {len(self.cards)} scorecard(s)"
+        return "; ".join([counts, *lines])
+
     def _add_run(self, path: Path) -> None:
         info = _json_object(path / "run.json")
         if info is None:
             return
-        run_id = _unique(str(info.get("run_id") or path.name), self.runs)
+        # by its directory's name: the run_id in run.json is the run's claim, and a forged
+        # run claiming a real run's id must not take that id's pages
+        run_id = _unique(path.name, self.runs)
         self.runs[run_id] = Run(run_id, path, info, tuple(_trials(path / "trials")))
 
     def _add_card(self, path: Path, *, strict: bool) -> None:

@@ -17,9 +17,7 @@ from typing import Any, Protocol
 
 from benchwright.board.payload import scorecard_fields
 from benchwright.execution.verification import (
-    NO_KEY,
     TAMPERED,
-    UNVERIFIED,
     VERIFIED,
     RunSeals,
     Seal,
@@ -70,17 +68,16 @@ def run_row(run: Run, links: Links, seals: RunSeals | None = None) -> dict[str, 
 
 def run_seal(seals: RunSeals) -> dict[str, Any]:
     """A run's badge (its worst file decides: ``TAMPERED: MAC mismatch``, else
-    ``UNVERIFIED: no key on this machine``, else ``verified``), the counts, and every
-    file that is not verified with its badge."""
-    files = [t.seal for t in seals.trials] + ([seals.summary] if seals.summary else [])
-    flagged = [f for f in files if f.state != VERIFIED]
-    worst = next((f for state in (TAMPERED, UNVERIFIED) for f in flagged if f.state == state), None)
-    if worst is None and not seals.keyed:
-        worst = Seal(seals.run_dir, UNVERIFIED, NO_KEY)
+    ``UNVERIFIED: no key on this machine``, else ``verified``), the line a page about it
+    starts with when it is not verified, the counts, and every file that is not verified
+    with its badge."""
+    worst = seals.worst()
     counts = seals.counts()
+    flagged = [f for f in seals.files() if f.state != VERIFIED]
     return {
-        "state": worst.state if worst else VERIFIED,
+        "state": seals.state,
         "badge": worst.badge if worst else VERIFIED,
+        "headline": seals.headline(),
         "counts": ", ".join(f"{n} {state}" for state, n in counts.items()),
         "files": [{"path": str(f.path), "badge": f.badge, "state": f.state} for f in flagged],
     }
@@ -171,7 +168,8 @@ def trial_view(
 ) -> dict[str, Any]:
     """A trial: each phase's prompt and diff, the agent's steps, check rows with their
     whole evidence, the answer and the agent's log, and its verification badge."""
-    sealed = _sealed(seals or run.verify(), trial)
+    seals = seals or run.verify()
+    sealed = _sealed(seals, trial)
     result = sealed.doc or {}
     row = _trial_row(run, trial, sealed, links)
     trajectory = trial.json("trajectory.json", {})
@@ -184,6 +182,7 @@ def trial_view(
     return {
         "run": run.id,
         "run_url": links.run(run.id),
+        "run_headline": seals.headline(),
         "task": trial.task_id,
         "task_url": links.task(run.id, trial.task_id),
         "n": trial.iteration,
@@ -381,8 +380,10 @@ def _run_meta(run: Run, seals: RunSeals) -> dict[str, str]:
         "isolation": str(summary.get("isolation") or info.get("isolation", "-")),
         "complete": "yes" if summary.get("complete") else "no (no summary or unfinished)",
         "results": run_seal(seals)["counts"],
+        "run.json": seals.run_json.badge if seals.run_json else "none",
         "summary.json": seals.summary.badge if seals.summary else "none",
         "directory": str(run.path),
+        **({"sealed in": str(seals.origin)} if seals.origin else {}),
     }
 
 
