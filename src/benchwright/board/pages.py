@@ -18,7 +18,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from benchwright.board.params import PageNumber, RunId, ScreenshotNumber, Version
-from benchwright.board.store import BoardStore, RunCard
+from benchwright.board.store import UNMEASURED, BoardStore, RunCard
 from benchwright.web import environment, fmt_secs, fmt_when, static_router
 
 PER_PAGE = 50
@@ -91,7 +91,9 @@ def run_card(request: Request, run_id: RunId) -> Response:
         return _problem(404, f"no run '{run_id}' on this board")
     base = f"/runs/{quote(card.id, safe='')}/screenshots"
     shots = [{"name": s.name, "url": f"{base}/{s.n}.png"} for s in card.screenshots]
-    return _render("run.html", card=card.json_dict(), meta=_meta(card), shots=shots)
+    return _render(
+        "run.html", card=card.json_dict(), meta=_meta(card), shots=shots, unmeasured=UNMEASURED
+    )
 
 
 @router.get("/runs/{run_id}/screenshots/{n}.png", include_in_schema=False)

@@ -19,8 +19,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
-from sqlalchemy import Select, delete, func, select
-from sqlalchemy.orm import aliased, sessionmaker
+from sqlalchemy import Select, case, delete, exists, func, select
+from sqlalchemy.orm import sessionmaker
 
 from benchwright.board import ratelimit
 from benchwright.board.db import (
@@ -33,6 +33,7 @@ from benchwright.board.db import (
     utc,
 )
 from benchwright.board.payload import Payload
+from benchwright.model import Status
 
 SortKey = Literal["score", "wallSecs", "postedAt", "nodes", "model", "handle"]
 SORT_KEYS: tuple[str, ...] = ("score", "wallSecs", "postedAt", "nodes", "model", "handle")
@@ -45,6 +46,9 @@ _COLUMNS = {
     "handle": RunRow.handle,
 }
 MAX_PER_PAGE = 200
+UNMEASURED = tuple(s.value for s in Status if s.is_harness_fault)
+"""Statuses of a row that was not measured (UNAVAILABLE, INFRA, SKIPPED): such a row leaves
+its mean, so the score covers less than was asked and the card is partial."""
 
 
 class _View(BaseModel):
@@ -60,7 +64,8 @@ class BoardRow(_View):
     """One leaderboard line."""
 
     rank: int
-    """Position by score within the scorer version (ties share a rank), whatever the sort."""
+    """Position within the scorer version, whatever the sort: complete cards by score, then
+    partial ones by score (ties share a rank)."""
     run_id: str
     handle: str
     model: str
@@ -68,6 +73,10 @@ class BoardRow(_View):
     score: float
     excellent: bool
     baseline: bool
+    partial: bool
+    """Some row was not measured (`UNMEASURED`): ranked after every complete card."""
+    unavailable_share: float
+    """The weight share of the tiered rows that were not measured (0 to 1)."""
     tiers: dict[str, float]
     wall_secs: float | None
     posted_at: datetime | None
@@ -109,6 +118,10 @@ class RunCard(_View):
     score: float
     excellent: bool
     baseline: bool
+    partial: bool
+    """Some row was not measured (`UNMEASURED`)."""
+    unavailable_share: float
+    """The weight share of the tiered rows that were not measured (0 to 1)."""
     tiers: dict[str, float]
     composition: dict[str, Any] | None
     checks: list[CheckView]
@@ -153,11 +166,14 @@ class BoardStore:
         if sort not in _COLUMNS:
             raise UnknownSort(f"unknown sort '{sort}' (known: {', '.join(SORT_KEYS)})")
         page, per_page = max(1, page), min(max(1, per_page), MAX_PER_PAGE)
-        column = _COLUMNS[sort]
-        order = column.desc() if descending else column.asc()
+        query, rank = _ranked(version)
+        if sort == "score":  # the ranking itself, best first when descending
+            order = rank.asc() if descending else rank.desc()
+        else:
+            column = _COLUMNS[sort]
+            order = column.desc() if descending else column.asc()
         query = (
-            _ranked(version)
-            .order_by(order.nulls_last(), RunRow.score.desc(), RunRow.id)
+            query.order_by(order.nulls_last(), rank, RunRow.id)
             .limit(per_page)
             .offset((page - 1) * per_page)
         )
@@ -226,20 +242,26 @@ def version_key(version: str) -> tuple[tuple[int, ...], int, str]:
     return numbers, 0 if "-rc" in version else 1, version
 
 
-def _ranked(version: str) -> Select[Any]:
-    """The version's rows with their rank: 1 + how many score higher (ties share a rank).
+def _ranked(version: str) -> tuple[Select[Any], Any]:
+    """The version's rows with their rank, and the rank column to sort by.
 
-    A correlated count over the (version, score) index costs a lookup per row shown,
-    where a window function would rank every entry of the version on each page.
+    Complete cards rank first by score, then partial ones by score (ties share a rank):
+    a poster who turns FAIL rows into UNAVAILABLE re-composes a higher score from the
+    rows left, and that score must not outrank one that measured everything. Whether a
+    card is partial is read from its rows, so the order needs every entry of the
+    version: one window over the version's runs, an index lookup on ``check_rows`` each.
     """
-    better = aliased(RunRow)
-    rank = (
-        select(func.count())
-        .where(better.scorer_version == version, better.score > RunRow.score)
-        .scalar_subquery()
-        + 1
-    ).label("rank")
-    return select(
+    partial = _partial(RunRow.id)
+    ranking = (
+        select(
+            RunRow.id.label("run_id"),
+            partial.label("partial"),
+            func.rank().over(order_by=(partial, RunRow.score.desc())).label("rank"),
+        )
+        .where(RunRow.scorer_version == version)
+        .subquery()
+    )
+    query = select(
         RunRow.id,
         RunRow.handle,
         RunRow.model,
@@ -250,8 +272,28 @@ def _ranked(version: str) -> Select[Any]:
         RunRow.tiers,
         RunRow.wall_secs,
         RunRow.posted_at,
-        rank,
-    ).where(RunRow.scorer_version == version)
+        ranking.c.partial,
+        ranking.c.rank,
+        _unavailable_share(RunRow.id).label("unavailable_share"),
+    ).join(ranking, ranking.c.run_id == RunRow.id)
+    return query, ranking.c.rank
+
+
+def _partial(run_id: Any) -> Any:
+    """1 when a row of the run was not measured (`UNMEASURED`), else 0."""
+    unmeasured = exists().where(CheckRowRow.run_id == run_id, CheckRowRow.status.in_(UNMEASURED))
+    return case((unmeasured, 1), else_=0)
+
+
+def _unavailable_share(run_id: Any) -> Any:
+    """The weight share of the run's tiered rows that were not measured (0 without rows)."""
+    lost = func.sum(case((CheckRowRow.status.in_(UNMEASURED), CheckRowRow.weight), else_=0.0))
+    share = lost / func.nullif(func.sum(CheckRowRow.weight), 0.0)
+    return (
+        select(func.coalesce(share, 0.0))
+        .where(CheckRowRow.run_id == run_id, CheckRowRow.tier.is_not(None))
+        .scalar_subquery()
+    )
 
 
 def _board_row(r: Any) -> BoardRow:
@@ -264,6 +306,8 @@ def _board_row(r: Any) -> BoardRow:
         score=r["score"],
         excellent=r["excellent"],
         baseline=r["baseline"],
+        partial=bool(r["partial"]),
+        unavailable_share=r["unavailable_share"] or 0.0,
         tiers=r["tiers"] or {},
         wall_secs=r["wall_secs"],
         posted_at=utc(r["posted_at"]),
@@ -311,6 +355,14 @@ def _run_row(run_id: str, p: Payload, install: str, now: datetime) -> RunRow:
     )
 
 
+def _share_of(checks: list[CheckRowRow]) -> float:
+    """`_unavailable_share` of rows in hand (the card page reads them all anyway)."""
+    tiered = [c for c in checks if c.tier is not None]
+    total = sum(c.weight for c in tiered)
+    lost = sum(c.weight for c in tiered if c.status in UNMEASURED)
+    return lost / total if total else 0.0
+
+
 def _card(row: RunRow, shots: list[ScreenshotRef]) -> RunCard:
     started, finished = utc(row.started_at), utc(row.finished_at)
     return RunCard(
@@ -319,6 +371,8 @@ def _card(row: RunRow, shots: list[ScreenshotRef]) -> RunCard:
         score=row.score,
         excellent=row.excellent,
         baseline=row.baseline,
+        partial=any(c.status in UNMEASURED for c in row.checks),
+        unavailable_share=_share_of(row.checks),
         tiers=row.tiers or {},
         composition=row.composition,
         checks=[
