@@ -19,8 +19,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
-from sqlalchemy import Select, case, delete, exists, func, select
-from sqlalchemy.orm import sessionmaker
+from sqlalchemy import Subquery, case, delete, func, select
+from sqlalchemy.orm import Session, sessionmaker
 
 from benchwright.board import ratelimit
 from benchwright.board.db import (
@@ -166,22 +166,25 @@ class BoardStore:
         if sort not in _COLUMNS:
             raise UnknownSort(f"unknown sort '{sort}' (known: {', '.join(SORT_KEYS)})")
         page, per_page = max(1, page), min(max(1, per_page), MAX_PER_PAGE)
-        query, rank = _ranked(version)
-        if sort == "score":  # the ranking itself, best first when descending
-            order = rank.asc() if descending else rank.desc()
-        else:
-            column = _COLUMNS[sort]
-            order = column.desc() if descending else column.asc()
-        query = (
-            query.order_by(order.nulls_last(), rank, RunRow.id)
+        ranked = _ranked(version)
+        shown = (
+            select(ranked)
+            .order_by(*_order(ranked.c, sort, descending))
             .limit(per_page)
             .offset((page - 1) * per_page)
+            .subquery()
+        )
+        query = (
+            select(*_COLUMNS_SHOWN, shown.c.partial, shown.c.rank)
+            .join(shown, shown.c.id == RunRow.id)
+            .order_by(*_order(shown.c, sort, descending))
         )
         with self._session() as session:
             total = session.scalar(
                 select(func.count()).select_from(RunRow).where(RunRow.scorer_version == version)
             )
             rows = session.execute(query).mappings().all()
+            shares = _unavailable_shares(session, [r["id"] for r in rows])
         total = total or 0
         return Page(
             version=version,
@@ -191,7 +194,7 @@ class BoardStore:
             per_page=per_page,
             total=total,
             pages=max(1, ceil(total / per_page)),
-            rows=[_board_row(r) for r in rows],
+            rows=[_board_row(r, shares.get(r["id"], 0.0)) for r in rows],
         )
 
     def run(self, run_id: str) -> RunCard | None:
@@ -242,61 +245,74 @@ def version_key(version: str) -> tuple[tuple[int, ...], int, str]:
     return numbers, 0 if "-rc" in version else 1, version
 
 
-def _ranked(version: str) -> tuple[Select[Any], Any]:
-    """The version's rows with their rank, and the rank column to sort by.
+def _ranked(version: str) -> Subquery:
+    """The version's entries with ``partial`` and ``rank``: one window over its runs,
+    carrying only the columns a page sorts by (the rest is joined for the page shown).
 
     Complete cards rank first by score, then partial ones by score (ties share a rank):
     a poster who turns FAIL rows into UNAVAILABLE re-composes a higher score from the
-    rows left, and that score must not outrank one that measured everything. Whether a
-    card is partial is read from its rows, so the order needs every entry of the
-    version: one window over the version's runs, an index lookup on ``check_rows`` each.
+    rows left, and that score must not outrank one that measured everything.
     """
-    partial = _partial(RunRow.id)
-    ranking = (
+    partial = _partial()
+    return (
         select(
-            RunRow.id.label("run_id"),
+            *_COLUMNS.values(),
+            RunRow.id,
             partial.label("partial"),
             func.rank().over(order_by=(partial, RunRow.score.desc())).label("rank"),
         )
         .where(RunRow.scorer_version == version)
         .subquery()
     )
-    query = select(
-        RunRow.id,
-        RunRow.handle,
-        RunRow.model,
-        RunRow.nodes,
-        RunRow.score,
-        RunRow.excellent,
-        RunRow.baseline,
-        RunRow.tiers,
-        RunRow.wall_secs,
-        RunRow.posted_at,
-        ranking.c.partial,
-        ranking.c.rank,
-        _unavailable_share(RunRow.id).label("unavailable_share"),
-    ).join(ranking, ranking.c.run_id == RunRow.id)
-    return query, ranking.c.rank
 
 
-def _partial(run_id: Any) -> Any:
-    """1 when a row of the run was not measured (`UNMEASURED`), else 0."""
-    unmeasured = exists().where(CheckRowRow.run_id == run_id, CheckRowRow.status.in_(UNMEASURED))
-    return case((unmeasured, 1), else_=0)
+def _order(columns: Any, sort: str, descending: bool) -> tuple[Any, ...]:
+    """ORDER BY of a page over ``columns`` (`_ranked`'s): ``score`` is the ranking itself
+    (best first when descending), any other sort its column, then the ranking, then id."""
+    if sort == "score":
+        first = columns.rank.asc() if descending else columns.rank.desc()
+    else:
+        column = columns[_COLUMNS[sort].key]
+        first = (column.desc() if descending else column.asc()).nulls_last()
+    return first, columns.rank, columns.id
 
 
-def _unavailable_share(run_id: Any) -> Any:
-    """The weight share of the run's tiered rows that were not measured (0 without rows)."""
+_COLUMNS_SHOWN = (
+    RunRow.id,
+    RunRow.handle,
+    RunRow.model,
+    RunRow.nodes,
+    RunRow.score,
+    RunRow.excellent,
+    RunRow.baseline,
+    RunRow.tiers,
+    RunRow.wall_secs,
+    RunRow.posted_at,
+)
+
+
+def _partial() -> Any:
+    """1 for a partial card, else 0: the ``partial`` flag of its stored composition, which
+    re-composition checked against its rows (any row `UNMEASURED`); a baseline without a
+    composition is complete. Read from the run's own row, so ranking a version costs one
+    pass over its runs, not over their check rows."""
+    return case((RunRow.composition["partial"].as_boolean(), 1), else_=0)
+
+
+def _unavailable_shares(session: Session, run_ids: list[str]) -> dict[str, float]:
+    """The weight share of each run's tiered rows that were not measured (runs without
+    rows are left out), for the entries of one page only."""
     lost = func.sum(case((CheckRowRow.status.in_(UNMEASURED), CheckRowRow.weight), else_=0.0))
-    share = lost / func.nullif(func.sum(CheckRowRow.weight), 0.0)
-    return (
-        select(func.coalesce(share, 0.0))
-        .where(CheckRowRow.run_id == run_id, CheckRowRow.tier.is_not(None))
-        .scalar_subquery()
+    share = func.coalesce(lost / func.nullif(func.sum(CheckRowRow.weight), 0.0), 0.0)
+    found = session.execute(
+        select(CheckRowRow.run_id, share)
+        .where(CheckRowRow.run_id.in_(run_ids), CheckRowRow.tier.is_not(None))
+        .group_by(CheckRowRow.run_id)
     )
+    return {run_id: float(value) for run_id, value in found}
 
 
-def _board_row(r: Any) -> BoardRow:
+def _board_row(r: Any, unavailable_share: float) -> BoardRow:
     return BoardRow(
         rank=r["rank"],
         run_id=r["id"],
@@ -307,7 +323,7 @@ def _board_row(r: Any) -> BoardRow:
         excellent=r["excellent"],
         baseline=r["baseline"],
         partial=bool(r["partial"]),
-        unavailable_share=r["unavailable_share"] or 0.0,
+        unavailable_share=unavailable_share,
         tiers=r["tiers"] or {},
         wall_secs=r["wall_secs"],
         posted_at=utc(r["posted_at"]),
@@ -356,7 +372,7 @@ def _run_row(run_id: str, p: Payload, install: str, now: datetime) -> RunRow:
 
 
 def _share_of(checks: list[CheckRowRow]) -> float:
-    """`_unavailable_share` of rows in hand (the card page reads them all anyway)."""
+    """`_unavailable_shares` of rows in hand (the card page reads them all anyway)."""
     tiered = [c for c in checks if c.tier is not None]
     total = sum(c.weight for c in tiered)
     lost = sum(c.weight for c in tiered if c.status in UNMEASURED)
