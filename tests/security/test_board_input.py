@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -17,22 +18,39 @@ from urllib.parse import quote
 import httpx
 import pytest
 from board._pages_seed import fresh_store
+from board._pg import PG_URL, pg_schema
 from board._posts import Clock, post
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
 from benchwright.board.app import create_app
+from benchwright.board.migrate import upgrade
 from benchwright.board.store import BoardStore
 from benchwright.services._server import BackgroundServer
 
 API = "/api/benchmark-runs"
 
 
-@pytest.fixture(scope="module")
-def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, BoardStore]]:
-    """One board for the module; every post comes from its own forwarded address."""
-    store = fresh_store(Path(tmp_path_factory.mktemp("board")))
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def board(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[httpx.Client, BoardStore]]:
+    """One board per database for the module (PostgreSQL refuses what SQLite stores: a NUL,
+    an integer past 32 bits, a string past its column); every post comes from its own
+    forwarded address."""
+    with ExitStack() as stack:
+        if request.param == "sqlite":
+            store = fresh_store(Path(tmp_path_factory.mktemp("board")))
+        else:
+            if not PG_URL:
+                pytest.skip("BENCHWRIGHT_TEST_PG is not set (.ci/run sets it)")
+            store = BoardStore(stack.enter_context(pg_schema(PG_URL)))
+            upgrade(store.engine)
+        yield from _serve(store)
+
+
+def _serve(store: BoardStore) -> Iterator[tuple[httpx.Client, BoardStore]]:
     app = create_app(store, clock=Clock(), trusted_proxies=("127.0.0.1",))
     with (
         BackgroundServer(app, proxy_headers=False) as server,
