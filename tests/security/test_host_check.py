@@ -127,3 +127,14 @@ def test_board_serve_refuses_a_rebound_post(board) -> None:
 def test_board_serve_answers_its_own_and_allowed_names(board, host) -> None:
     answer = httpx.get(board + "/runs/baseline-claude-opus-5", headers={"Host": host})
     assert answer.status_code == 200 and "0.9755" in answer.text, host
+
+
+def test_view_allowed_host_adds_a_name_and_refuses_the_rest(tmp_path: Path) -> None:
+    folder = tmp_path / "lan-card"
+    folder.mkdir()
+    make_card(folder, "lan-card", {})
+    with serving(folder, "--allowed-host", "mybox.lan") as url:  # type: ignore[arg-type]
+        mine = httpx.get(url + "/cards/lan-card", headers={"Host": "MyBox.lan:8080"})
+        assert mine.status_code == 200 and "lan-card" in mine.text
+        other = httpx.get(url + "/cards/lan-card", headers={"Host": "evil.example"})
+        assert other.status_code == 421 and "lan-card" not in other.text
