@@ -133,7 +133,7 @@ def test_view_allowed_host_adds_a_name_and_refuses_the_rest(tmp_path: Path) -> N
     folder = tmp_path / "lan-card"
     folder.mkdir()
     make_card(folder, "lan-card", {})
-    with serving(folder, "--allowed-host", "mybox.lan") as url:  # type: ignore[arg-type]
+    with serving(folder, "--allowed-host", "mybox.lan") as url:
         mine = httpx.get(url + "/cards/lan-card", headers={"Host": "MyBox.lan:8080"})
         assert mine.status_code == 200 and "lan-card" in mine.text
         other = httpx.get(url + "/cards/lan-card", headers={"Host": "evil.example"})

@@ -5,6 +5,9 @@ levels deep makes the parser recurse until Python gives up, an integer of a thou
 digits overflows the database, a ``\\ud800`` escape yields a string no database can
 encode. Each used to be a 500. Here each is a 400 naming the field:
 
+- ``too_many_values``: more than `MAX_VALUES` values (counted from the commas and
+  brackets outside strings, before the parser runs), so that neither the parser nor
+  the walk below can be made to build and visit millions of nodes from 6 MB;
 - ``too_deep``: nesting past `MAX_DEPTH` levels, found by a scan of the raw text that
   recurses nowhere (strings are skipped, brackets counted), before the parser runs;
 - ``bad_value``: an integer outside signed 64 bits (never converted: `MAX_INT_DIGITS`),
@@ -28,6 +31,8 @@ from benchwright.board.errors import Rejected
 MAX_DEPTH = 16
 """Levels of arrays and objects; a genuine post has 3 (body, ``checks``, a row)."""
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+MAX_VALUES = 20_000
+"""Values in a body (arrays, objects, scalars): a post of 1,000 check rows has about 8,000."""
 MAX_INT_DIGITS = 40
 """Characters of an integer literal the parser may convert: any 64-bit value fits, and a
 longer one is refused without paying for (or tripping Python's limit on) the conversion."""
@@ -46,7 +51,13 @@ def loads(body: bytes) -> Any:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise Rejected(400, "malformed_json", f"body is not UTF-8: {exc}") from None
-    if (where := too_deep_at(text)) is not None:
+    outside_strings = _STRING.sub('""', text)
+    values = outside_strings.count(",") + outside_strings.count("[") + outside_strings.count("{")
+    if values > MAX_VALUES:  # first: three C-level counts bound the loop of the depth scan
+        raise Rejected(
+            400, "too_many_values", f"(body): {values} values or more, at most {MAX_VALUES}"
+        )
+    if (where := too_deep_at(text, outside_strings)) is not None:
         raise Rejected(400, "too_deep", f"{where}: nesting deeper than {MAX_DEPTH} levels")
     try:
         doc = json.loads(text, parse_int=_int)
@@ -59,15 +70,16 @@ def loads(body: bytes) -> Any:
     return doc
 
 
-def too_deep_at(text: str) -> str | None:
+def too_deep_at(text: str, outside_strings: str) -> str | None:
     """The top-level key under which ``text`` nests past `MAX_DEPTH`, ``(body)`` when it is
-    not inside one, or None when it does not.
+    not inside one, or None when it does not; ``outside_strings`` is ``text`` with every
+    string emptied.
 
-    Brackets inside strings do not count. The common case costs two C-level passes and a
+    Brackets inside strings do not count. The common case costs a C-level pass and a
     loop over the brackets alone; only a body that is too deep is scanned again, token by
     token, to name its key.
     """
-    brackets = _BRACKETS_ONLY.sub("", _STRING.sub("", text))
+    brackets = _BRACKETS_ONLY.sub("", outside_strings)
     depth = 0
     for char in brackets:
         depth += 1 if char in "[{" else -1
