@@ -4,18 +4,14 @@ PostgreSQL schema too when ``BENCHWRIGHT_TEST_PG`` holds a URL
 
 from __future__ import annotations
 
-import os
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from benchwright.board.migrate import upgrade
 from benchwright.board.store import BoardStore
-
-PG_URL = os.environ.get("BENCHWRIGHT_TEST_PG")
+from board._pg import PG_URL, pg_schema
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -26,17 +22,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         return
     if not PG_URL:
         pytest.skip("BENCHWRIGHT_TEST_PG is not set (.ci/run sets it)")
-    schema = f"bw_test_{secrets.token_hex(6)}"
-    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f"CREATE SCHEMA {schema}"))
-    sep = "&" if "?" in PG_URL else "?"
-    try:
-        yield f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
+    with pg_schema(PG_URL) as url:
+        yield url
 
 
 @pytest.fixture

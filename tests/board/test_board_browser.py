@@ -41,13 +41,13 @@ def test_clicking_a_column_header_sorts_on_the_server(board, page) -> None:
     page.goto(url + "/")
     page.locator("th a[data-sort=wall]").click()
     page.wait_for_url("**sort=wall**")
-    walls = page.locator("tr.entry td:nth-child(9)").all_inner_texts()
+    walls = page.locator("tr.entry td.wall").all_inner_texts()
     assert "▲" in page.locator("th a[data-sort=wall]").inner_text()
     seconds = [_secs(w) for w in walls]
     assert seconds == sorted(seconds) and len(seconds) == 50
     page.locator("th a[data-sort=wall]").click()  # the same header again flips the order
     page.wait_for_url("**dir=desc**")
-    again = [_secs(w) for w in page.locator("tr.entry td:nth-child(9)").all_inner_texts()]
+    again = [_secs(w) for w in page.locator("tr.entry td.wall").all_inner_texts()]
     assert again == sorted(again, reverse=True)
 
 

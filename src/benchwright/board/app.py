@@ -18,7 +18,8 @@ Routes (JSON errors are ``{"error": {"code", "message"}}`` under ``/api``):
   scorer versions this board can re-compose.
 
 The pages router (``benchwright.board.pages.router``) is included when present; a page
-reads the store as ``request.app.state.store``.
+reads the store as ``request.app.state.store``. A request whose ``Host`` is not one of
+the board's names is answered 421 before any route runs (`benchwright.web.hosts`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import importlib.util
 from collections.abc import Callable, Collection, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -38,10 +39,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from benchwright.board import guards, ratelimit, signing
 from benchwright.board._png import decoded_screenshots
 from benchwright.board.errors import Rejected
+from benchwright.board.params import PageNumber, RunId, ScreenshotNumber, Version
 from benchwright.board.recompose import load_scorers, recompose
-from benchwright.board.store import BoardStore, UnknownSort
+from benchwright.board.store import MAX_PER_PAGE, BoardStore, UnknownSort
 from benchwright.board.validation import check_rules, parse
 from benchwright.scoring import Scorer
+from benchwright.web import LOOPBACK_NAMES, HostGuard
 
 BODY_CAP = 6_000_000
 """Bytes. Five screenshots fit (3.5 MB decoded in total is 4.67 MB as base64) with
@@ -63,6 +66,7 @@ def create_app(
     trusted_proxies: Collection[str] = (),
     scorers: Mapping[str, Scorer] | None = None,
     body_cap: int = BODY_CAP,
+    allowed_hosts: Collection[str] = LOOPBACK_NAMES,
 ) -> FastAPI:
     """The board app over ``store``.
 
@@ -71,8 +75,11 @@ def create_app(
         trusted_proxies: addresses or networks whose ``X-Forwarded-For`` is believed.
         scorers: the pinned scorers by version (default: `default_scorers_dir`).
         body_cap: the largest request body accepted, in bytes.
+        allowed_hosts: the ``Host`` names answered (`benchwright.web.allowed_names`;
+            ``*``: any); every other name is 421.
     """
     app = FastAPI(title="benchwright board", docs_url=None, redoc_url=None)
+    app.add_middleware(HostGuard, allowed=allowed_hosts)
     app.state.store = store
     app.state.clock = clock
     known = dict(scorers) if scorers is not None else load_scorers(default_scorers_dir())
@@ -95,14 +102,14 @@ def create_app(
         return JSONResponse({"id": run_id, "url": url}, status_code=201, headers={"Location": url})
 
     @app.get("/api/benchmark-runs/{run_id}")
-    def get_run(run_id: str) -> JSONResponse:
+    def get_run(run_id: RunId) -> JSONResponse:
         card = store.run(run_id)
         if card is None:
             raise Rejected(404, "not_found", f"no run '{run_id}'")
         return JSONResponse(card.json_dict())
 
     @app.get("/api/benchmark-runs/{run_id}/screenshots/{n}")
-    def get_screenshot(run_id: str, n: int) -> Response:
+    def get_screenshot(run_id: RunId, n: ScreenshotNumber) -> Response:
         png = store.screenshot(run_id, n)
         if png is None:
             raise Rejected(404, "not_found", f"run '{run_id}' has no screenshot {n}")
@@ -111,11 +118,11 @@ def create_app(
 
     @app.get("/api/leaderboard")
     def get_leaderboard(
-        version: str | None = None,
+        version: Version = None,
         sort: str = "score",
         order: str = "desc",
-        page: int = 1,
-        per_page: int = Query(50, alias="perPage"),
+        page: PageNumber = 1,
+        per_page: Annotated[int, Query(alias="perPage", ge=1, le=MAX_PER_PAGE)] = 50,
     ) -> JSONResponse:
         chosen = version or next(iter(store.versions()), None)
         if chosen is None:

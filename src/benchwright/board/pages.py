@@ -17,7 +17,8 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from benchwright.board.store import BoardStore, RunCard
+from benchwright.board.params import PageNumber, RunId, ScreenshotNumber, Version
+from benchwright.board.store import UNMEASURED, BoardStore, RunCard
 from benchwright.web import environment, fmt_secs, fmt_when, static_router
 
 PER_PAGE = 50
@@ -47,10 +48,10 @@ _env = environment(Path(__file__).with_name("templates"))
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 def board(
     request: Request,
-    version: str | None = None,
+    version: Version = None,
     sort: str = "score",
     dir: str | None = None,
-    page: int = 1,
+    page: PageNumber = 1,
 ) -> Response:
     """One scorer version's leaderboard, sorted and paginated on the server."""
     store = _store(request)
@@ -62,7 +63,7 @@ def board(
     current = version or (versions[0] if versions else None)
     direction = dir or FIRST_DIRECTION.get(sort, "asc")
     found = (
-        store.leaderboard(current, SORTS[sort], direction == "desc", max(page, 1), PER_PAGE)
+        store.leaderboard(current, SORTS[sort], direction == "desc", page, PER_PAGE)
         if current
         else None
     )
@@ -83,18 +84,20 @@ def board(
 
 
 @router.get("/runs/{run_id}", response_class=HTMLResponse, include_in_schema=False)
-def run_card(request: Request, run_id: str) -> Response:
+def run_card(request: Request, run_id: RunId) -> Response:
     """A run's card: its scorecard, every check row, its screenshots and run metadata."""
     card = _store(request).run(run_id)
     if card is None:
         return _problem(404, f"no run '{run_id}' on this board")
     base = f"/runs/{quote(card.id, safe='')}/screenshots"
     shots = [{"name": s.name, "url": f"{base}/{s.n}.png"} for s in card.screenshots]
-    return _render("run.html", card=card.json_dict(), meta=_meta(card), shots=shots)
+    return _render(
+        "run.html", card=card.json_dict(), meta=_meta(card), shots=shots, unmeasured=UNMEASURED
+    )
 
 
 @router.get("/runs/{run_id}/screenshots/{n}.png", include_in_schema=False)
-def screenshot(request: Request, run_id: str, n: int) -> Response:
+def screenshot(request: Request, run_id: RunId, n: ScreenshotNumber) -> Response:
     """A posted screenshot, as stored (its PNG magic bytes were checked on posting)."""
     png = _store(request).screenshot(run_id, n)
     if png is None:

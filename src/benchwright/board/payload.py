@@ -5,7 +5,9 @@ the key path, e.g. ``checks[3].foo``). This module is the contract between the p
 (``benchwright publish``) and the board: the poster validates its payload with `Payload`
 before sending, the server with the same model after reading the body.
 
-Shape only lives here (types, required keys, no unknown keys); the consistency limits
+Shape only lives here (types, required keys, no unknown keys, a cap on every string,
+list and integer: the ``*_MAX`` constants below, and the handle and model-name rules of
+`benchwright.board.names`); the consistency limits
 (values in [0, 1], finish after start, swarm minimums, non-blank model) are
 `benchwright.board.validation`, the screenshot limits `benchwright.board._png`, and the
 agreement between the posted figures and their own rows `benchwright.board.recompose`.
@@ -34,13 +36,58 @@ Example (abridged)::
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from math import prod
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import AwareDatetime, ConfigDict, Field
+from pydantic import AfterValidator, AwareDatetime, ConfigDict, Field, StringConstraints
 from pydantic.alias_generators import to_camel
 
+from benchwright.board import names
 from benchwright.model import Status, StrictInput
+
+# Caps on every string, list and integer a poster sends: each is far above what a genuine
+# run needs and within the database column that stores it, so an oversized field is a 422
+# naming it, never a 500 from the database (or a 5 MB model name on every board page).
+ID_MAX = 128
+"""Characters of a check id, a screenshot name, an install id, a tree hash, a suite."""
+TIER_MAX = 32
+"""Characters of a tier name (a tier key or a row's ``tier``)."""
+VERSION_MAX = 64
+"""Characters of a scorer version; also of a composition component's name."""
+AGENT_MAX = 200
+"""Characters of ``run.agent``."""
+DETAIL_MAX = 8000
+"""Characters of a check row's detail (the grader's own are one line, a few hundred)."""
+ROWS_MAX = 1000
+"""Check rows in one post (the shipped scorers want fewer than 100)."""
+KEYS_MAX = 32
+"""Entries of ``tiers`` and of ``composition.components``."""
+COUNT_MAX = 2**31 - 1
+"""The largest ``nodes``, ``run.engineEvents``, ``run.repairRounds``: the database's
+integer column (32-bit on PostgreSQL)."""
+
+TierName = Annotated[str, StringConstraints(max_length=TIER_MAX)]
+ComponentName = Annotated[str, StringConstraints(max_length=VERSION_MAX)]
+Handle = Annotated[
+    str, Field(min_length=1, max_length=names.HANDLE_MAX), AfterValidator(names.handle)
+]
+"""NFKC, ASCII letters and digits with ``._-`` between (`benchwright.board.names`)."""
+
+
+def _utc_representable(moment: datetime) -> datetime:
+    """Refuse a time that has no UTC form (``0001-01-01T00:00+01:00``): it is stored in UTC."""
+    try:
+        moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("no such time in UTC (the year leaves 1-9999)") from None
+    return moment
+
+
+RunTime = Annotated[AwareDatetime, AfterValidator(_utc_representable)]
+"""ISO 8601 with a zone (``Z`` or an offset) whose UTC form exists."""
+ModelName = Annotated[str, Field(max_length=names.MODEL_MAX), AfterValidator(names.model_name)]
+"""NFKC, no control or format characters, one script (`benchwright.board.names`)."""
 
 
 class _Camel(StrictInput):
@@ -52,7 +99,7 @@ class _Camel(StrictInput):
 class Composition(_Camel):
     """How the overall score was put together (the run card prints it)."""
 
-    components: dict[str, float]
+    components: dict[ComponentName, float] = Field(max_length=KEYS_MAX)
     """Each component's value before its weight (sb-6: ``inner``; sb-5.2: core, journey...)."""
     excellence_gate: float | None = None
     """Share of the excellence conditions met; None for a scorer without excellence."""
@@ -73,55 +120,55 @@ class Composition(_Camel):
 class CheckRow(_Camel):
     """One per-check row, exactly as the scorecard recorded it."""
 
-    id: str = Field(min_length=1)
-    tier: str | None = None
+    id: str = Field(min_length=1, max_length=ID_MAX)
+    tier: TierName | None = None
     """Owning tier; None for diagnostics and evidence rows."""
     status: Status
     score: float
-    detail: str = ""
+    detail: str = Field("", max_length=DETAIL_MAX)
     weight: float = 1.0
 
 
 class RunMeta(_Camel):
     """Run metadata the poster's harness measured."""
 
-    started_at: AwareDatetime
+    started_at: RunTime
     """ISO 8601 with a zone (``Z`` or an offset)."""
-    finished_at: AwareDatetime
-    engine_events: int = Field(ge=0)
-    repair_rounds: int = Field(ge=0)
+    finished_at: RunTime
+    engine_events: int = Field(ge=0, le=COUNT_MAX)
+    repair_rounds: int = Field(ge=0, le=COUNT_MAX)
     wall_secs: float = Field(ge=0)
-    agent: str
-    suite: str
-    tree_sha256: str
+    agent: str = Field(max_length=AGENT_MAX)
+    suite: str = Field(max_length=ID_MAX)
+    tree_sha256: str = Field(max_length=ID_MAX)
 
 
 class Poster(_Camel):
     """Who posted: the handle is shown, the install id only groups and rate-limits posts."""
 
-    handle: str = Field(min_length=1, max_length=64)
-    install_id: str = Field(min_length=1, max_length=128)
+    handle: Handle
+    install_id: str = Field(min_length=1, max_length=ID_MAX)
 
 
 class Screenshot(_Camel):
     """A PNG of the built application, base64 encoded (standard alphabet, padded)."""
 
-    name: str = Field(min_length=1, max_length=128)
+    name: str = Field(min_length=1, max_length=ID_MAX)
     png: str
 
 
 class Payload(_Camel):
     """The whole post. Limits beyond shape: see the module docstring."""
 
-    scorer_version: str = Field(min_length=1)
+    scorer_version: str = Field(min_length=1, max_length=VERSION_MAX)
     score: float
-    tiers: dict[str, float]
+    tiers: dict[TierName, float] = Field(max_length=KEYS_MAX)
     """Per-tier means; a tier that measured nothing is left out."""
     composition: Composition
-    checks: list[CheckRow] = Field(min_length=1)
-    model: str
+    checks: list[CheckRow] = Field(min_length=1, max_length=ROWS_MAX)
+    model: ModelName
     """The model the agent ran; required and not blank (a 422 rule)."""
-    nodes: int = Field(ge=0)
+    nodes: int = Field(ge=0, le=COUNT_MAX)
     """0 = a single agent; 1 or more = a swarm entrant."""
     run: RunMeta
     poster: Poster

@@ -20,8 +20,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
-from sqlalchemy import Select, delete, func, select
-from sqlalchemy.orm import aliased, sessionmaker
+from sqlalchemy import Subquery, case, delete, func, select
+from sqlalchemy.orm import Session, sessionmaker
 
 from benchwright.board import claims, ratelimit
 from benchwright.board.db import (
@@ -38,6 +38,7 @@ from benchwright.board.db import (
 from benchwright.board.payload import Payload
 from benchwright.board.signing import Proof
 from benchwright.errors import RefusedError
+from benchwright.model import Status
 
 SortKey = Literal["score", "wallSecs", "postedAt", "nodes", "model", "handle"]
 SORT_KEYS: tuple[str, ...] = ("score", "wallSecs", "postedAt", "nodes", "model", "handle")
@@ -50,6 +51,9 @@ _COLUMNS = {
     "handle": RunRow.handle,
 }
 MAX_PER_PAGE = 200
+UNMEASURED = tuple(s.value for s in Status if s.is_harness_fault)
+"""Statuses of a row that was not measured (UNAVAILABLE, INFRA, SKIPPED): such a row leaves
+its mean, so the score covers less than was asked and the card is partial."""
 
 
 class _View(BaseModel):
@@ -65,7 +69,8 @@ class BoardRow(_View):
     """One leaderboard line."""
 
     rank: int
-    """Position by score within the scorer version (ties share a rank), whatever the sort."""
+    """Position within the scorer version, whatever the sort: complete cards by score, then
+    partial ones by score (ties share a rank)."""
     run_id: str
     handle: str
     model: str
@@ -73,6 +78,10 @@ class BoardRow(_View):
     score: float
     excellent: bool
     baseline: bool
+    partial: bool
+    """Some row was not measured (`UNMEASURED`): ranked after every complete card."""
+    unavailable_share: float
+    """The weight share of the tiered rows that were not measured (0 to 1)."""
     tiers: dict[str, float]
     wall_secs: float | None
     posted_at: datetime | None
@@ -114,6 +123,10 @@ class RunCard(_View):
     score: float
     excellent: bool
     baseline: bool
+    partial: bool
+    """Some row was not measured (`UNMEASURED`)."""
+    unavailable_share: float
+    """The weight share of the tiered rows that were not measured (0 to 1)."""
     tiers: dict[str, float]
     composition: dict[str, Any] | None
     checks: list[CheckView]
@@ -159,19 +172,25 @@ class BoardStore:
         if sort not in _COLUMNS:
             raise UnknownSort(f"unknown sort '{sort}' (known: {', '.join(SORT_KEYS)})")
         page, per_page = max(1, page), min(max(1, per_page), MAX_PER_PAGE)
-        column = _COLUMNS[sort]
-        order = column.desc() if descending else column.asc()
-        query = (
-            _ranked(version)
-            .order_by(order.nulls_last(), RunRow.score.desc(), RunRow.id)
+        ranked = _ranked(version)
+        shown = (
+            select(ranked)
+            .order_by(*_order(ranked.c, sort, descending))
             .limit(per_page)
             .offset((page - 1) * per_page)
+            .subquery()
+        )
+        query = (
+            select(*_COLUMNS_SHOWN, shown.c.partial, shown.c.rank)
+            .join(shown, shown.c.id == RunRow.id)
+            .order_by(*_order(shown.c, sort, descending))
         )
         with self._session() as session:
             total = session.scalar(
                 select(func.count()).select_from(RunRow).where(RunRow.scorer_version == version)
             )
             rows = session.execute(query).mappings().all()
+            shares = _unavailable_shares(session, [r["id"] for r in rows])
         total = total or 0
         return Page(
             version=version,
@@ -181,7 +200,7 @@ class BoardStore:
             per_page=per_page,
             total=total,
             pages=max(1, ceil(total / per_page)),
-            rows=[_board_row(r) for r in rows],
+            rows=[_board_row(r, shares.get(r["id"], 0.0)) for r in rows],
         )
 
     def run(self, run_id: str) -> RunCard | None:
@@ -257,35 +276,74 @@ def version_key(version: str) -> tuple[tuple[int, ...], int, str]:
     return numbers, 0 if "-rc" in version else 1, version
 
 
-def _ranked(version: str) -> Select[Any]:
-    """The version's rows with their rank: 1 + how many score higher (ties share a rank).
+def _ranked(version: str) -> Subquery:
+    """The version's entries with ``partial`` and ``rank``: one window over its runs,
+    carrying only the columns a page sorts by (the rest is joined for the page shown).
 
-    A correlated count over the (version, score) index costs a lookup per row shown,
-    where a window function would rank every entry of the version on each page.
+    Complete cards rank first by score, then partial ones by score (ties share a rank):
+    a poster who turns FAIL rows into UNAVAILABLE re-composes a higher score from the
+    rows left, and that score must not outrank one that measured everything.
     """
-    better = aliased(RunRow)
-    rank = (
-        select(func.count())
-        .where(better.scorer_version == version, better.score > RunRow.score)
-        .scalar_subquery()
-        + 1
-    ).label("rank")
-    return select(
-        RunRow.id,
-        RunRow.handle,
-        RunRow.model,
-        RunRow.nodes,
-        RunRow.score,
-        RunRow.excellent,
-        RunRow.baseline,
-        RunRow.tiers,
-        RunRow.wall_secs,
-        RunRow.posted_at,
-        rank,
-    ).where(RunRow.scorer_version == version)
+    partial = _partial()
+    return (
+        select(
+            *_COLUMNS.values(),
+            RunRow.id,
+            partial.label("partial"),
+            func.rank().over(order_by=(partial, RunRow.score.desc())).label("rank"),
+        )
+        .where(RunRow.scorer_version == version)
+        .subquery()
+    )
 
 
-def _board_row(r: Any) -> BoardRow:
+def _order(columns: Any, sort: str, descending: bool) -> tuple[Any, ...]:
+    """ORDER BY of a page over ``columns`` (`_ranked`'s): ``score`` is the ranking itself
+    (best first when descending), any other sort its column, then the ranking, then id."""
+    if sort == "score":
+        first = columns.rank.asc() if descending else columns.rank.desc()
+    else:
+        column = columns[_COLUMNS[sort].key]
+        first = (column.desc() if descending else column.asc()).nulls_last()
+    return first, columns.rank, columns.id
+
+
+_COLUMNS_SHOWN = (
+    RunRow.id,
+    RunRow.handle,
+    RunRow.model,
+    RunRow.nodes,
+    RunRow.score,
+    RunRow.excellent,
+    RunRow.baseline,
+    RunRow.tiers,
+    RunRow.wall_secs,
+    RunRow.posted_at,
+)
+
+
+def _partial() -> Any:
+    """1 for a partial card, else 0: the ``partial`` flag of its stored composition, which
+    re-composition checked against its rows (any row `UNMEASURED`); a baseline without a
+    composition is complete. Read from the run's own row, so ranking a version costs one
+    pass over its runs, not over their check rows."""
+    return case((RunRow.composition["partial"].as_boolean(), 1), else_=0)
+
+
+def _unavailable_shares(session: Session, run_ids: list[str]) -> dict[str, float]:
+    """The weight share of each run's tiered rows that were not measured (runs without
+    rows are left out), for the entries of one page only."""
+    lost = func.sum(case((CheckRowRow.status.in_(UNMEASURED), CheckRowRow.weight), else_=0.0))
+    share = func.coalesce(lost / func.nullif(func.sum(CheckRowRow.weight), 0.0), 0.0)
+    found = session.execute(
+        select(CheckRowRow.run_id, share)
+        .where(CheckRowRow.run_id.in_(run_ids), CheckRowRow.tier.is_not(None))
+        .group_by(CheckRowRow.run_id)
+    )
+    return {run_id: float(value) for run_id, value in found}
+
+
+def _board_row(r: Any, unavailable_share: float) -> BoardRow:
     return BoardRow(
         rank=r["rank"],
         run_id=r["id"],
@@ -295,6 +353,8 @@ def _board_row(r: Any) -> BoardRow:
         score=r["score"],
         excellent=r["excellent"],
         baseline=r["baseline"],
+        partial=bool(r["partial"]),
+        unavailable_share=unavailable_share,
         tiers=r["tiers"] or {},
         wall_secs=r["wall_secs"],
         posted_at=utc(r["posted_at"]),
@@ -342,6 +402,14 @@ def _run_row(run_id: str, p: Payload, install: str, now: datetime) -> RunRow:
     )
 
 
+def _share_of(checks: list[CheckRowRow]) -> float:
+    """`_unavailable_shares` of rows in hand (the card page reads them all anyway)."""
+    tiered = [c for c in checks if c.tier is not None]
+    total = sum(c.weight for c in tiered)
+    lost = sum(c.weight for c in tiered if c.status in UNMEASURED)
+    return lost / total if total else 0.0
+
+
 def _card(row: RunRow, shots: list[ScreenshotRef]) -> RunCard:
     started, finished = utc(row.started_at), utc(row.finished_at)
     return RunCard(
@@ -350,6 +418,8 @@ def _card(row: RunRow, shots: list[ScreenshotRef]) -> RunCard:
         score=row.score,
         excellent=row.excellent,
         baseline=row.baseline,
+        partial=any(c.status in UNMEASURED for c in row.checks),
+        unavailable_share=_share_of(row.checks),
         tiers=row.tiers or {},
         composition=row.composition,
         checks=[

@@ -1,9 +1,11 @@
 """Reading a post: JSON, then shape (`Payload`), then the consistency rules of §06.
 
-Order and statuses: a body that is not JSON is 400 ``malformed_json``; an unknown key
-anywhere is 400 ``unknown_key`` naming its path (``checks[3].foo``); a missing or
-mistyped field is 422 ``invalid_payload`` naming its path; then each consistency rule
-is a 422 whose code names it:
+Order and statuses: a body that is not JSON is 400 ``malformed_json``; one past the
+bounds of `benchwright.board.limits` is 400 ``too_deep`` or ``bad_value``; an unknown key
+anywhere is 400 ``unknown_key`` naming its path (``checks[3].foo``); a handle or model
+name that `benchwright.board.names` refuses is 400 ``bad_name``; a missing, mistyped or
+oversized field (the caps of `benchwright.board.payload`) is 422 ``invalid_payload``
+naming its path; then each consistency rule is a 422 whose code names it:
 
 - ``score_range``: the overall score is in [0, 1];
 - ``tier_range``: every tier mean is in [0, 1];
@@ -16,11 +18,11 @@ is a 422 whose code names it:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from pydantic import ValidationError
 
+from benchwright.board import limits, names
 from benchwright.board.errors import Rejected
 from benchwright.board.payload import Payload
 
@@ -30,10 +32,7 @@ SWARM_MIN_WALL_SECS = 600
 
 def parse(body: bytes) -> Payload:
     """The payload in ``body``, or `Rejected` (400 or 422) naming what is wrong."""
-    try:
-        raw = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise Rejected(400, "malformed_json", f"body is not JSON: {exc}") from None
+    raw = limits.loads(body)
     try:
         return Payload.model_validate(raw)
     except ValidationError as exc:
@@ -80,6 +79,9 @@ def _shape_error(exc: ValidationError) -> Rejected:
     if unknown:
         paths = ", ".join(key_path(e["loc"]) for e in unknown)
         return Rejected(400, "unknown_key", f"unknown key: {paths}")
+    for e in errors:
+        if e["type"] == names.ERROR_TYPE:
+            return Rejected(400, "bad_name", f"{key_path(e['loc'])}: {e['msg']}")
     if any(e["loc"] == ("model",) and e["type"] == "missing" for e in errors):
         return Rejected(422, "model_required", "model: the model identifier is required")
     first = errors[0]

@@ -14,6 +14,14 @@ if TYPE_CHECKING:
 
 board_app = typer.Typer(help="Run a benchmark board: serve, migrate, remove.", no_args_is_help=True)
 app.add_typer(board_app, name="board")
+AllowedHostOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allowed-host",
+        help="A Host name the server answers besides 127.0.0.1, localhost, ::1 and --host "
+        "(repeatable; '*': any, for a proxy that checks names). Others get 421.",
+    ),
+]
 DbOpt = Annotated[
     str | None,
     typer.Option(
@@ -45,6 +53,7 @@ def serve(
             "(default: ./scorers, else this checkout's).",
         ),
     ] = None,
+    allowed_host: AllowedHostOpt = None,
 ) -> None:
     """Serve the board; an empty database is migrated, an outdated one refused (exit 3).
 
@@ -56,6 +65,7 @@ def serve(
     from benchwright.board.migrate import ensure_ready
     from benchwright.board.recompose import load_scorers
     from benchwright.board.store import BoardStore
+    from benchwright.web import allowed_names
 
     folder = scorers or default_scorers_dir()
     known = load_scorers(folder)
@@ -67,7 +77,11 @@ def serve(
     store = BoardStore(db)
     ensure_ready(store.engine, _shown(store))
     typer.echo(f"board: re-composing {', '.join(sorted(known))} (scorers from {folder})", err=True)
-    app_ = create_app(store, trusted_proxies=tuple(trusted_proxy or ()), scorers=known)
+    names = allowed_names(host, allowed_host or ())
+    typer.echo(f"board: answering Host {', '.join(sorted(names))}", err=True)
+    app_ = create_app(
+        store, trusted_proxies=tuple(trusted_proxy or ()), scorers=known, allowed_hosts=names
+    )
     # proxy_headers off: the app alone decides whom to believe (--trusted-proxy)
     uvicorn.run(app_, host=host, port=port, proxy_headers=False, log_level="warning")
 

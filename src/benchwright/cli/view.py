@@ -21,9 +21,17 @@ def view(
     paths: PathsArg = None,
     host: Annotated[str, typer.Option("--host", help="Address to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port (0: any free one).")] = 0,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            help="A Host name answered besides 127.0.0.1, localhost, ::1 and --host "
+            "(repeatable); others get 421, so no other site's page can read the runs.",
+        ),
+    ] = None,
 ) -> None:
     """Serve runs and scorecards in a browser; prints the URL. Files are read only inside
-    the paths given (default: runs/)."""
+    the paths given (default: runs/); requests for any other host name are refused."""
     import socket
     import sys
 
@@ -31,6 +39,7 @@ def view(
 
     from benchwright.viewer.app import create_app
     from benchwright.viewer.sources import Sources
+    from benchwright.web import allowed_names
 
     sources = Sources.scan(paths or [Path("runs")])
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -46,7 +55,8 @@ def view(
     url = f"http://{shown}:{sock.getsockname()[1]}/"
     typer.echo(f"benchwright view: at {url} (Ctrl-C stops): {sources.summary_line()}")
     sys.stdout.flush()  # the URL must show now, also through a pipe, not when serving ends
-    config = uvicorn.Config(create_app(sources), log_level="warning", proxy_headers=False)
+    app_ = create_app(sources, allowed_hosts=allowed_names(host, allowed_host or ()))
+    config = uvicorn.Config(app_, log_level="warning", proxy_headers=False)
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -11,6 +11,7 @@ runs no script but the viewer's own).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -20,7 +21,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from benchwright.viewer import views
 from benchwright.viewer.sources import Card, Sources
-from benchwright.web import environment, static_router
+from benchwright.web import LOOPBACK_NAMES, HostGuard, environment, static_router
 
 STATIC = Path(__file__).with_name("static")
 HEADERS = {"X-Content-Type-Options": "nosniff"}
@@ -54,9 +55,12 @@ class PageLinks:
 LINKS = PageLinks()
 
 
-def create_app(sources: Sources) -> FastAPI:
-    """The viewer over ``sources`` (listed once, at start)."""
+def create_app(sources: Sources, allowed_hosts: Collection[str] = LOOPBACK_NAMES) -> FastAPI:
+    """The viewer over ``sources`` (listed once, at start), answering only requests whose
+    ``Host`` is one of ``allowed_hosts`` (`benchwright.web.hosts`: a page elsewhere that
+    rebinds its name to 127.0.0.1 must not read the runs)."""
     app = FastAPI(title="benchwright view", docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(HostGuard, allowed=allowed_hosts)
     app.state.sources = sources
     app.include_router(static_router)
 

@@ -25,13 +25,23 @@ def environment(*page_dirs: Path) -> Environment:
     """
     loaders = [FileSystemLoader(str(d)) for d in (*page_dirs, TEMPLATES)]
     env = Environment(loader=ChoiceLoader(loaders), autoescape=True, undefined=StrictUndefined)
-    env.filters.update(score=fmt_score, secs=fmt_secs, when=fmt_when)
+    env.filters.update(score=fmt_score, secs=fmt_secs, when=fmt_when, share=fmt_share)
     return env
 
 
 def fmt_score(value: float | None, digits: int = 4) -> str:
     """A score or mean as the scorecard prints it (``-`` when it was not measured)."""
     return "-" if value is None else f"{value:.{digits}f}"
+
+
+def fmt_share(value: float) -> str:
+    """A share in [0, 1] as whole percent, never rounded to a misleading ``0 %`` or
+    ``100 %``: ``0 %``, ``<1 %``, ``21 %``, ``>99 %``, ``100 %``."""
+    if 0.0 < value < 0.01:
+        return "<1 %"
+    if 0.99 < value < 1.0:
+        return ">99 %"
+    return f"{value * 100:.0f} %"
 
 
 def fmt_secs(value: float | None) -> str:
