@@ -11,7 +11,9 @@ passes only on the JUnit report it writes outside the copy (`_junit`).
 from __future__ import annotations
 
 import os
+import secrets
 import shlex
+from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -19,6 +21,13 @@ from pydantic import Field, field_validator
 
 from benchwright.checks._context import CheckContext
 from benchwright.checks._registry import CheckParams, check
+from benchwright.checks.test_must_pass._bootstrap import (
+    DEFER_VARIABLE,
+    OWNED_VARIABLE,
+    owned_modules,
+    write_bootstrap,
+)
+from benchwright.checks.test_must_pass._canary import plant
 from benchwright.checks.test_must_pass._command import Invocation, parse
 from benchwright.checks.test_must_pass._interpreter import (
     environment,
@@ -29,17 +38,21 @@ from benchwright.checks.test_must_pass._interpreter import (
 from benchwright.checks.test_must_pass._junit import (
     Case,
     ReportError,
+    canary_cases,
     read_report,
     shortfall,
     stamped_tests,
+    tampered,
 )
 from benchwright.checks.test_must_pass._program import missing_program, not_started
-from benchwright.checks.test_must_pass._pytest_config import fixture_config
+from benchwright.checks.test_must_pass._pytest_config import PytestConfig, fixture_config
 from benchwright.checks.test_must_pass._workdir import Workdir, remove_conftests, workdir
-from benchwright.model import CheckResult, Status
+from benchwright.model import CheckResult, Status, Task
 from benchwright.probes import CommandObservation, run_command
 from benchwright.sandbox import Network
 
+Canaries = Mapping[str, tuple[str, ...]]
+"""Canary test names by stamped file."""
 DETAIL_LIMIT = 500
 EVIDENCE_LIMIT = 64_000
 REPORT = "junit.xml"
@@ -79,7 +92,8 @@ def test_must_pass(p: TestMustPassParams, ctx: CheckContext) -> CheckResult:
     Fails on a non-zero exit, a timeout, or a pytest run whose JUnit report is missing,
     shows no test, a failure, or a stamped test that did not pass; INFRA when the harness
     could not run the command at all, or the command's own program is missing here
-    (`_program`: a missing tool is not the agent's fault).
+    (`_program`: a missing tool is not the agent's fault). A pytest run with canary tests
+    (`_canary`) must report each of them failed, else it fails as "report tampered".
     """
     invocation = parse(p.command)
     shell = invocation.runner == "shell"
@@ -89,9 +103,10 @@ def test_must_pass(p: TestMustPassParams, ctx: CheckContext) -> CheckResult:
         stamped = stamped_tests(invocation.words, ctx.task.stamp)
     except SyntaxError as exc:
         return ctx.result(Status.INFRA, 0.0, f"a stamped test file does not parse: {exc}")
+    config = fixture_config(ctx.task.files)
     try:
         with workdir(ctx.directory()) as work:
-            obs, facts = _execute(invocation, p, ctx, work)
+            obs, facts = _execute(invocation, p, ctx, work, config)
             report = _report(work) if invocation.runner == "pytest" else None
     except OSError as exc:
         return ctx.result(Status.INFRA, 0.0, f"cannot copy the workspace for the command: {exc}")
@@ -107,22 +122,81 @@ def test_must_pass(p: TestMustPassParams, ctx: CheckContext) -> CheckResult:
     left = STRAGGLER_NOTE if obs.straggler else ""
     if shell and (why := not_started(p.command, obs.exit_code, obs.stderr)):
         return ctx.result(Status.INFRA, 0.0, why, **evidence)
-    if obs.exit_code != 0:
-        limit = f" ({obs.limit})" if obs.limit else ""
-        detail = f"exit {obs.exit_code}{limit}: {_headline(obs.stdout, obs.stderr)}{left}"
-        return ctx.failed(detail, **evidence)
     if report is None:  # not pytest: the exit status is all there is
+        if obs.exit_code != 0:
+            return ctx.failed(_exit_detail(obs, left), **evidence)
         return ctx.passed(f"exit 0 in {obs.duration_s:.2f}s: {p.command}{left}", **evidence)
+    words = [*config.addopts, *invocation.words]
+    return _judge_report(ctx, p, obs, report, stamped, words, evidence, left)
+
+
+def _judge_report(
+    ctx: CheckContext,
+    p: TestMustPassParams,
+    obs: CommandObservation,
+    report: list[Case] | str,
+    stamped: list[str],
+    words: list[str],
+    evidence: dict[str, Any],
+    left: str,
+) -> CheckResult:
+    """A pytest run's verdict, from its JUnit report, its exit status and the canaries.
+
+    With canaries in the run, pytest must exit 1 (they fail) and the report must show
+    each of them failed; the task's own tests are judged without them.
+    """
     if isinstance(report, str):
+        if obs.exit_code != 0:
+            return ctx.failed(_exit_detail(obs, left), **evidence)
         return ctx.failed(f"exit 0 but {report}", **evidence)
-    evidence["junit"] = {o: sum(c.outcome == o for c in report) for o in OUTCOMES}
+    canaries = canary_cases(report, ctx.canaries)
+    own = [c for c in report if c not in canaries]
+    evidence["junit"] = {o: sum(c.outcome == o for c in own) for o in OUTCOMES}
     evidence["stamped_tests"] = stamped
-    if reason := shortfall(report, stamped):
-        return ctx.failed(f"exit 0 but {reason}", **evidence)
+    evidence["canaries"] = {path: list(names) for path, names in ctx.canaries.items()}
+    if obs.exit_code not in (0, 1) or (obs.exit_code == 1 and not canaries):
+        return ctx.failed(_exit_detail(obs, left), **evidence)
+    if reason := tampered(report, ctx.canaries, ctx.task.stamp, words):
+        return ctx.failed(reason, **evidence)
+    if canaries and obs.exit_code == 0:
+        return ctx.failed("report tampered: exit 0 though canary tests failed", **evidence)
+    if reason := shortfall(own, stamped):
+        joined = ": " if obs.exit_code else " but "
+        return ctx.failed(f"exit {obs.exit_code}{joined}{reason}", **evidence)
     passed = evidence["junit"]["passed"]
     return ctx.passed(
-        f"exit 0 in {obs.duration_s:.2f}s, {passed} passed in the JUnit report: {p.command}{left}",
+        f"exit {obs.exit_code} in {obs.duration_s:.2f}s, {passed} passed in the JUnit report"
+        f"{_canary_note(canaries)}: {p.command}{left}",
         **evidence,
+    )
+
+
+def _exit_detail(obs: CommandObservation, left: str) -> str:
+    limit = f" ({obs.limit})" if obs.limit else ""
+    return f"exit {obs.exit_code}{limit}: {_headline(obs.stdout, obs.stderr)}{left}"
+
+
+def _canary_note(canaries: list[Case]) -> str:
+    return f" (and {len(canaries)} canary tests failed, as they must)" if canaries else ""
+
+
+def plant_canaries(task: Task) -> tuple[dict[str, bytes], Canaries]:
+    """The task's stamp with fresh canary tests in its test files, and their names by file.
+
+    Only when one of the task's checks is a pytest ``test_must_pass`` (the only reader of
+    canaries); otherwise the stamp as it is.
+    """
+    if not any(_runs_pytest(spec.type, spec.params) for spec in task.checks):
+        return dict(task.stamp), {}
+    python_files = fixture_config(task.files).python_files
+    return plant(task.stamp, python_files, secrets.SystemRandom())
+
+
+def _runs_pytest(check_type: str, params: object) -> bool:
+    return (
+        check_type == "test_must_pass"
+        and isinstance(params, TestMustPassParams)
+        and parse(params.command).runner == "pytest"
     )
 
 
@@ -131,7 +205,11 @@ OUTCOMES = ("passed", "failed", "skipped")
 
 
 def _execute(
-    invocation: Invocation, p: TestMustPassParams, ctx: CheckContext, work: Workdir
+    invocation: Invocation,
+    p: TestMustPassParams,
+    ctx: CheckContext,
+    work: Workdir,
+    config: PytestConfig,
 ) -> tuple[CommandObservation, dict[str, Any]]:
     """Run the command on ``work``'s copy, confined; returns what it did and what was set up."""
     write_site(work.site)
@@ -142,13 +220,16 @@ def _execute(
     extra_env: dict[str, str] = {}
     line = f"{python}{invocation.tail}" if invocation.runner == "python" else p.command
     if invocation.runner == "pytest":
-        config = fixture_config(ctx.task.files)
+        owned = {*ctx.task.files, *ctx.task.stamp}
         import_path += [work.copy / d for d in config.pythonpath]
-        facts["conftest_removed"] = remove_conftests(work.copy, {*ctx.task.files, *ctx.task.stamp})
+        facts["conftest_removed"] = remove_conftests(work.copy, owned)
         facts["pytest_config"] = config.source
         options = [*config.write(ctx.task.files, work.config), *_pytest_options(invocation, work)]
-        line = f"{python} -m pytest{invocation.tail} {shlex.join(options)}"
+        bootstrap = shlex.quote(str(write_bootstrap(work.site)))
+        line = f"{python} {bootstrap}{invocation.tail} {shlex.join(options)}"
         extra_env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        extra_env[DEFER_VARIABLE] = "1"
+        extra_env[OWNED_VARIABLE] = owned_modules(work.copy, owned, config.python_files)
     env = environment(
         site=work.site,
         pycache=pycache,
@@ -168,6 +249,7 @@ def _pytest_options(invocation: Invocation, work: Workdir) -> list[str]:
     """The checker's terms: its rootdir, no cache, no conftest above the copy, its report."""
     options = ["--rootdir", str(work.copy), "--confcutdir", str(work.copy)]
     options += ["-p", "no:cacheprovider", f"--junitxml={work.report / REPORT}"]
+    options.append("--maxfail=0")  # a canary's failure must not stop the run (-x)
     if not any(w.startswith("--import-mode") for w in invocation.words):
         options.append("--import-mode=append")  # test dirs join sys.path last, not first
     return options
