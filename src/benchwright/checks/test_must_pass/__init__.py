@@ -229,7 +229,8 @@ def _execute(
         line = f"{python} {bootstrap}{invocation.tail} {shlex.join(options)}"
         extra_env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
         extra_env[DEFER_VARIABLE] = "1"
-        extra_env[OWNED_VARIABLE] = owned_modules(work.copy, owned, config.python_files)
+        listing = work.config / "owned-modules.json"
+        extra_env[OWNED_VARIABLE] = owned_modules(work.copy, owned, config.python_files, listing)
     env = environment(
         site=work.site,
         pycache=pycache,

@@ -35,7 +35,6 @@ from pathlib import Path, PurePosixPath
 SCRIPT = "benchwright_pytest.py"
 OWNED_VARIABLE = "BENCHWRIGHT_OWNED_MODULES"
 DEFER_VARIABLE = "BENCHWRIGHT_DEFER_IMPORT_PATH"
-TEST_FILES = ("test_*.py", "*_test.py", "conftest.py")
 
 BOOTSTRAP = '''\
 """benchwright: start pytest with no workspace directory importable, then let it in."""
@@ -119,7 +118,8 @@ def _spec(name, origin):
 class _LetTheWorkspaceIn:
     @pytest.hookimpl(tryfirst=True)
     def pytest_load_initial_conftests(self):
-        owned = json.loads(os.environ.get("BENCHWRIGHT_OWNED_MODULES", "[]"))
+        with open(os.environ["BENCHWRIGHT_OWNED_MODULES"], encoding="utf-8") as listed:
+            owned = json.load(listed)
         sys.meta_path.insert(0, _Guard(_owned_names(owned)))
         paths = os.environ.get("BENCHWRIGHT_IMPORT_PATH", "").split(os.pathsep)
         sys.path.extend(p for p in paths if p and p not in sys.path)
@@ -136,8 +136,11 @@ def write_bootstrap(site: Path) -> Path:
     return script
 
 
-def owned_modules(copy: Path, owned: Collection[str], python_files: Collection[str]) -> str:
-    """The ``BENCHWRIGHT_OWNED_MODULES`` value: the task's test modules present in ``copy``.
+def owned_modules(
+    copy: Path, owned: Collection[str], python_files: Collection[str], listing: Path
+) -> str:
+    """List the task's test modules present in ``copy`` in ``listing`` (a harness file);
+    returns the ``BENCHWRIGHT_OWNED_MODULES`` value that names it.
 
     Those are the task-owned ``.py`` files matching ``python_files`` (or ``conftest.py``)
     and the task-owned ``.py`` files in the same directories (helpers the tests import).
@@ -146,4 +149,6 @@ def owned_modules(copy: Path, owned: Collection[str], python_files: Collection[s
     python = [PurePosixPath(p) for p in owned if p.endswith(".py")]
     test_dirs = {p.parent for p in python if any(fnmatch(p.name, g) for g in patterns)}
     chosen = [copy / p for p in python if p.parent in test_dirs]
-    return json.dumps(sorted(str(p) for p in chosen if os.path.isfile(p)))
+    listing.write_text(json.dumps(sorted(str(p) for p in chosen if os.path.isfile(p))))
+    listing.chmod(0o644)
+    return str(listing)
