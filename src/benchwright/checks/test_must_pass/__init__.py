@@ -4,8 +4,11 @@ What the checker guarantees, and what a task must still protect itself, is in
 docs/tasks.md (``test_must_pass``). In short: each command runs on its own copy of
 the workspace, sandboxed, with a minimal environment and the grader's interpreter
 in safe-path mode (`_interpreter`); a pytest run also gets the checker's own config
-(`_pytest_config`), no plugin autoload, no conftest the task does not own, and
-passes only on the JUnit report it writes outside the copy (`_junit`).
+(`_pytest_config`), no plugin autoload, no conftest the task does not own, a start
+with nothing of the workspace importable and the task's test modules resolved to the
+task's files (`_bootstrap`), and passes only on the JUnit report it writes outside the
+copy (`_junit`), which must show the trial's canary tests failed (`_canary`,
+`_verdict`).
 """
 
 from __future__ import annotations
@@ -38,14 +41,12 @@ from benchwright.checks.test_must_pass._interpreter import (
 from benchwright.checks.test_must_pass._junit import (
     Case,
     ReportError,
-    canary_cases,
     read_report,
-    shortfall,
     stamped_tests,
-    tampered,
 )
 from benchwright.checks.test_must_pass._program import missing_program, not_started
 from benchwright.checks.test_must_pass._pytest_config import PytestConfig, fixture_config
+from benchwright.checks.test_must_pass._verdict import exit_detail, judge_report
 from benchwright.checks.test_must_pass._workdir import Workdir, remove_conftests, workdir
 from benchwright.model import CheckResult, Status, Task
 from benchwright.probes import CommandObservation, run_command
@@ -53,7 +54,6 @@ from benchwright.sandbox import Network
 
 Canaries = Mapping[str, tuple[str, ...]]
 """Canary test names by stamped file."""
-DETAIL_LIMIT = 500
 EVIDENCE_LIMIT = 64_000
 REPORT = "junit.xml"
 
@@ -124,60 +124,10 @@ def test_must_pass(p: TestMustPassParams, ctx: CheckContext) -> CheckResult:
         return ctx.result(Status.INFRA, 0.0, why, **evidence)
     if report is None:  # not pytest: the exit status is all there is
         if obs.exit_code != 0:
-            return ctx.failed(_exit_detail(obs, left), **evidence)
+            return ctx.failed(exit_detail(obs, left), **evidence)
         return ctx.passed(f"exit 0 in {obs.duration_s:.2f}s: {p.command}{left}", **evidence)
     words = [*config.addopts, *invocation.words]
-    return _judge_report(ctx, p, obs, report, stamped, words, evidence, left)
-
-
-def _judge_report(
-    ctx: CheckContext,
-    p: TestMustPassParams,
-    obs: CommandObservation,
-    report: list[Case] | str,
-    stamped: list[str],
-    words: list[str],
-    evidence: dict[str, Any],
-    left: str,
-) -> CheckResult:
-    """A pytest run's verdict, from its JUnit report, its exit status and the canaries.
-
-    With canaries in the run, pytest must exit 1 (they fail) and the report must show
-    each of them failed; the task's own tests are judged without them.
-    """
-    if isinstance(report, str):
-        if obs.exit_code != 0:
-            return ctx.failed(_exit_detail(obs, left), **evidence)
-        return ctx.failed(f"exit 0 but {report}", **evidence)
-    canaries = canary_cases(report, ctx.canaries)
-    own = [c for c in report if c not in canaries]
-    evidence["junit"] = {o: sum(c.outcome == o for c in own) for o in OUTCOMES}
-    evidence["stamped_tests"] = stamped
-    evidence["canaries"] = {path: list(names) for path, names in ctx.canaries.items()}
-    if obs.exit_code not in (0, 1) or (obs.exit_code == 1 and not canaries):
-        return ctx.failed(_exit_detail(obs, left), **evidence)
-    if reason := tampered(report, ctx.canaries, ctx.task.stamp, words):
-        return ctx.failed(reason, **evidence)
-    if canaries and obs.exit_code == 0:
-        return ctx.failed("report tampered: exit 0 though canary tests failed", **evidence)
-    if reason := shortfall(own, stamped):
-        joined = ": " if obs.exit_code else " but "
-        return ctx.failed(f"exit {obs.exit_code}{joined}{reason}", **evidence)
-    passed = evidence["junit"]["passed"]
-    return ctx.passed(
-        f"exit {obs.exit_code} in {obs.duration_s:.2f}s, {passed} passed in the JUnit report"
-        f"{_canary_note(canaries)}: {p.command}{left}",
-        **evidence,
-    )
-
-
-def _exit_detail(obs: CommandObservation, left: str) -> str:
-    limit = f" ({obs.limit})" if obs.limit else ""
-    return f"exit {obs.exit_code}{limit}: {_headline(obs.stdout, obs.stderr)}{left}"
-
-
-def _canary_note(canaries: list[Case]) -> str:
-    return f" (and {len(canaries)} canary tests failed, as they must)" if canaries else ""
+    return judge_report(ctx, p.command, obs, report, stamped, words, evidence, left)
 
 
 def plant_canaries(task: Task) -> tuple[dict[str, bytes], Canaries]:
@@ -201,7 +151,6 @@ def _runs_pytest(check_type: str, params: object) -> bool:
 
 
 STRAGGLER_NOTE = " (a background process outlived the command and was killed)"
-OUTCOMES = ("passed", "failed", "skipped")
 
 
 def _execute(
@@ -273,20 +222,6 @@ def _evidence(command: str, obs: CommandObservation) -> dict[str, Any]:
         "straggler": obs.straggler,
         "limit": obs.limit,
     }
-
-
-def _headline(stdout: str, stderr: str) -> str:
-    """The first stderr line, else the last stdout line (where test runners summarize).
-
-    A Python traceback's first line says nothing; its last line names the exception.
-    """
-    err = [line for line in stderr.splitlines() if line.strip()]
-    out = [line for line in stdout.splitlines() if line.strip()]
-    if err:
-        line = err[-1] if err[0].startswith("Traceback (most recent call last)") else err[0]
-    else:
-        line = out[-1] if out else "(no output)"
-    return line.strip()[:DETAIL_LIMIT]
 
 
 def _tail(text: str) -> str:
