@@ -27,7 +27,6 @@ imported:
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Collection
 from fnmatch import fnmatch
 from pathlib import Path, PurePosixPath
@@ -65,6 +64,8 @@ def _owned_names(paths):
     """Module name -> the task-owned files pytest may import under it (any import mode)."""
     owned = {}
     for path in map(Path, paths):
+        if not path.is_file():  # a fixture file the agent deleted
+            continue
         try:
             _root, name = resolve_pkg_root_and_module_name(path)
         except Exception:
@@ -139,16 +140,18 @@ def write_bootstrap(site: Path) -> Path:
 def owned_modules(
     copy: Path, owned: Collection[str], python_files: Collection[str], listing: Path
 ) -> str:
-    """List the task's test modules present in ``copy`` in ``listing`` (a harness file);
+    """List the task's test modules, as paths in ``copy``, in ``listing`` (a harness file);
     returns the ``BENCHWRIGHT_OWNED_MODULES`` value that names it.
 
     Those are the task-owned ``.py`` files matching ``python_files`` (or ``conftest.py``)
     and the task-owned ``.py`` files in the same directories (helpers the tests import).
+    The bootstrap skips those the agent deleted: it looks from inside the sandbox, where
+    ``copy`` may be an overlay the harness does not see.
     """
     patterns = (*python_files, "conftest.py")
     python = [PurePosixPath(p) for p in owned if p.endswith(".py")]
     test_dirs = {p.parent for p in python if any(fnmatch(p.name, g) for g in patterns)}
     chosen = [copy / p for p in python if p.parent in test_dirs]
-    listing.write_text(json.dumps(sorted(str(p) for p in chosen if os.path.isfile(p))))
+    listing.write_text(json.dumps(sorted(str(p) for p in chosen)))
     listing.chmod(0o644)
     return str(listing)
