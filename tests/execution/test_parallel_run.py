@@ -21,6 +21,9 @@ BENCHWRIGHT = Path(sys.executable).with_name("benchwright")
 TURNBENCH = Path(__file__).resolve().parents[2] / "suites" / "turnbench"
 RUN_FIELDS = {"run_id", "created_at", "mac"}
 """Fields that differ between any two runs: the run's name, its clock, its key's seal."""
+CANARY_FIELDS = {"canaries", "stdout", "stderr"}
+"""A check's evidence that differs between any two runs when it ran canary tests (new,
+unguessable tests every trial): their names, and the output that shows them failing."""
 SECONDS = re.compile(r"\b\d+\.\d+ ?s\b")
 
 
@@ -33,10 +36,12 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 def _untimed(doc: Any) -> Any:
     """``doc`` without timing fields (``*_s`` numbers, latency percentiles) or run fields."""
     if isinstance(doc, dict):
+        canaries = CANARY_FIELDS if doc.get("canaries") else set()
         return {
             k: _untimed(v)
             for k, v in doc.items()
             if k not in RUN_FIELDS
+            and k not in canaries
             and k != "latency_s"
             and not (k.endswith("_s") and k != "budget_s" and isinstance(v, float | int))
         }

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ class CheckContext:
     trajectory: Trajectory
     confinement: Confinement = CONFINED
     """How a check that runs the agent's code must confine it (`Confinement.sandbox`)."""
+    canaries: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Canary tests the stamp planted, by stamped file: tests that must be reported failed."""
 
     @property
     def answer(self) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 import traceback
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from benchwright.checks import CheckContext, CheckRegistry, default_registry
 from benchwright.model import CheckResult, CheckSpec, Status, Task, Trajectory
@@ -25,15 +25,20 @@ def evaluate(
     registry: CheckRegistry | None = None,
     capabilities: Iterable[str] = (),
     confinement: Confinement | None = None,
+    canaries: Mapping[str, tuple[str, ...]] | None = None,
 ) -> tuple[CheckResult, ...]:
     """One result per check of ``task``, in declaration order.
 
-    ``confinement`` is how checks that run the agent's code sandbox it (confined by default).
+    ``confinement`` is how checks that run the agent's code sandbox it (confined by default);
+    ``canaries`` are the canary tests stamping planted (`benchwright.execution.stamp`).
     """
     registry = registry or default_registry()
     available = frozenset(capabilities)
     confinement = confinement or CONFINED
-    contexts = [CheckContext(s.id, task, workspace, trajectory, confinement) for s in task.checks]
+    planted = canaries or {}
+    contexts = [
+        CheckContext(s.id, task, workspace, trajectory, confinement, planted) for s in task.checks
+    ]
     return tuple(
         _run_one(spec, registry, ctx, available)
         for spec, ctx in zip(task.checks, contexts, strict=True)

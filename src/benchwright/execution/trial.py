@@ -21,7 +21,7 @@ from benchwright.errors import HarnessError
 from benchwright.execution._git import Snapshots
 from benchwright.execution.evaluate import evaluate
 from benchwright.execution.records import PhaseRecord, TrialResult, phase_log
-from benchwright.execution.stamp import stamp
+from benchwright.execution.stamp import stamp_task
 from benchwright.execution.verdict import read_only_error, verdict_of
 from benchwright.model import CheckResult, Phase, Task, Trajectory
 from benchwright.sandbox import CONFINED, Confinement, Network
@@ -108,7 +108,7 @@ class _Trial:
         if error := read_only_error(self.task, changed, steps, output):
             self.error = error
             return
-        stamp(directory, self.task.stamp, self.answer)
+        canaries = stamp_task(directory, self.task, self.answer)
         if not self.options.confinement.enabled:
             # Unconfined, a straggler may have written since the look above: judge the tree
             # as it is after stamping (stamped paths keep the agent's version). Sandboxed,
@@ -120,7 +120,7 @@ class _Trial:
             registry = self.options.registry
             self.checks = evaluate(
                 self.task, self.workspace, trajectory,
-                registry=registry, confinement=self.options.confinement,
+                registry=registry, confinement=self.options.confinement, canaries=canaries,
             )  # fmt: skip
         self._lap("checks_s")
 

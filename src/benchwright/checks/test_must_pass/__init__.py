@@ -4,14 +4,19 @@ What the checker guarantees, and what a task must still protect itself, is in
 docs/tasks.md (``test_must_pass``). In short: each command runs on its own copy of
 the workspace, sandboxed, with a minimal environment and the grader's interpreter
 in safe-path mode (`_interpreter`); a pytest run also gets the checker's own config
-(`_pytest_config`), no plugin autoload, no conftest the task does not own, and
-passes only on the JUnit report it writes outside the copy (`_junit`).
+(`_pytest_config`), no plugin autoload, no conftest the task does not own, a start
+with nothing of the workspace importable and the task's test modules resolved to the
+task's files (`_bootstrap`), and passes only on the JUnit report it writes outside the
+copy (`_junit`), which must show the trial's canary tests failed (`_canary`,
+`_verdict`).
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import shlex
+from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -19,6 +24,13 @@ from pydantic import Field, field_validator
 
 from benchwright.checks._context import CheckContext
 from benchwright.checks._registry import CheckParams, check
+from benchwright.checks.test_must_pass._bootstrap import (
+    DEFER_VARIABLE,
+    OWNED_VARIABLE,
+    owned_modules,
+    write_bootstrap,
+)
+from benchwright.checks.test_must_pass._canary import plant
 from benchwright.checks.test_must_pass._command import Invocation, parse
 from benchwright.checks.test_must_pass._interpreter import (
     environment,
@@ -30,17 +42,18 @@ from benchwright.checks.test_must_pass._junit import (
     Case,
     ReportError,
     read_report,
-    shortfall,
     stamped_tests,
 )
 from benchwright.checks.test_must_pass._program import missing_program, not_started
-from benchwright.checks.test_must_pass._pytest_config import fixture_config
+from benchwright.checks.test_must_pass._pytest_config import PytestConfig, fixture_config
+from benchwright.checks.test_must_pass._verdict import exit_detail, judge_report
 from benchwright.checks.test_must_pass._workdir import Workdir, remove_conftests, workdir
-from benchwright.model import CheckResult, Status
+from benchwright.model import CheckResult, Status, Task
 from benchwright.probes import CommandObservation, run_command
 from benchwright.sandbox import Network
 
-DETAIL_LIMIT = 500
+Canaries = Mapping[str, tuple[str, ...]]
+"""Canary test names by stamped file."""
 EVIDENCE_LIMIT = 64_000
 REPORT = "junit.xml"
 
@@ -79,7 +92,8 @@ def test_must_pass(p: TestMustPassParams, ctx: CheckContext) -> CheckResult:
     Fails on a non-zero exit, a timeout, or a pytest run whose JUnit report is missing,
     shows no test, a failure, or a stamped test that did not pass; INFRA when the harness
     could not run the command at all, or the command's own program is missing here
-    (`_program`: a missing tool is not the agent's fault).
+    (`_program`: a missing tool is not the agent's fault). A pytest run with canary tests
+    (`_canary`) must report each of them failed, else it fails as "report tampered".
     """
     invocation = parse(p.command)
     shell = invocation.runner == "shell"
@@ -89,9 +103,10 @@ def test_must_pass(p: TestMustPassParams, ctx: CheckContext) -> CheckResult:
         stamped = stamped_tests(invocation.words, ctx.task.stamp)
     except SyntaxError as exc:
         return ctx.result(Status.INFRA, 0.0, f"a stamped test file does not parse: {exc}")
+    config = fixture_config(ctx.task.files)
     try:
         with workdir(ctx.directory(), shared=ctx.confinement.enabled) as work:
-            obs, facts = _execute(invocation, p, ctx, work)
+            obs, facts = _execute(invocation, p, ctx, work, config)
             report = _report(work) if invocation.runner == "pytest" else None
     except OSError as exc:
         return ctx.result(Status.INFRA, 0.0, f"cannot copy the workspace for the command: {exc}")
@@ -107,31 +122,43 @@ def test_must_pass(p: TestMustPassParams, ctx: CheckContext) -> CheckResult:
     left = STRAGGLER_NOTE if obs.straggler else ""
     if shell and (why := not_started(p.command, obs.exit_code, obs.stderr)):
         return ctx.result(Status.INFRA, 0.0, why, **evidence)
-    if obs.exit_code != 0:
-        limit = f" ({obs.limit})" if obs.limit else ""
-        detail = f"exit {obs.exit_code}{limit}: {_headline(obs.stdout, obs.stderr)}{left}"
-        return ctx.failed(detail, **evidence)
     if report is None:  # not pytest: the exit status is all there is
+        if obs.exit_code != 0:
+            return ctx.failed(exit_detail(obs, left), **evidence)
         return ctx.passed(f"exit 0 in {obs.duration_s:.2f}s: {p.command}{left}", **evidence)
-    if isinstance(report, str):
-        return ctx.failed(f"exit 0 but {report}", **evidence)
-    evidence["junit"] = {o: sum(c.outcome == o for c in report) for o in OUTCOMES}
-    evidence["stamped_tests"] = stamped
-    if reason := shortfall(report, stamped):
-        return ctx.failed(f"exit 0 but {reason}", **evidence)
-    passed = evidence["junit"]["passed"]
-    return ctx.passed(
-        f"exit 0 in {obs.duration_s:.2f}s, {passed} passed in the JUnit report: {p.command}{left}",
-        **evidence,
+    words = [*config.addopts, *invocation.words]
+    return judge_report(ctx, p.command, obs, report, stamped, words, evidence, left)
+
+
+def plant_canaries(task: Task) -> tuple[dict[str, bytes], Canaries]:
+    """The task's stamp with fresh canary tests in its test files, and their names by file.
+
+    Only when one of the task's checks is a pytest ``test_must_pass`` (the only reader of
+    canaries); otherwise the stamp as it is.
+    """
+    if not any(_runs_pytest(spec.type, spec.params) for spec in task.checks):
+        return dict(task.stamp), {}
+    python_files = fixture_config(task.files).python_files
+    return plant(task.stamp, python_files, secrets.SystemRandom())
+
+
+def _runs_pytest(check_type: str, params: object) -> bool:
+    return (
+        check_type == "test_must_pass"
+        and isinstance(params, TestMustPassParams)
+        and parse(params.command).runner == "pytest"
     )
 
 
 STRAGGLER_NOTE = " (a background process outlived the command and was killed)"
-OUTCOMES = ("passed", "failed", "skipped")
 
 
 def _execute(
-    invocation: Invocation, p: TestMustPassParams, ctx: CheckContext, work: Workdir
+    invocation: Invocation,
+    p: TestMustPassParams,
+    ctx: CheckContext,
+    work: Workdir,
+    config: PytestConfig,
 ) -> tuple[CommandObservation, dict[str, Any]]:
     """Run the command on ``work``'s copy, confined; returns what it did and what was set up."""
     write_site(work.site)
@@ -143,13 +170,17 @@ def _execute(
     extra_env: dict[str, str] = {}
     line = f"{python}{invocation.tail}" if invocation.runner == "python" else p.command
     if invocation.runner == "pytest":
-        config = fixture_config(ctx.task.files)
+        owned = {*ctx.task.files, *ctx.task.stamp}
         import_path += [work.copy / d for d in config.pythonpath]
-        facts["conftest_removed"] = remove_conftests(work, {*ctx.task.files, *ctx.task.stamp})
+        facts["conftest_removed"] = remove_conftests(work, owned)
         facts["pytest_config"] = config.source
         options = [*config.write(ctx.task.files, work.config), *_pytest_options(invocation, work)]
-        line = f"{python} -m pytest{invocation.tail} {shlex.join(options)}"
+        bootstrap = shlex.quote(str(write_bootstrap(work.site)))
+        line = f"{python} {bootstrap}{invocation.tail} {shlex.join(options)}"
         extra_env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        extra_env[DEFER_VARIABLE] = "1"
+        listing = work.config / "owned-modules.json"
+        extra_env[OWNED_VARIABLE] = owned_modules(work.copy, owned, config.python_files, listing)
     env = environment(
         site=work.site,
         pycache=pycache,
@@ -170,6 +201,7 @@ def _pytest_options(invocation: Invocation, work: Workdir) -> list[str]:
     """The checker's terms: its rootdir, no cache, no conftest above the copy, its report."""
     options = ["--rootdir", str(work.copy), "--confcutdir", str(work.copy)]
     options += ["-p", "no:cacheprovider", f"--junitxml={work.report / REPORT}"]
+    options.append("--maxfail=0")  # a canary's failure must not stop the run (-x)
     if not any(w.startswith("--import-mode") for w in invocation.words):
         options.append("--import-mode=append")  # test dirs join sys.path last, not first
     return options
@@ -192,20 +224,6 @@ def _evidence(command: str, obs: CommandObservation) -> dict[str, Any]:
         "straggler": obs.straggler,
         "limit": obs.limit,
     }
-
-
-def _headline(stdout: str, stderr: str) -> str:
-    """The first stderr line, else the last stdout line (where test runners summarize).
-
-    A Python traceback's first line says nothing; its last line names the exception.
-    """
-    err = [line for line in stderr.splitlines() if line.strip()]
-    out = [line for line in stdout.splitlines() if line.strip()]
-    if err:
-        line = err[-1] if err[0].startswith("Traceback (most recent call last)") else err[0]
-    else:
-        line = out[-1] if out else "(no output)"
-    return line.strip()[:DETAIL_LIMIT]
 
 
 def _tail(text: str) -> str:

@@ -7,7 +7,8 @@ Every Python the command starts (the leading one and any it spawns) gets:
 * the task's import path **appended** after the standard library and site-packages,
   by a harness ``sitecustomize`` that is the only thing on ``PYTHONPATH``; so a
   workspace ``json.py``, ``unittest/``, ``pytest.py`` or ``_pytest/`` is never found
-  first, and a workspace ``sitecustomize.py`` never runs;
+  first, and a workspace ``sitecustomize.py`` never runs (a pytest run's own process
+  gets it later, from the harness bootstrap: see `_bootstrap`);
 * no bytecode from the workspace: ``PYTHONDONTWRITEBYTECODE`` and a ``pycache_prefix``
   the harness owns, read-only in the sandbox (the copy is also stripped of ``*.pyc``; see
   `_workdir`). The harness fills that prefix once per process, from a pytest run of its
@@ -36,7 +37,8 @@ import sys
 
 _here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if p != _here]
-sys.path.extend(p for p in os.environ.get("BENCHWRIGHT_IMPORT_PATH", "").split(os.pathsep) if p)
+if os.environ.pop("BENCHWRIGHT_DEFER_IMPORT_PATH", "") != "1":  # else the pytest bootstrap adds it
+    sys.path.extend(p for p in os.environ.get("BENCHWRIGHT_IMPORT_PATH", "").split(os.pathsep) if p)
 '''
 _KEPT = ("PATH", "LANG", "LC_ALL")
 """The grader variables a command may see; everything else (tokens, keys) stays out."""

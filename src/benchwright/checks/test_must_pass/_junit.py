@@ -136,3 +136,39 @@ def _is_fixture(decorator: ast.expr) -> bool:
     target = decorator.func if isinstance(decorator, ast.Call) else decorator
     name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
     return name == "fixture"
+
+
+_NARROWING = ("-k", "-m", "--deselect")
+"""Options that run part of a file: its canaries may be left out honestly."""
+
+
+def canary_cases(cases: Sequence[Case], canaries: Mapping[str, Sequence[str]]) -> list[Case]:
+    """The cases of ``cases`` that are runs of a canary."""
+    nodes = [f"{path}::{name}" for path, names in canaries.items() for name in names]
+    return [c for c in cases if any(_is(c, node) for node in nodes)]
+
+
+def tampered(
+    cases: Sequence[Case],
+    canaries: Mapping[str, Sequence[str]],
+    stamp: Mapping[str, bytes],
+    words: Sequence[str],
+) -> str | None:
+    """Why the report cannot be pytest's honest account of the canaries (None when it can).
+
+    Every canary reported must have failed. A canary missing is tampering only where the
+    run took its whole file: some test of the file is in the report and ``words`` (the
+    command and the config's ``addopts``) select no part of a file (``-k``, ``-m``,
+    ``--deselect``, ``path::name``).
+    """
+    narrowed = any(w.startswith(_NARROWING) or "::" in w for w in words)
+    for path, names in canaries.items():
+        ran = any(_is(c, node) for c in cases for node in _tests(path, stamp[path]))
+        for name in names:
+            outcomes = {c.outcome for c in cases if _is(c, f"{path}::{name}")}
+            if outcomes - {"failed"}:
+                shown = "/".join(sorted(outcomes - {"failed"}))
+                return f"report tampered: canary test {path}::{name} was reported {shown}"
+            if not outcomes and ran and not narrowed:
+                return f"report tampered: canary test {path}::{name} is missing from the report"
+    return None

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 EMPTY = "pytest.ini"
+DEFAULT_PYTHON_FILES = ("test_*.py", "*_test.py")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +32,10 @@ class PytestConfig:
     """The fixture's config file (``pyproject.toml``), or None when it has none."""
     pythonpath: tuple[str, ...] = ()
     """The file's ``pythonpath`` entries, relative to the workspace root."""
+    python_files: tuple[str, ...] = DEFAULT_PYTHON_FILES
+    """The file's ``python_files`` globs: which files pytest collects tests from."""
+    addopts: tuple[str, ...] = ()
+    """The file's ``addopts``, as words: options every run of it gets."""
 
     def write(self, files: Mapping[str, bytes], directory: Path) -> list[str]:
         """Write the config into ``directory``; returns the pytest options that use it."""
@@ -44,7 +49,12 @@ def fixture_config(files: Mapping[str, bytes]) -> PytestConfig:
     """The config pytest would pick at the root of ``files`` (the initial fixture)."""
     for name, reader in _READERS.items():
         if name in files and (settings := reader(files[name])) is not None:
-            return PytestConfig(name, _paths(settings.get("pythonpath", [])))
+            return PytestConfig(
+                name,
+                _paths(settings.get("pythonpath", [])),
+                _paths(settings.get("python_files", [])) or DEFAULT_PYTHON_FILES,
+                _paths(settings.get("addopts", [])),
+            )
     return PytestConfig(None)
 
 
@@ -94,8 +104,12 @@ _READERS: dict[str, Callable[[bytes], dict[str, Any] | None]] = {
 
 
 def _paths(value: object) -> tuple[str, ...]:
+    """A setting of pytest's ``args``/``paths`` kinds: a list, or words in one string."""
     if isinstance(value, str):
-        return tuple(shlex.split(value))
+        try:
+            return tuple(shlex.split(value))
+        except ValueError:
+            return tuple(value.split())
     if isinstance(value, list):
         return tuple(str(v) for v in value)
     return ()
