@@ -4,7 +4,8 @@ Agents, the oracle's solution scripts, check commands and the app under test run
 inside a bubblewrap sandbox: the workspace is the only writable host path, the
 system is read-only, everything else of the host is absent, a private PID
 namespace ends every process at the end of the phase or check, the network is a
-policy, and resource limits hold. docs/security.md has the threat model.
+policy, and resource limits hold — each sandbox's own (as root, a uid leased per
+sandbox: `leased`). docs/security.md has the threat model.
 
 `Isolation` is what a run records: ``bwrap`` when confined, ``none`` when the user
 passed ``--no-sandbox``.
@@ -15,7 +16,6 @@ from __future__ import annotations
 from typing import Literal
 
 from benchwright.sandbox._bwrap import (
-    SANDBOX_UID,
     WRAPPER_LEVELS,
     command_line,
     interpreter_dirs,
@@ -25,12 +25,13 @@ from benchwright.sandbox._confinement import CONFINED, UNCONFINED, Confinement, 
 from benchwright.sandbox._limits import limit_reason
 from benchwright.sandbox._policy import Limits, Network, Sandbox
 from benchwright.sandbox._probe import unavailable_reason
+from benchwright.sandbox._uids import UID_RANGE, leased
 
 Isolation = Literal["bwrap", "none"]
 
 __all__ = [
     "CONFINED",
-    "SANDBOX_UID",
+    "UID_RANGE",
     "UNCONFINED",
     "WRAPPER_LEVELS",
     "Confinement",
@@ -40,6 +41,7 @@ __all__ = [
     "Sandbox",
     "command_line",
     "interpreter_dirs",
+    "leased",
     "limit_reason",
     "prepare",
     "require",

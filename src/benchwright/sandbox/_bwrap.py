@@ -1,16 +1,18 @@
 """The bubblewrap command line that enforces a `Sandbox`.
 
-The sandbox's root is empty: the system directories and the interpreter are bound
-read-only, the writable paths read-write at their own names, ``/tmp`` and
-``$HOME`` are fresh and private, ``/proc`` shows only the sandbox's own PID
-namespace. Anything else on the host — the suite, its stamps, the run directory,
-other trials, the harness's source and temp dirs — does not exist in there.
+The sandbox's root is empty and read-only: the system directories and the interpreter
+are bound read-only, the writable paths read-write at their own names, ``/tmp`` (with
+``$HOME`` and ``/var/tmp`` in it) and ``/dev/shm`` are fresh, private and sized
+(`Limits.tmp_mb`), ``/proc`` shows only the sandbox's own PID namespace. Anything else
+on the host — the suite, its stamps, the run directory, other trials, the harness's
+source and temp dirs — does not exist in there.
 
-As root, bubblewrap sets the namespaces up and ``setpriv`` drops to an
-unprivileged uid (`SANDBOX_UID`) with no capabilities before the command runs;
-as any other user, an unprivileged user namespace does the same job. Limits are
-``setrlimit`` ceilings set by ``prlimit`` before bubblewrap starts, so every
-process inside inherits them.
+As root, bubblewrap sets the namespaces up and ``setpriv`` drops to the sandbox's own
+leased uid (`Sandbox.uid`) with no capabilities before the command runs; as any other
+user, an unprivileged user namespace does the same job. Limits are ``setrlimit``
+ceilings set by ``prlimit`` inside, just before the command, so every process of the
+command inherits them and, in a user namespace, the process count is the namespace's
+own (a limit set before bubblewrap would bind the caller's whole uid; docs/security.md).
 """
 
 from __future__ import annotations
@@ -22,9 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchwright.sandbox._policy import Network, Sandbox
+from benchwright.sandbox._uids import identity_files
 
-SANDBOX_UID = 65534
-"""``nobody``: the uid agent-controlled code runs as when benchwright runs as root."""
 SANDBOX_HOME = "/tmp/home"
 WRAPPER_LEVELS = 2
 """Levels of a sandboxed process tree, from the spawned leader down, that are bubblewrap's
@@ -55,9 +56,15 @@ def _under_system(path: Path) -> bool:
 
 
 def command_line(sandbox: Sandbox, argv: Sequence[str], cwd: Path) -> list[str]:
-    """``prlimit … bwrap … [setpriv …] argv``: run ``argv`` in ``cwd`` inside ``sandbox``."""
+    """``bwrap … [setpriv …] prlimit … argv``: run ``argv`` in ``cwd`` inside ``sandbox``.
+
+    Raises:
+        ValueError: we are root and the sandbox has no leased uid (`leased` gives it one).
+    """
     root = os.geteuid() == 0
-    words = [*_limits(sandbox), _tool("bwrap"), "--die-with-parent", "--new-session"]
+    if root and sandbox.uid is None:
+        raise ValueError("a sandbox started by root needs a uid of its own: lease one first")
+    words = [_tool("bwrap"), "--die-with-parent", "--new-session"]
     words += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
     if sandbox.network in (Network.NONE, Network.BRIDGED):
         words.append("--unshare-net")
@@ -71,9 +78,9 @@ def command_line(sandbox: Sandbox, argv: Sequence[str], cwd: Path) -> list[str]:
         words += ["--setenv", name, value]
     words += ["--chdir", str(cwd), "--"]
     if root:
-        words += [_tool("setpriv"), f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_UID}"]
+        words += [_tool("setpriv"), f"--reuid={sandbox.uid}", f"--regid={sandbox.uid}"]
         words += ["--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
-    return words + list(argv)
+    return words + _limits(sandbox) + list(argv)
 
 
 def _filesystem(sandbox: Sandbox) -> list[str]:
@@ -84,8 +91,13 @@ def _filesystem(sandbox: Sandbox) -> list[str]:
             words += ["--symlink", os.readlink(path), name]
         elif path.is_dir():
             words += ["--ro-bind", name, name]
-    words += ["--proc", "/proc", "--dev", "/dev"]
-    words += ["--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/var/tmp"]
+    if sandbox.uid is not None:  # its own name, for programs that look their user up
+        passwd, group = identity_files(sandbox.uid)
+        words += ["--ro-bind", str(passwd), "/etc/passwd", "--ro-bind", str(group), "/etc/group"]
+    size = [] if sandbox.limits.tmp_mb is None else ["--size", str(sandbox.limits.tmp_mb * _MIB)]
+    words += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", *size, "--tmpfs", "/dev/shm"]
+    words += ["--perms", "1777", *size, "--tmpfs", "/tmp"]
+    words += ["--perms", "0755", "--dir", "/var", "--symlink", "../tmp", "/var/tmp"]
     words += ["--perms", "0777", "--dir", SANDBOX_HOME]  # private: only this sandbox sees it
     read_only = _outermost((*interpreter_dirs(), *sandbox.readable))
     for parent in _parents((*read_only, *sandbox.writable)):
@@ -94,7 +106,8 @@ def _filesystem(sandbox: Sandbox) -> list[str]:
         words += ["--ro-bind", str(path), str(path)]
     for path in sandbox.writable:
         words += ["--bind", str(path), str(path)]
-    return words
+    # The root and /dev are in-memory too, and a user namespace's own: nothing is written there.
+    return [*words, "--remount-ro", "/dev", "--remount-ro", "/"]
 
 
 def _parents(paths: Sequence[Path]) -> list[Path]:
@@ -131,13 +144,19 @@ def _tool(name: str) -> str:
 def prepare(sandbox: Sandbox) -> None:
     """Hand the writable paths to the sandbox's user, so it can write only there.
 
-    As root the sandbox runs as `SANDBOX_UID`; the workspace the harness wrote must
-    become that user's. As anyone else the user namespace maps the caller's own uid.
+    As root the sandbox runs as its leased uid; the workspace the harness wrote (or a
+    sandbox of another uid left) must become that uid's. As anyone else the user
+    namespace maps the caller's own uid.
+
+    Raises:
+        ValueError: we are root and the sandbox has no leased uid.
     """
     if os.geteuid() != 0:
         return
+    if (uid := sandbox.uid) is None:
+        raise ValueError("a sandbox started by root needs a uid of its own: lease one first")
     for top in sandbox.writable:
-        os.lchown(top, SANDBOX_UID, SANDBOX_UID)
+        os.lchown(top, uid, uid)
         for dirpath, dirnames, filenames in os.walk(top):
             for name in (*dirnames, *filenames):
-                os.lchown(os.path.join(dirpath, name), SANDBOX_UID, SANDBOX_UID)
+                os.lchown(os.path.join(dirpath, name), uid, uid)

@@ -1,0 +1,167 @@
+"""A host uid of its own for every sandbox, when benchwright runs as root.
+
+``RLIMIT_NPROC`` counts the processes of a real uid. Were every sandbox to run as one
+uid (``nobody``), one trial holding its process limit would stop every other trial,
+check and app on the machine from forking. So each sandbox leases a uid from a range
+reserved for benchwright (`UID_RANGE`) for as long as its process runs. The lease is an
+``flock`` on a file of its own under `LEASE_DIR`, which every benchwright process on the
+machine shares and which the kernel releases if the holder dies. A uid is handed out
+only when no process of it is alive, and its release kills and awaits any process of it
+left (there should be none: the sandbox's PID namespace ends with its command), so two
+sandboxes never share a uid and no sandbox inherits another's process.
+
+Inside, ``/etc/passwd`` and ``/etc/group`` name the leased uid (`identity_files`), so a
+program that looks its user up (``getpass``, ``whoami``, Node's ``os.userInfo``) works.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import fcntl
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from benchwright.errors import HarnessError
+from benchwright.sandbox._policy import Sandbox
+
+UID_RANGE = range(2_000_000_000, 2_000_065_536)
+"""Reserved for sandboxes: far above system and regular users and the usual subordinate
+ranges, above systemd's container range (up to 1879048191), below 2^31."""
+LEASE_DIR = Path("/run/benchwright/sandbox-uids")
+"""One lock file per uid ever leased, plus its ``.passwd``/``.group``; root's, mode 0700."""
+USER_NAME = "benchwright"
+SURVIVOR_WAIT_S = 10.0
+"""How long a release waits for the processes it killed to be gone (they are SIGKILLed)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class UidLease:
+    """One uid, held until `release`."""
+
+    uid: int
+    fd: int
+    """The locked file: closing it (or the holder dying) returns the uid to the pool."""
+
+    def release(self) -> None:
+        """End every process of the uid that is still there, then give the uid back."""
+        try:
+            _end_processes(self.uid)
+        finally:
+            os.close(self.fd)
+
+
+def identity_files(uid: int) -> tuple[Path, Path]:
+    """The ``passwd`` and ``group`` files a sandbox of ``uid`` sees at ``/etc``."""
+    return LEASE_DIR / f"{uid}.passwd", LEASE_DIR / f"{uid}.group"
+
+
+def lease_uid() -> UidLease:
+    """The lowest uid of `UID_RANGE` that nobody holds and no process uses.
+
+    Raises:
+        HarnessError: the lease directory cannot be used, or every uid is taken.
+    """
+    try:
+        LEASE_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for uid in UID_RANGE:
+            fd = os.open(LEASE_DIR / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            if _processes_of(uid):  # a holder died; its sandbox is still being torn down
+                os.close(fd)
+                continue
+            try:
+                _write_identity(uid)
+            except BaseException:
+                os.close(fd)
+                raise
+            return UidLease(uid, fd)
+    except OSError as exc:
+        raise HarnessError(f"sandbox: cannot lease a uid in {LEASE_DIR}: {exc}") from exc
+    raise HarnessError(
+        f"sandbox: every uid of {UID_RANGE.start}-{UID_RANGE.stop - 1} is leased "
+        f"({len(UID_RANGE)} sandboxes at once)"
+    )
+
+
+@contextlib.contextmanager
+def leased(sandbox: Sandbox) -> Iterator[Sandbox]:
+    """``sandbox`` with a uid of its own while the block runs; as it is unless we are root.
+
+    As any other user, each sandbox's user namespace already counts its processes apart
+    (docs/security.md, Limits).
+
+    Raises:
+        HarnessError: no uid can be leased.
+    """
+    if os.geteuid() != 0 or sandbox.uid is not None:
+        yield sandbox
+        return
+    lease = lease_uid()
+    try:
+        yield dataclasses.replace(sandbox, uid=lease.uid)
+    finally:
+        lease.release()
+
+
+def _write_identity(uid: int) -> None:
+    passwd, group = identity_files(uid)
+    entry = f"{USER_NAME}:x:{uid}:{uid}:benchwright sandbox:/tmp/home:/bin/sh\n"
+    for target, host, line in (
+        (passwd, Path("/etc/passwd"), entry),
+        (group, Path("/etc/group"), f"{USER_NAME}:x:{uid}:\n"),
+    ):
+        text = host.read_text(encoding="utf-8", errors="replace") if host.exists() else ""
+        target.write_text(text + ("" if text.endswith("\n") or not text else "\n") + line)
+
+
+def _processes_of(uid: int) -> list[int]:
+    """Pids whose real, effective, saved or filesystem uid is ``uid`` (zombies included:
+    they still count against its process limit)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit() and _runs_as(int(name), uid):
+            found.append(int(name))
+    return found
+
+
+def _runs_as(pid: int, uid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"Uid:"):
+                    return str(uid).encode() in line.split()[1:]
+    except OSError:  # gone meanwhile
+        pass
+    return False
+
+
+def _end_processes(uid: int) -> None:
+    """SIGKILL every process of ``uid`` and wait until none is left (bounded)."""
+    deadline = time.monotonic() + SURVIVOR_WAIT_S
+    while (pids := _processes_of(uid)) and time.monotonic() < deadline:
+        for pid in pids:
+            _kill(pid, uid)
+        time.sleep(0.01)  # a SIGKILLed process is gone once its parent has reaped it
+
+
+def _kill(pid: int, uid: int) -> None:
+    """SIGKILL ``pid`` through a pidfd, so a pid reused meanwhile is never signalled."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:
+        return
+    try:
+        if _runs_as(pid, uid):  # the pidfd now pins the process we checked
+            signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+    except OSError:
+        pass
+    finally:
+        os.close(pidfd)
