@@ -12,6 +12,8 @@ sandbox's uid is left once its command has returned.
 from __future__ import annotations
 
 import os
+import re
+import socket
 import sys
 import threading
 import time
@@ -20,6 +22,9 @@ from pathlib import Path
 import pytest
 from processes import of_uid
 
+from benchwright.agents import build_agent
+from benchwright.dsl import task_from_dict
+from benchwright.execution import TrialOptions, TrialResult, run_trial
 from benchwright.probes import CommandObservation, run_command
 from benchwright.sandbox import Confinement, Limits, unavailable_reason
 
@@ -216,3 +221,68 @@ def test_the_in_memory_filesystems_are_capped_by_default_and_nothing_else_is_wri
     assert errnos[:3] == ["30"] * 3, done.stdout  # EROFS: the root, /dev and /var are read-only
     assert errnos[3] != "written", done.stdout  # a parent of the workspace: in /tmp, or EROFS
     assert list(tmp_path.iterdir()) == []
+
+
+GREEDY_AGENT = """
+import os, socket, sys, time
+print("uid=%d" % os.getuid(), flush=True)
+try:
+    while True:
+        if os.fork() == 0:
+            time.sleep(120)
+            os._exit(0)
+except OSError:
+    with socket.create_connection(("127.0.0.1", int(sys.argv[1]))) as held:
+        held.recv(1)  # hold every process until the other trial is done
+    raise
+"""
+FAIR_AGENT = """
+import os
+print("uid=%d" % os.getuid(), flush=True)
+for _ in range(8):
+    if os.fork() == 0:
+        os._exit(0)
+    os.wait()
+open("app.py", "w").write("VALUE = 2\\n")
+"""
+
+
+def _trial(tmp_path: Path, name: str, script: str, *args: str):
+    doc = {
+        "id": name,
+        "class": "edit",
+        "prompt": "Set VALUE to 2.",
+        "workspace": {"app.py": "VALUE = 1\n"},
+        "checks": [{"type": "assertion_exists", "path": "app.py", "pattern": "^VALUE = 2$"}],
+    }
+    task = task_from_dict(doc, tmp_path / f"{name}.json")
+    (tmp_path / f"{name}.py").write_text(script)
+    spec = f"command:{sys.executable} {tmp_path / f'{name}.py'} {' '.join(args)}"
+    agent = build_agent(spec, [task])
+    return lambda: run_trial(task, "correctness", agent, 1, TrialOptions(confinement=POOL))
+
+
+def test_two_concurrent_trials_one_holding_its_whole_pool(tmp_path):
+    """The issue's case end to end: one trial's agent forks to its limit and holds it
+    while another trial runs; the other still forks, passes, and the first is recorded
+    as having hit its limit."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        server.settimeout(HOLD_S)
+        greedy = _trial(tmp_path, "greedy", GREEDY_AGENT, str(server.getsockname()[1]))
+        fair = _trial(tmp_path, "fair", FAIR_AGENT)
+        results: dict[str, TrialResult] = {}
+        thread = threading.Thread(target=lambda: results.setdefault("greedy", greedy()))
+        thread.start()
+        conn, _ = server.accept()  # the greedy agent holds all its processes now
+        with conn:
+            try:
+                results["fair"] = fair()
+            finally:
+                conn.sendall(b"x")
+        thread.join()
+    held, done = results["greedy"], results["fair"]
+    assert done.verdict == "passed", done.log
+    assert held.phases[0].limit == "limit: process count (16) reached", held.log
+    uids = {int(u) for r in (held, done) for u in re.findall(r"uid=(\d+)", r.log)}
+    assert len(uids) == (2 if os.geteuid() == 0 else 1)
+    assert all(of_uid(uid) == [] for uid in uids)
