@@ -5,10 +5,12 @@ uid (``nobody``), one trial holding its process limit would stop every other tri
 check and app on the machine from forking. So each sandbox leases a uid from a range
 reserved for benchwright (`UID_RANGE`) for as long as its process runs. The lease is an
 ``flock`` on a file of its own under `LEASE_DIR`, which every benchwright process on the
-machine shares and which the kernel releases if the holder dies. A uid is handed out
-only when no process of it is alive, and its release kills and awaits any process of it
-left (there should be none: the sandbox's PID namespace ends with its command), so two
-sandboxes never share a uid and no sandbox inherits another's process.
+machine shares and which the kernel releases if the holder dies. Its release kills and
+awaits any process of the uid left (there should be none: the sandbox's PID namespace
+ends with its command) and only then marks the file clean; a uid whose file is not
+marked clean (its holder died) is handed out only when no process of it is alive. So
+two sandboxes never share a uid and no sandbox inherits another's process, and the
+common lease looks through ``/proc`` once, at its release.
 
 Inside, ``/etc/passwd`` and ``/etc/group`` name the leased uid (`identity_files`), so a
 program that looks its user up (``getpass``, ``whoami``, Node's ``os.userInfo``) works.
@@ -36,6 +38,9 @@ LEASE_DIR = Path("/run/benchwright/sandbox-uids")
 USER_NAME = "benchwright"
 SURVIVOR_WAIT_S = 10.0
 """How long a release waits for the processes it killed to be gone (they are SIGKILLed)."""
+_CLEAN, _HELD = b"1", b"0"
+"""The lock file's one byte: released with nothing of the uid left, or held (or its
+holder died). Rewritten in place, never truncated, so it costs no disk write."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -49,7 +54,8 @@ class UidLease:
     def release(self) -> None:
         """End every process of the uid that is still there, then give the uid back."""
         try:
-            _end_processes(self.uid)
+            if _end_processes(self.uid):
+                os.pwrite(self.fd, _CLEAN, 0)
         finally:
             os.close(self.fd)
 
@@ -74,10 +80,12 @@ def lease_uid() -> UidLease:
             except BlockingIOError:
                 os.close(fd)
                 continue
-            if _processes_of(uid):  # a holder died; its sandbox is still being torn down
+            clean = os.pread(fd, 1, 0) == _CLEAN
+            if not clean and _processes_of(uid):  # its holder died; its sandbox lingers
                 os.close(fd)
                 continue
             try:
+                os.pwrite(fd, _HELD, 0)
                 _write_identity(uid)
             except BaseException:
                 os.close(fd)
@@ -96,7 +104,7 @@ def leased(sandbox: Sandbox) -> Iterator[Sandbox]:
     """``sandbox`` with a uid of its own while the block runs; as it is unless we are root.
 
     As any other user, each sandbox's user namespace already counts its processes apart
-    (docs/security.md, Limits).
+    (docs/security.md, "One process pool per sandbox").
 
     Raises:
         HarnessError: no uid can be leased.
@@ -119,7 +127,9 @@ def _write_identity(uid: int) -> None:
         (group, Path("/etc/group"), f"{USER_NAME}:x:{uid}:\n"),
     ):
         text = host.read_text(encoding="utf-8", errors="replace") if host.exists() else ""
-        target.write_text(text + ("" if text.endswith("\n") or not text else "\n") + line)
+        wanted = text + ("" if text.endswith("\n") or not text else "\n") + line
+        if not target.exists() or target.read_text(encoding="utf-8") != wanted:
+            target.write_text(wanted, encoding="utf-8")  # once, unless the host's changed
 
 
 def _processes_of(uid: int) -> list[int]:
@@ -143,13 +153,17 @@ def _runs_as(pid: int, uid: int) -> bool:
     return False
 
 
-def _end_processes(uid: int) -> None:
-    """SIGKILL every process of ``uid`` and wait until none is left (bounded)."""
+def _end_processes(uid: int) -> bool:
+    """SIGKILL every process of ``uid`` and wait until none is left (bounded); whether
+    none is."""
     deadline = time.monotonic() + SURVIVOR_WAIT_S
-    while (pids := _processes_of(uid)) and time.monotonic() < deadline:
+    while pids := _processes_of(uid):
+        if time.monotonic() >= deadline:
+            return False
         for pid in pids:
             _kill(pid, uid)
         time.sleep(0.01)  # a SIGKILLed process is gone once its parent has reaped it
+    return True
 
 
 def _kill(pid: int, uid: int) -> None:
