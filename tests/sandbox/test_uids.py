@@ -7,12 +7,13 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 from pathlib import Path
 
 import pytest
 from processes import of_uid
 
-from benchwright.probes import run_command
+from benchwright.probes import CommandObservation, run_command
 from benchwright.sandbox import UID_RANGE, Confinement, leased, unavailable_reason
 from benchwright.sandbox._uids import lease_uid
 
@@ -104,3 +105,38 @@ def test_the_sandbox_knows_its_user_by_name_and_owns_what_it_writes(tmp_path: Pa
     assert name == "benchwright" and int(uid) in UID_RANGE, done.stderr
     assert (tmp_path / "mine").stat().st_uid == int(uid)
     (tmp_path / "mine").unlink()  # the harness (root) still removes what the sandbox left
+
+
+def test_sandboxes_writing_the_same_paths_at_once_share_a_uid(tmp_path: Path):
+    """Two apps on one tree (the vspro grader's second instance): the second must not
+    take the tree from the first, which keeps writing there."""
+    shared = tmp_path / "tree"
+    shared.mkdir()
+    first = (
+        "import os, time\n"
+        "print(os.getuid(), flush=True)\n"
+        "open('first', 'w').write('started')\n"
+        "while not os.path.exists('go'):\n"
+        "    time.sleep(0.02)\n"
+        "open('first-after', 'w').write('still writable')\n"
+    )
+    second = "import os; print(os.getuid()); open('go', 'w').write('')"
+    sandbox = Confinement().sandbox([shared])
+    done: dict[str, CommandObservation] = {}
+    argv = [sys.executable, "-c", first]
+    thread = threading.Thread(
+        target=lambda: done.setdefault(
+            "first", run_command(argv, shared, timeout_s=60, sandbox=sandbox)
+        )
+    )
+    thread.start()
+    while not (shared / "first").exists():
+        assert thread.is_alive()
+        time.sleep(0.02)
+    later = run_command([sys.executable, "-c", second], shared, timeout_s=30, sandbox=sandbox)
+    thread.join()
+    earlier = done["first"]
+    assert earlier.exit_code == 0, earlier.stderr
+    assert (shared / "first-after").read_text() == "still writable"
+    assert earlier.stdout.split()[0] == later.stdout.split()[0]
+    assert of_uid(int(later.stdout.split()[0])) == []

@@ -23,6 +23,7 @@ import dataclasses
 import fcntl
 import os
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -99,12 +100,29 @@ def lease_uid() -> UidLease:
     )
 
 
+@dataclasses.dataclass(slots=True)
+class _Shared:
+    """A lease held by the live sandboxes of this process that write the same paths."""
+
+    lease: UidLease
+    paths: list[Path]
+    """The writable paths of every sandbox holding it (one entry per sandbox's path)."""
+
+
+_SHARED: list[_Shared] = []
+_SHARED_LOCK = threading.Lock()
+
+
 @contextlib.contextmanager
 def leased(sandbox: Sandbox) -> Iterator[Sandbox]:
     """``sandbox`` with a uid of its own while the block runs; as it is unless we are root.
 
-    As any other user, each sandbox's user namespace already counts its processes apart
-    (docs/security.md, "One process pool per sandbox").
+    Sandboxes alive at once that write the same paths (the vspro grader's second app
+    instance shares the first's tree and database directory) share one uid: handing the
+    paths to a new uid would take them from the sandbox already writing there. The
+    uid is released when the last of them ends. As any other user, each sandbox's user
+    namespace already counts its processes apart (docs/security.md, "One process pool
+    per sandbox").
 
     Raises:
         HarnessError: no uid can be leased.
@@ -112,11 +130,28 @@ def leased(sandbox: Sandbox) -> Iterator[Sandbox]:
     if os.geteuid() != 0 or sandbox.uid is not None:
         yield sandbox
         return
-    lease = lease_uid()
+    paths = [Path(os.path.realpath(path)) for path in sandbox.writable]
+    with _SHARED_LOCK:
+        shared = next((s for s in _SHARED if _overlap(paths, s.paths)), None)
+        if shared is None:
+            shared = _Shared(lease_uid(), [])
+            _SHARED.append(shared)
+        shared.paths.extend(paths)
     try:
-        yield dataclasses.replace(sandbox, uid=lease.uid)
+        yield dataclasses.replace(sandbox, uid=shared.lease.uid)
     finally:
-        lease.release()
+        with _SHARED_LOCK:
+            for path in paths:
+                shared.paths.remove(path)
+            last = not shared.paths
+            if last:
+                _SHARED.remove(shared)
+        if last:
+            shared.lease.release()
+
+
+def _overlap(ours: list[Path], theirs: list[Path]) -> bool:
+    return any(a.is_relative_to(b) or b.is_relative_to(a) for a in ours for b in theirs)
 
 
 def _write_identity(uid: int) -> None:
