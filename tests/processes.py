@@ -32,3 +32,18 @@ def survivors(marker: str, within: float = 5.0) -> list[int]:
     while (found := with_marker(marker)) and time.monotonic() < deadline:
         time.sleep(0.05)
     return found
+
+
+def of_uid(uid: int) -> list[int]:
+    """Processes (zombies too: they still count against the uid's process limit) whose
+    real, effective, saved or filesystem uid is ``uid``, now."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        uids = next((line.split()[1:] for line in status.splitlines() if line[:4] == "Uid:"), [])
+        if str(uid) in uids:
+            found.append(int(entry.name))
+    return found

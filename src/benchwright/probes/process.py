@@ -10,8 +10,9 @@ after any exit the group is killed again, so nothing the command started
 outlives it. A process found still alive after the command exited is reported
 as a straggler (and killed).
 
-Given a `Sandbox`, the command runs inside it (bubblewrap): its own PID namespace
-ends every process it started when it exits, so a straggler cannot exist, and a
+Given a `Sandbox`, the command runs inside it (bubblewrap), as root under a uid leased
+for this run alone: its own PID namespace ends every process it started when it exits,
+so a straggler cannot exist (and none of its uid is left when this returns), and a
 resource limit it hit is recorded as ``limit``.
 """
 
@@ -29,11 +30,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchwright.errors import HarnessError
 from benchwright.sandbox import (
     MOUNT_FAILED,
     WRAPPER_LEVELS,
     Sandbox,
     command_line,
+    leased,
     limit_reason,
     prepare,
     unavailable_reason,
@@ -85,18 +88,22 @@ def run_command(
     """
     shown = command if isinstance(command, str) else shlex.join(command)
     name = shown if isinstance(command, str) else command[0]
-    if sandbox is not None:
-        if reason := unavailable_reason():
-            return CommandObservation(shown, None, "", "", 0.0, False, error=f"sandbox: {reason}")
-        argv = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
-        try:
-            prepare(sandbox)
-        except OSError as exc:
-            return CommandObservation(
-                shown, None, "", "", 0.0, False, error=f"sandbox: cannot prepare: {exc}"
-            )
-        command = command_line(sandbox, argv, cwd)
     with contextlib.ExitStack() as stack:
+        if sandbox is not None:
+            if reason := unavailable_reason():
+                return CommandObservation(
+                    shown, None, "", "", 0.0, False, error=f"sandbox: {reason}"
+                )
+            argv = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
+            try:  # the uid is released once nothing of the command is left
+                sandbox = stack.enter_context(leased(sandbox))
+                prepare(sandbox)
+            except (HarnessError, OSError) as exc:
+                why = (
+                    str(exc) if isinstance(exc, HarnessError) else f"sandbox: cannot prepare: {exc}"
+                )
+                return CommandObservation(shown, None, "", "", 0.0, False, error=why)
+            command = command_line(sandbox, argv, cwd)
         if logs is None:
             logs = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bw-out-")))
         out_path, err_path = logs / "stdout.txt", logs / "stderr.txt"
@@ -130,7 +137,8 @@ def run_command(
         exit_code = None if timed_out else proc.returncode
         limit = error = None
         if sandbox is not None:
-            limit = limit_reason(sandbox.limits, exit_code, stdout[-4000:] + stderr[-4000:])
+            tail = stdout[-4000:] + stderr[-4000:]
+            limit = limit_reason(sandbox.limits, exit_code, tail, writable=sandbox.writable)
             error = _not_started(name, exit_code, stderr)
         return CommandObservation(
             command=shown,
@@ -166,7 +174,9 @@ def _wait(proc: subprocess.Popen[bytes], timeout_s: float, grace_s: float, sandb
         return True
 
 
-_EXEC_FAILED = re.compile(r"^(?:setpriv: failed to execute|bwrap: execvp) (.+?): (.+)$", re.M)
+_EXEC_FAILED = re.compile(
+    r"^(?:(?:prlimit|setpriv): failed to execute|bwrap: execvp) (.+?): (.+)$", re.M
+)
 
 
 def _not_started(name: str, exit_code: int | None, stderr: str) -> str | None:

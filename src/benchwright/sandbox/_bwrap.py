@@ -1,16 +1,18 @@
 """The bubblewrap command line that enforces a `Sandbox`.
 
-The sandbox's root is empty: the system directories and the interpreter are bound
-read-only, the writable paths read-write at their own names, ``/tmp`` and
-``$HOME`` are fresh and private, ``/proc`` shows only the sandbox's own PID
-namespace. Anything else on the host — the suite, its stamps, the run directory,
-other trials, the harness's source and temp dirs — does not exist in there.
+The sandbox's root is empty and read-only: the system directories and the interpreter
+are bound read-only, the writable paths read-write at their own names, ``/tmp`` (with
+``$HOME`` and ``/var/tmp`` in it) and ``/dev/shm`` are fresh, private and sized
+(`Limits.tmp_mb`), ``/proc`` shows only the sandbox's own PID namespace. Anything else
+on the host — the suite, its stamps, the run directory, other trials, the harness's
+source and temp dirs — does not exist in there.
 
-As root, bubblewrap sets the namespaces up and ``setpriv`` drops to an
-unprivileged uid (`SANDBOX_UID`) with no capabilities before the command runs;
-as any other user, an unprivileged user namespace does the same job. Limits are
-``setrlimit`` ceilings set by ``prlimit`` before bubblewrap starts, so every
-process inside inherits them.
+As root, bubblewrap sets the namespaces up and ``setpriv`` drops to the sandbox's own
+leased uid (`Sandbox.uid`) with no capabilities before the command runs; as any other
+user, an unprivileged user namespace does the same job. Limits are ``setrlimit``
+ceilings set by ``prlimit`` inside, just before the command, so every process of the
+command inherits them and, in a user namespace, the process count is the namespace's
+own (a limit set before bubblewrap would bind the caller's whole uid; docs/security.md).
 """
 
 from __future__ import annotations
@@ -22,9 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchwright.sandbox._policy import Network, Sandbox
+from benchwright.sandbox._uids import identity_files
 
-SANDBOX_UID = 65534
-"""``nobody``: the uid agent-controlled code runs as when benchwright runs as root."""
 SANDBOX_HOME = "/tmp/home"
 WRAPPER_LEVELS = 2
 """Levels of a sandboxed process tree, from the spawned leader down, that are bubblewrap's
@@ -55,9 +56,15 @@ def _under_system(path: Path) -> bool:
 
 
 def command_line(sandbox: Sandbox, argv: Sequence[str], cwd: Path) -> list[str]:
-    """``prlimit … bwrap … [setpriv …] argv``: run ``argv`` in ``cwd`` inside ``sandbox``."""
+    """``bwrap … [setpriv …] prlimit … argv``: run ``argv`` in ``cwd`` inside ``sandbox``.
+
+    Raises:
+        ValueError: we are root and the sandbox has no leased uid (`leased` gives it one).
+    """
     root = os.geteuid() == 0
-    words = [*_limits(sandbox), _tool("bwrap"), "--die-with-parent", "--new-session"]
+    if root and sandbox.uid is None:
+        raise ValueError("a sandbox started by root needs a uid of its own: lease one first")
+    words = [_tool("bwrap"), "--die-with-parent", "--new-session"]
     words += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
     if sandbox.network in (Network.NONE, Network.BRIDGED):
         words.append("--unshare-net")
@@ -75,9 +82,9 @@ def command_line(sandbox: Sandbox, argv: Sequence[str], cwd: Path) -> list[str]:
     if root and sandbox.overlay is not None:
         words += sandbox.overlay.prelude()
     if root:
-        words += [_tool("setpriv"), f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_UID}"]
+        words += [_tool("setpriv"), f"--reuid={sandbox.uid}", f"--regid={sandbox.uid}"]
         words += ["--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
-    return words + list(argv)
+    return words + _limits(sandbox) + list(argv)
 
 
 def _filesystem(sandbox: Sandbox) -> list[str]:
@@ -88,8 +95,13 @@ def _filesystem(sandbox: Sandbox) -> list[str]:
             words += ["--symlink", os.readlink(path), name]
         elif path.is_dir():
             words += ["--ro-bind", name, name]
-    words += ["--proc", "/proc", "--dev", "/dev"]
-    words += ["--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/var/tmp"]
+    if sandbox.uid is not None:  # its own name, for programs that look their user up
+        passwd, group = identity_files(sandbox.uid)
+        words += ["--ro-bind", str(passwd), "/etc/passwd", "--ro-bind", str(group), "/etc/group"]
+    size = [] if sandbox.limits.tmp_mb is None else ["--size", str(sandbox.limits.tmp_mb * _MIB)]
+    words += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", *size, "--tmpfs", "/dev/shm"]
+    words += ["--perms", "1777", *size, "--tmpfs", "/tmp"]
+    words += ["--perms", "0755", "--dir", "/var", "--symlink", "../tmp", "/var/tmp"]
     words += ["--perms", "0777", "--dir", SANDBOX_HOME]  # private: only this sandbox sees it
     overlay = sandbox.overlay
     lower = (overlay.lower,) if overlay else ()
@@ -104,7 +116,8 @@ def _filesystem(sandbox: Sandbox) -> list[str]:
         words += ["--bind", str(path), str(path)]
     if overlay:
         words += ["--perms", "0755", "--dir", str(overlay.target)]  # the prelude mounts on it
-    return words
+    # The root and /dev are in-memory too, and a user namespace's own: nothing is written there.
+    return [*words, "--remount-ro", "/dev", "--remount-ro", "/"]
 
 
 def _parents(paths: Sequence[Path]) -> list[Path]:
@@ -141,21 +154,29 @@ def _tool(name: str) -> str:
 def prepare(sandbox: Sandbox) -> None:
     """Hand the writable paths to the sandbox's user, so it can write only there.
 
-    As root the sandbox runs as `SANDBOX_UID`; the workspace the harness wrote must
-    become that user's. As anyone else the user namespace maps the caller's own uid.
-    An overlay's upper layer (a few whiteouts) is handed over each time; its shared lower
-    layer once, by the first sandbox that uses it: its top already being the user's says
-    so, as nothing but this hands it over and no sandbox can write it.
+    As root the sandbox runs as its leased uid; the workspace the harness wrote (or a
+    sandbox of another uid left) must become that uid's. As anyone else the user
+    namespace maps the caller's own uid. An overlay's upper layer (a few whiteouts) is
+    handed over each time; its shared lower layer only when its top is not the uid's
+    already: the checks of a trial lease the uid that owns it when it is free
+    (`leased`), so the tree is re-owned once, not once per check. The top is handed
+    over last, so it says "done"; nothing but this hands it over and no sandbox can
+    write it.
+
+    Raises:
+        ValueError: we are root and the sandbox has no leased uid.
     """
     if os.geteuid() != 0:
         return
+    if (uid := sandbox.uid) is None:
+        raise ValueError("a sandbox started by root needs a uid of its own: lease one first")
     tops = list(sandbox.writable)
     if (overlay := sandbox.overlay) is not None:
         tops.append(overlay.upper)
-        if os.lstat(overlay.lower).st_uid != SANDBOX_UID:
+        if os.lstat(overlay.lower).st_uid != uid:
             tops.append(overlay.lower)
     for top in tops:
         for dirpath, dirnames, filenames in os.walk(top):
             for name in (*dirnames, *filenames):
-                os.lchown(os.path.join(dirpath, name), SANDBOX_UID, SANDBOX_UID)
-        os.lchown(top, SANDBOX_UID, SANDBOX_UID)  # last: for the lower layer, it says "done"
+                os.lchown(os.path.join(dirpath, name), uid, uid)
+        os.lchown(top, uid, uid)  # last: for the lower layer, it says "done"

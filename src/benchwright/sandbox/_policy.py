@@ -36,9 +36,14 @@ class Limits:
     memory_mb: int | None = 4096
     """Address space per process, MiB; an allocation past it fails (``MemoryError``)."""
     processes: int | None = 512
-    """Processes of the sandbox's user; a ``fork`` past it fails with EAGAIN."""
+    """Processes of the sandbox's own user (a leased uid as root, a user namespace
+    otherwise: no other sandbox draws on it); a ``fork`` past it fails with EAGAIN."""
     file_size_mb: int | None = 1024
     """Largest file a process may write, MiB; past it the writer gets SIGXFSZ."""
+    tmp_mb: int | None = 512
+    """Size of each in-memory filesystem the sandbox can write, MiB: ``/tmp`` (which holds
+    ``$HOME`` and is ``/var/tmp`` too) and ``/dev/shm``; past it a write fails with ENOSPC.
+    None leaves them at the kernel's default, half of the host's RAM."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,3 +65,6 @@ class Sandbox:
     overlay: Overlay | None = None
     """A writable view of a shared read-only tree, mounted inside before the command runs
     (root only: `benchwright.sandbox.overlay_supported`)."""
+    uid: int | None = None
+    """The host uid it runs as when benchwright is root: its own, leased for as long as
+    it runs (`benchwright.sandbox.leased`); None until then, and as any other user."""

@@ -8,9 +8,11 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
+from benchwright.errors import HarnessError
 from benchwright.sandbox._bwrap import command_line, tool
 from benchwright.sandbox._overlay import Overlay
 from benchwright.sandbox._policy import Sandbox
+from benchwright.sandbox._uids import leased
 
 INSTALL_HINT = "install Debian's bubblewrap (apt-get install bubblewrap; make setup does it)"
 
@@ -22,9 +24,12 @@ def unavailable_reason() -> str | None:
     missing = [name for name in needed if tool(name) is None]
     if missing:
         return f"{', '.join(missing)} not found: {INSTALL_HINT}"
-    argv = command_line(Sandbox(writable=()), ["/bin/true"], Path("/"))
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+        with leased(Sandbox(writable=())) as sandbox:
+            argv = command_line(sandbox, ["/bin/true"], Path("/"))
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+    except HarnessError as exc:
+        return str(exc).removeprefix("sandbox: ")
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap cannot start: {exc}"
     if done.returncode != 0:

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from benchwright.errors import HarnessError
-from benchwright.sandbox import UNCONFINED, WRAPPER_LEVELS, Confinement
+from benchwright.sandbox import UNCONFINED, WRAPPER_LEVELS, Confinement, leased
 from benchwright.services import _confine, _launch
 from benchwright.services._boot import BootObservation, BootPolicy, boot_ladder
 from benchwright.services._bridge import Bridge, VendorRoute
@@ -103,6 +103,8 @@ class AppUnderTest:
         self._proc: subprocess.Popen[bytes] | None = None
         self._family: Family | None = None
         self._bridge: Bridge | None = None
+        self._held = contextlib.ExitStack()
+        """What a sandboxed start holds until the app is gone: its leased uid."""
 
     @property
     def base_url(self) -> str:
@@ -156,11 +158,11 @@ class AppUnderTest:
     def kill(self) -> None:
         """SIGKILL the whole process group and every descendant; no graceful shutdown."""
         if self._proc is None or self._family is None:
-            self._close_bridge()
+            self._release()
             return
         survivors = self._family.kill_and_wait(KILL_TIMEOUT_S)
         self._reap()
-        self._close_bridge()
+        self._release()
         if survivors:
             raise HarnessError(f"app processes survived SIGKILL: pids {sorted(survivors)}")
 
@@ -179,11 +181,12 @@ class AppUnderTest:
         self._wait_port_free()
         argv, wrappers, shown = self.argv, 0, shlex.join(self.argv)
         if self.sandbox is not None:
-            self._bridge = Bridge(self.host, self.port, self.vendor).open()
             try:
-                argv = _confine.wrap(self.sandbox, self.argv, self.tree, self.env, self._bridge)
+                sandbox = self._held.enter_context(leased(self.sandbox))
+                self._bridge = Bridge(self.host, self.port, self.vendor).open()
+                argv = _confine.wrap(sandbox, self.argv, self.tree, self.env, self._bridge)
             except BaseException:
-                self._close_bridge()
+                self._release()
                 raise
             wrappers, shown = WRAPPER_LEVELS, f"{shown} (sandboxed: bwrap)"
         self._proc, offset = spawn(
@@ -218,10 +221,12 @@ class AppUnderTest:
                 raise HarnessError(f"port {self.port} is in use before the app starts")
             time.sleep(0.05)
 
-    def _close_bridge(self) -> None:
+    def _release(self) -> None:
+        """Close the bridge, then give the uid back (killing any process of it left)."""
         if self._bridge is not None:
             self._bridge.close()
             self._bridge = None
+        self._held.close()
 
     def _reap(self) -> None:
         """Reap the leader last: until then its pid (= group id) cannot be reused."""

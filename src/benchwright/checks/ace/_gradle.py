@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchwright.probes import CommandObservation, run_command
-from benchwright.sandbox import SANDBOX_UID, Confinement, Limits, Network
+from benchwright.sandbox import Confinement, Limits, Network
 
 IMAGE = "gradle:8.14-jdk21"
 POSTGRES_IMAGE = "postgres:16-alpine"
@@ -167,8 +167,7 @@ def local_runner(home: Path) -> Runner | str:
         readable.append(Path(os.environ["JAVA_HOME"]).resolve())
 
     def run(scratch: Path, root: str, task: str) -> CommandObservation:
-        home.mkdir(parents=True, exist_ok=True)
-        _hand_over(scratch, home)
+        home.mkdir(parents=True, exist_ok=True)  # run_command hands both to the sandbox's uid
         sandbox = LOCAL_CONFINEMENT.sandbox(
             [scratch, home], readable=readable, network=Network.NONE, env=env
         )
@@ -178,14 +177,3 @@ def local_runner(home: Path) -> Runner | str:
         )
 
     return run
-
-
-def _hand_over(*trees: Path) -> None:
-    """As root the sandbox runs as `SANDBOX_UID`: it must own the whole copy to build in it."""
-    if os.geteuid() != 0:
-        return
-    for tree in trees:
-        for top, dirs, files in os.walk(tree):
-            for name in (*dirs, *files):
-                os.lchown(os.path.join(top, name), SANDBOX_UID, SANDBOX_UID)
-        os.lchown(tree, SANDBOX_UID, SANDBOX_UID)
