@@ -50,9 +50,10 @@ def overlay_supported() -> bool:
             path.mkdir(parents=True)
         if not overlay.mountable:
             return False
-        argv = command_line(Sandbox(writable=(), overlay=overlay), ["/bin/true"], overlay.target)
         try:
-            done = subprocess.run(argv, capture_output=True, timeout=30, check=False)
-        except (OSError, subprocess.TimeoutExpired):
+            with leased(Sandbox(writable=(), overlay=overlay)) as sandbox:
+                argv = command_line(sandbox, ["/bin/true"], overlay.target)
+                done = subprocess.run(argv, capture_output=True, timeout=30, check=False)
+        except (HarnessError, OSError, subprocess.TimeoutExpired):
             return False
         return done.returncode == 0
