@@ -132,3 +132,15 @@ class Signer(httpx.Auth):
     def auth_flow(self, request: httpx.Request) -> Iterator[httpx.Request]:
         request.headers.update(signed_headers(request.content, self.key, self.clock()))
         yield request
+
+
+def board_client(store: BoardStore) -> Iterator[tuple[httpx.Client, BoardStore]]:
+    """A client of a real board over ``store`` that trusts 127.0.0.1 as its proxy and
+    signs every post (a fixture's body); the store's engine is disposed of at the end."""
+    clock = Clock()
+    with (
+        serve_board(store, clock, trusted=("127.0.0.1",)) as url,
+        httpx.Client(base_url=url, timeout=60, auth=Signer(clock)) as client,
+    ):
+        yield client, store
+    store.engine.dispose()

@@ -19,15 +19,13 @@ import httpx
 import pytest
 from board._pages_seed import fresh_store
 from board._pg import PG_URL, pg_schema
-from board._posts import Clock, post
+from board._posts import board_client, post
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
-from benchwright.board.app import create_app
 from benchwright.board.migrate import upgrade
 from benchwright.board.store import BoardStore
-from benchwright.services._server import BackgroundServer
 
 API = "/api/benchmark-runs"
 
@@ -47,17 +45,7 @@ def board(
                 pytest.skip("BENCHWRIGHT_TEST_PG is not set (.ci/run sets it)")
             store = BoardStore(stack.enter_context(pg_schema(PG_URL)))
             upgrade(store.engine)
-        yield from _serve(store)
-
-
-def _serve(store: BoardStore) -> Iterator[tuple[httpx.Client, BoardStore]]:
-    app = create_app(store, clock=Clock(), trusted_proxies=("127.0.0.1",))
-    with (
-        BackgroundServer(app, proxy_headers=False) as server,
-        httpx.Client(base_url=server.base_url, timeout=60) as client,
-    ):
-        yield client, store
-    store.engine.dispose()
+        yield from board_client(store)
 
 
 _address = iter(range(1, 10**6))

@@ -16,26 +16,17 @@ from typing import Any
 import httpx
 import pytest
 from board._pages_seed import fresh_store
-from board._posts import Clock, post
+from board._posts import board_client, post
 from sqlalchemy import text
 
-from benchwright.board.app import create_app
 from benchwright.board.store import BoardStore
-from benchwright.services._server import BackgroundServer
 
 API = "/api/benchmark-runs"
 
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, BoardStore]]:
-    store = fresh_store(Path(tmp_path_factory.mktemp("board")))
-    app = create_app(store, clock=Clock(), trusted_proxies=("127.0.0.1",))
-    with (
-        BackgroundServer(app, proxy_headers=False) as server,
-        httpx.Client(base_url=server.base_url, timeout=60) as client,
-    ):
-        yield client, store
-    store.engine.dispose()
+    yield from board_client(fresh_store(Path(tmp_path_factory.mktemp("board"))))
 
 
 _address = iter(range(1, 10**6))

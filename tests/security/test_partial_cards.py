@@ -18,14 +18,12 @@ from typing import Any
 import httpx
 import pytest
 from board._pages_seed import fresh_store
-from board._posts import Clock, post, sb6
+from board._posts import board_client, post, sb6
 
-from benchwright.board.app import create_app
 from benchwright.board.payload import scorecard_fields
 from benchwright.model import CheckResult, Status
 from benchwright.reports.scorecard import scorecard_dict
 from benchwright.scoring import compose, defect_rows
-from benchwright.services._server import BackgroundServer
 
 API = "/api/benchmark-runs"
 LOST = {"server_runs": 0.0, "t_camera": 0.0, "v_filter": 0.0, "p_list_latency": 0.0}
@@ -54,8 +52,6 @@ def share(fields: dict[str, Any]) -> float:
 @pytest.fixture(scope="module")
 def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, dict]]:
     """A board holding an honest card, a worse honest card, and the attacks."""
-    store = fresh_store(Path(tmp_path_factory.mktemp("board")))
-    app = create_app(store, clock=Clock(), trusted_proxies=("127.0.0.1",))
     posted: dict[str, Any] = {}
     entries = {
         "honest": card(),
@@ -64,17 +60,13 @@ def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Clie
         "infra": card(Status.INFRA),
         "one_skipped": card(Status.SKIPPED, losses={"e_hard_mastery": 0.0}),
     }
-    with (
-        BackgroundServer(app, proxy_headers=False) as server,
-        httpx.Client(base_url=server.base_url, timeout=60) as client,
-    ):
+    for client, _ in board_client(fresh_store(Path(tmp_path_factory.mktemp("board")))):
         for n, (name, fields) in enumerate(entries.items()):
             body = post(install_id=f"install-{name}", handle=f"poster-{n}", **fields)
             answer = client.post(API, json=body, headers={"X-Forwarded-For": f"10.8.0.{n + 1}"})
             assert answer.status_code == 201, (name, answer.text)
             posted[name] = {"id": answer.json()["id"], "fields": fields}
         yield client, posted
-    store.engine.dispose()
 
 
 def test_the_attack_composes_a_higher_score_than_the_honest_run(board) -> None:
