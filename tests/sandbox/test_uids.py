@@ -140,3 +140,25 @@ def test_sandboxes_writing_the_same_paths_at_once_share_a_uid(tmp_path: Path):
     assert (shared / "first-after").read_text() == "still writable"
     assert earlier.stdout.split()[0] == later.stdout.split()[0]
     assert of_uid(int(later.stdout.split()[0])) == []
+
+
+def test_a_preferred_uid_is_leased_when_free_and_passed_over_when_held():
+    """The checks of a trial prefer the uid that owns their shared base (`leased`), so it
+    is not re-owned per check; a preference never takes a uid another sandbox holds."""
+    held = lease_uid()
+    try:
+        spare = lease_uid()
+        spare.release()  # free again, and clean
+        preferred = lease_uid(prefer=spare.uid)
+        try:
+            assert preferred.uid == spare.uid
+        finally:
+            preferred.release()
+        other = lease_uid(prefer=held.uid)
+        other.release()
+        assert other.uid != held.uid
+        outside = lease_uid(prefer=0)  # root owns an unhanded base: no preference at all
+        outside.release()
+        assert outside.uid in UID_RANGE
+    finally:
+        held.release()

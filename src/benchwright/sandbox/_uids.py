@@ -73,7 +73,7 @@ def lease_uid(prefer: int | None = None) -> UidLease:
     Raises:
         HarnessError: the lease directory cannot be used, or every uid is taken.
     """
-    first = [prefer] if prefer in UID_RANGE else []
+    first = [prefer] if prefer is not None and prefer in UID_RANGE else []
     try:
         LEASE_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
         for uid in (*first, *UID_RANGE):
