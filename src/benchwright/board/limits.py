@@ -10,7 +10,7 @@ encode. Each used to be a 500. Here each is a 400 naming the field:
   the walk below can be made to build and visit millions of nodes from 6 MB;
 - ``too_deep``: nesting past `MAX_DEPTH` levels, found by a scan of the raw text that
   recurses nowhere (strings are skipped, brackets counted), before the parser runs;
-- ``bad_value``: an integer outside signed 64 bits (never converted: `MAX_INT_DIGITS`),
+- ``bad_value``: an integer outside signed 64 bits (never converted: `dsl._bounds.MAX_INT_TEXT`),
   a non-finite number (``NaN``, ``Infinity``, ``1e400``), a NUL byte or a lone
   surrogate in a string or a key.
 
@@ -21,28 +21,20 @@ model's (`benchwright.board.payload`): they answer 422 ``invalid_payload``.
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Iterator
 from typing import Any
 
 from benchwright.board.errors import Rejected
+from benchwright.dsl._bounds import json_int, scalar_problem
 
 MAX_DEPTH = 16
 """Levels of arrays and objects; a genuine post has 3 (body, ``checks``, a row)."""
-INT_MIN, INT_MAX = -(2**63), 2**63 - 1
 MAX_VALUES = 20_000
 """Values in a body (arrays, objects, scalars): a post of 1,000 check rows has about 8,000."""
-MAX_INT_DIGITS = 40
-"""Characters of an integer literal the parser may convert: any 64-bit value fits, and a
-longer one is refused without paying for (or tripping Python's limit on) the conversion."""
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 _BRACKETS_ONLY = re.compile(r"[^\[\]{}]+")
-
-
-class _Oversized:
-    """An integer literal too long to convert, kept so that its field can be named."""
 
 
 def loads(body: bytes) -> Any:
@@ -60,7 +52,7 @@ def loads(body: bytes) -> Any:
     if (where := too_deep_at(text, outside_strings)) is not None:
         raise Rejected(400, "too_deep", f"{where}: nesting deeper than {MAX_DEPTH} levels")
     try:
-        doc = json.loads(text, parse_int=_int)
+        doc = json.loads(text, parse_int=json_int)
     except json.JSONDecodeError as exc:
         raise Rejected(400, "malformed_json", f"body is not JSON: {exc}") from None
     except RecursionError:  # unreachable after the scan; kept so that no body is ever a 500
@@ -102,10 +94,6 @@ def _key_of_deep_part(text: str) -> str:
     return key
 
 
-def _int(literal: str) -> int | _Oversized:
-    return _Oversized() if len(literal) > MAX_INT_DIGITS else int(literal)
-
-
 def _problems(doc: Any) -> Iterator[tuple[str, str]]:
     """(field path, problem) for each value past the bounds; ``doc`` is at most
     `MAX_DEPTH` deep, so the walk is a plain stack."""
@@ -125,15 +113,8 @@ def _problems(doc: Any) -> Iterator[tuple[str, str]]:
 
 
 def _scalar_problem(value: Any) -> str | None:
-    if isinstance(value, _Oversized) or (
-        isinstance(value, int) and not isinstance(value, bool) and not INT_MIN <= value <= INT_MAX
-    ):
-        return "integer beyond 64 bits (allowed: -2**63 to 2**63-1)"
-    if isinstance(value, float) and not math.isfinite(value):
-        return f"must be a finite number, got {value}"
-    if isinstance(value, str):
-        return _string_problem(value)
-    return None
+    """The DSL's bounds (`scalar_problem`: 64-bit integers, finite numbers), and strings."""
+    return _string_problem(value) if isinstance(value, str) else scalar_problem(value)
 
 
 def _string_problem(value: str) -> str | None:

@@ -118,7 +118,7 @@ def value_problems(doc: Any) -> list[tuple[list[str | int], str]]:
             stack.extend((v, depth + 1, (link, str(k))) for k, v in items)
         elif isinstance(value, list):
             stack.extend((v, depth + 1, (link, n)) for n, v in reversed(list(enumerate(value))))
-        elif (problem := _scalar_problem(value)) is not None:
+        elif (problem := scalar_problem(value)) is not None:
             problems.append((_location(link), problem))
     return problems
 
@@ -135,7 +135,9 @@ def _location(link: _Link) -> list[str | int]:
     return keys[::-1]
 
 
-def _scalar_problem(value: Any) -> str | None:
+def scalar_problem(value: Any) -> str | None:
+    """Why a parsed scalar is past the bounds (an integer beyond 64 bits, a non-finite
+    number), or None; shared by every reader of untrusted JSON (task files, board posts)."""
     if isinstance(value, Oversized) or (
         isinstance(value, int) and not isinstance(value, bool) and not INT_MIN <= value <= INT_MAX
     ):
