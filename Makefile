@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml Makefile
 	@echo "setup: installing benchwright and its Python packages into $(VENV)" \
 		"(a few minutes on a fresh machine; pip's log: $(VENV)/pip.log)"
 	@$(BIN)/python -m pip install --disable-pip-version-check --progress-bar off \
-		-e '.[test,http,services,browser,board,ray]' >$(VENV)/pip.log 2>&1 \
+		-e '.[test,http,services,browser,board,ray,model]' >$(VENV)/pip.log 2>&1 \
 		|| { tail -n 20 $(VENV)/pip.log; echo "setup: pip install failed (log: $(VENV)/pip.log)"; exit 1; }
 	@echo "setup: Python packages installed"
 	touch $(STAMP)

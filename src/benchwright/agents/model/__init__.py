@@ -1,0 +1,1 @@
+"""The built-in model agent, ``--agent model:PROVIDER/MODEL`` (docs/agents.md)."""
