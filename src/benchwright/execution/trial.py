@@ -18,6 +18,7 @@ from typing import Any
 from benchwright.agents import Agent, AgentOutcome, AgentRequest
 from benchwright.checks import CheckRegistry
 from benchwright.errors import HarnessError
+from benchwright.execution import evidence
 from benchwright.execution._git import Snapshots
 from benchwright.execution.evaluate import evaluate
 from benchwright.execution.records import PhaseRecord, TrialResult, phase_log
@@ -83,6 +84,7 @@ class _Trial:
         self.phases: list[PhaseRecord] = []
         self.outcomes: list[AgentOutcome] = []
         self.checks: tuple[CheckResult, ...] = ()
+        self.artifacts: dict[str, bytes] = {}
         self.error: str | None = None
         self.answer = self.log = ""
         self.commits: dict[str, str] = {}
@@ -117,11 +119,14 @@ class _Trial:
         self._lap("stamp_s")
         if self.task.checks:
             trajectory = Trajectory(tuple(steps), self.metadata(), self.answer, self.agent.spec)
-            registry = self.options.registry
-            self.checks = evaluate(
+            root = directory.parent / evidence.EVIDENCE_DIR  # the agent never had it
+            dirs = evidence.prepare(root, (c.id for c in self.task.checks))
+            checks = evaluate(
                 self.task, self.workspace, trajectory,
-                registry=registry, confinement=self.options.confinement, canaries=canaries,
+                registry=self.options.registry, confinement=self.options.confinement,
+                canaries=canaries, evidence_dirs=dirs, seed=self.options.seed,
             )  # fmt: skip
+            self.artifacts, self.checks = evidence.collect(root, checks)
         self._lap("checks_s")
 
     def _phases(self, directory: Path, scratch: Path, snapshots: Snapshots) -> bool:
@@ -189,7 +194,7 @@ class _Trial:
             self.task.id, self.task.task_class, tier, iteration, self.agent.spec, verdict,
             error, tuple(self.phases), self.checks, tuple(map(str, replay_errors)),
             self.answer, self.timings, self.log, trajectory, self.options.confinement.isolation,
-            tuple(self.phase_record),
+            tuple(self.phase_record), self.artifacts, evidence.digests(self.artifacts),
         )  # fmt: skip
 
     def _lap(self, key: str) -> None:
