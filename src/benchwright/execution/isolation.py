@@ -25,8 +25,8 @@ class IsolationRequest:
     agent_network: Network | None = None
 
 
-PROCESS_CHECKS = frozenset({"test_must_pass"})
-"""Built-in check types that run a command over the agent's files."""
+PROCESS_CHECKS = frozenset({"test_must_pass", "executed_app"})
+"""Built-in check types that run a command over the agent's files (or boot its app)."""
 
 
 def runs_agent_code(tasks: Sequence[Task], agent_spec: str | None) -> bool:
