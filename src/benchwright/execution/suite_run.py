@@ -37,6 +37,7 @@ from benchwright.execution.trial import TrialOptions, run_trial
 from benchwright.execution.trial_job import TrialSpec, run_trial_spec, trial_spec
 from benchwright.model import Suite
 from benchwright.sandbox import Network
+from benchwright.services.build_vendor import require_one_at_a_time
 from benchwright.workspace import WorkspaceCaps
 
 
@@ -195,8 +196,11 @@ def _network(isolation: IsolationRequest, suite: Suite) -> Network | None:
 def _agent(spec: str, suite: Suite, ids: Sequence[str]) -> Agent:
     tasks = [suite.task(i) for i in ids]
     for task in tasks:  # the seed's false pass: an oracle run in the caller's directory
-        if task.checks and not task.files:
-            raise SpecError.single(task.source, "has checks but no workspace: refused", "fixture")
+        if task.checks and not task.files and not task.empty_workspace:
+            raise SpecError.single(
+                task.source, "has checks but no workspace: refused (a task that starts from "
+                "no files on purpose says 'workspace: empty')", "fixture",
+            )  # fmt: skip
     return build_agent(spec, tasks)
 
 
@@ -232,11 +236,18 @@ def execute(
     so a resume works whatever ran the trials; the summary follows the plan's order,
     not the order trials finished in, so one worker and many write the same files.
     Ctrl-C cancels the trials not yet finished and keeps the others.
+
+    Raises:
+        SpecError: the build vendor would be served on the host's loopback (``--agent-network
+            host``, ``--no-sandbox``) and ``executor`` runs more than one trial at a time.
     """
     notify = on_event or (lambda event, payload: None)
+    executor = executor or SerialExecutor()
+    tasks = [plan.suite.task(t) for t in plan.task_ids]
+    options = plan.options
+    require_one_at_a_time(tasks, options.confinement, options.agent_network, executor.workers)
     for note in plan.notes:
         notify("note", note)
-    executor = executor or SerialExecutor()
     results = dict(plan.done)
     interrupted = False
     try:

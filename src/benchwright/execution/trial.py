@@ -25,7 +25,8 @@ from benchwright.execution.records import PhaseRecord, TrialResult, phase_log
 from benchwright.execution.stamp import stamp_task
 from benchwright.execution.verdict import read_only_error, verdict_of
 from benchwright.model import CheckResult, Phase, Task, Trajectory
-from benchwright.sandbox import CONFINED, Confinement, Network
+from benchwright.sandbox import CONFINED, Confinement, Edge, Network
+from benchwright.services.build_vendor import build_vendor
 from benchwright.workspace import Workspace, WorkspaceCaps, over_caps
 
 STEPS = ("isolate_s", "agent_s", "snapshot_s", "stamp_s", "checks_s")
@@ -99,8 +100,11 @@ class _Trial:
         self.commits = snapshots.commits
         snapshots.init()
         self._lap("isolate_s")
-        if not self._phases(directory, scratch, snapshots):
-            return
+        options = self.options
+        vendor = build_vendor(self.task, options.seed, options.confinement, options.agent_network)
+        with vendor as edge:  # from before the first phase to after the last
+            if not self._phases(directory, scratch, snapshots, edge):
+                return
         snapshots.tag("agent", self.phases[-1].commit or "")
         self.workspace.refresh()
         self.answer = self.outcomes[-1].answer or ""
@@ -129,8 +133,11 @@ class _Trial:
             self.artifacts, self.checks = evidence.collect(root, checks)
         self._lap("checks_s")
 
-    def _phases(self, directory: Path, scratch: Path, snapshots: Snapshots) -> bool:
-        """Run every phase, a snapshot after each; False when one errored (the rest are skipped)."""
+    def _phases(
+        self, directory: Path, scratch: Path, snapshots: Snapshots, edge: Edge | None
+    ) -> bool:
+        """Run every phase, a snapshot after each; False when one errored (the rest are
+        skipped). ``edge``: the build vendor's relay, which every agent sandbox runs behind."""
         phases = self.task.agent_phases
         for n, phase in enumerate(phases):
             budget = self.options.budget(self.task, phase)
@@ -138,7 +145,7 @@ class _Trial:
                 self.task, phase, n == len(phases) - 1, directory, budget,
                 scratch / "answer.txt", scratch, self.options.env, self.options.seed,
                 self.options.confinement, self.options.agent_network,
-                caps=self.options.workspace_caps,
+                caps=self.options.workspace_caps, edge=edge,
             )  # fmt: skip
             if self.options.on_phase is not None:
                 self.options.on_phase(phase.name)

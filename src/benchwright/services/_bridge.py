@@ -1,6 +1,7 @@
 """The grader's side of a sandboxed app's network edge (services/_relay.py has the shape).
 
-One `Bridge` per app start: it listens on the app's leased port on the host's
+One `Bridge` per app start (or per build trial, vendor side only: `build_vendor`): it
+listens on the app's leased port on the host's
 loopback (so the probes, the browser and the vendor's webhook deliveries reach
 the app at ``127.0.0.1:<leased port>`` as before) and relays to ``app.sock``;
 it listens on ``vendor.sock`` and relays to the mock's real address. All of it
@@ -76,7 +77,9 @@ class VendorRoute:
 class Bridge:
     """Relays for one start of one sandboxed app; a context manager."""
 
-    def __init__(self, host: str, app_port: int, vendor: VendorRoute | None) -> None:
+    def __init__(self, host: str, app_port: int | None, vendor: VendorRoute | None) -> None:
+        """``app_port`` None: nothing inside to relay to (an agent building against the
+        vendor); ``vendor`` None: no vendor to relay out to."""
         self.host, self.app_port, self.vendor = host, app_port, vendor
         sweep_stale(Path(tempfile.gettempdir()))
         # short: sun_path is 108 bytes; the pid lets a later grader sweep it if we are killed
@@ -119,7 +122,8 @@ class Bridge:
             self.reached = True
             return reader, writer
 
-        await self._relays.listen(tcp_listener(self.host, self.app_port), to_app)
+        if self.app_port is not None:
+            await self._relays.listen(tcp_listener(self.host, self.app_port), to_app)
         if self.vendor is not None:
             vendor_sock = unix_listener(str(self.directory / VENDOR_SOCKET))
             await self._vendor_relays.listen(vendor_sock, self._to_vendor)

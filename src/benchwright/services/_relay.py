@@ -20,7 +20,9 @@ fails, and closes both ends.
 Run as a script it is the sandbox's side: ``python _relay.py BRIDGE VENDOR_PORT
 APP_PORT -- APP_ARGV...`` binds both listeners, leaves a relay process behind
 (reparented to the namespace's init, so it is not the app's child), and execs the
-app. Standard library only: benchwright itself is not importable in there.
+app. Either port may be ``-`` (none): an agent building against the vendor has no
+port of its own to offer, only the vendor to reach (``BRIDGE PORT - -- AGENT_ARGV``).
+Standard library only: benchwright itself is not importable in there.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ READY = b"+"
 """Sent by the inside relay once the app's port accepted the connection."""
 CHUNK = 65536
 CONNECT_TIMEOUT_S = 5.0
-NO_VENDOR = "-"
+NO_PORT = "-"
+"""In place of a port on the command line: no relay on that side."""
 
 Ends = tuple[asyncio.StreamReader, asyncio.StreamWriter]
 Opener = Callable[[], Awaitable[Ends]]
@@ -156,12 +159,15 @@ def unix_listener(path: str) -> socket.socket:
     return sock
 
 
-async def _inside(vendor: socket.socket | None, app: socket.socket, bridge: str, port: int) -> None:
+async def _inside(
+    vendor: socket.socket | None, app: socket.socket | None, bridge: str, port: int | None
+) -> None:
     relays = Relays()
     if vendor is not None:
         vendor_path = os.path.join(bridge, VENDOR_SOCKET)
         await relays.listen(vendor, lambda: asyncio.open_unix_connection(vendor_path))
-    await relays.listen(app, lambda: asyncio.open_connection("127.0.0.1", port), READY)
+    if app is not None:
+        await relays.listen(app, lambda: asyncio.open_connection("127.0.0.1", port), READY)
     await asyncio.Event().wait()  # until the namespace ends: its init kills us with the app
 
 
@@ -169,9 +175,9 @@ def main(argv: list[str]) -> None:
     """Bind the listeners, leave the relay running, exec the app (see the module doc)."""
     bridge, vendor_port, app_port, separator, *command = argv
     if separator != "--" or not command:
-        sys.exit("usage: _relay.py BRIDGE VENDOR_PORT|- APP_PORT -- APP_ARGV...")
-    vendor = None if vendor_port == NO_VENDOR else tcp_listener("127.0.0.1", int(vendor_port))
-    app = unix_listener(os.path.join(bridge, APP_SOCKET))
+        sys.exit("usage: _relay.py BRIDGE VENDOR_PORT|- APP_PORT|- -- ARGV...")
+    vendor = None if vendor_port == NO_PORT else tcp_listener("127.0.0.1", int(vendor_port))
+    app = None if app_port == NO_PORT else unix_listener(os.path.join(bridge, APP_SOCKET))
     child = os.fork()
     if child == 0:  # a grandchild serves, so the app is not its parent
         if os.fork() == 0:
@@ -179,7 +185,8 @@ def main(argv: list[str]) -> None:
             for fd in (0, 1, 2):
                 os.dup2(devnull, fd)  # the app's log is the app's own
             try:
-                asyncio.run(_inside(vendor, app, bridge, int(app_port)))
+                port = None if app_port == NO_PORT else int(app_port)
+                asyncio.run(_inside(vendor, app, bridge, port))
             finally:
                 os._exit(1)
         os._exit(0)
