@@ -6,12 +6,14 @@ an optional barrier (so two trials provably hold the vendor's port at once), fet
 docs again, optionally copies a reference build into the workspace, and prints what it
 saw as one JSON line (the trial's answer). Standard library only.
 
-Arguments: WORKSPACE PROMPT_FILE [--probe PORT]... [--barrier SOCKET] [--copy DIR]
+Arguments: WORKSPACE PROMPT_FILE [--probe PORT]... [--tunnel HOST:PORT]... [--barrier SOCKET]
+[--copy DIR]. ``--tunnel`` asks ``$HTTPS_PROXY`` to CONNECT there and sends a line through.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import socket
@@ -40,6 +42,26 @@ def _reachable(port: int) -> str:
         return f"{type(exc).__name__}"
 
 
+def _tunnel(target: str) -> dict:
+    proxy = os.environ.get("HTTPS_PROXY", "")
+    match = re.fullmatch(r"http://127\.0\.0\.1:(\d+)", proxy)
+    if not match:
+        return {"status": None, "error": f"no proxy: {proxy!r}"}
+    try:
+        with socket.create_connection(("127.0.0.1", int(match.group(1))), timeout=10) as sock:
+            sock.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n".encode())
+            head = b""
+            while b"\r\n\r\n" not in head and (data := sock.recv(4096)):
+                head += data
+            status = int(head.split(b" ", 2)[1])
+            if status != 200:
+                return {"status": status}
+            sock.sendall(b"ping\n")
+            return {"status": status, "echo": sock.recv(64).decode()}
+    except OSError as exc:
+        return {"status": None, "error": f"{type(exc).__name__}: {exc}"}
+
+
 def _barrier(path: str) -> str:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(300)
@@ -62,6 +84,7 @@ def main(argv: list[str]) -> None:
         "payments": _get(base + "/v2/payments?limit=2", key),
         "admin": _get(base + "/admin/phase"),
         "probes": {p: _reachable(int(p)) for p in options.get("--probe", [])},
+        "tunnels": {t: _tunnel(t) for t in options.get("--tunnel", [])},
     }
     if "--barrier" in options:
         seen["barrier"] = _barrier(options["--barrier"][0])

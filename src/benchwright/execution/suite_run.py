@@ -37,7 +37,7 @@ from benchwright.execution.trial import TrialOptions, run_trial
 from benchwright.execution.trial_job import TrialSpec, run_trial_spec, trial_spec
 from benchwright.model import Suite
 from benchwright.sandbox import Network
-from benchwright.services.build_vendor import require_one_at_a_time
+from benchwright.services.build_vendor import allow_list, require_one_at_a_time
 from benchwright.workspace import WorkspaceCaps
 
 
@@ -85,6 +85,7 @@ def plan_run(
     preflight(agent, env)
     confinement = choose_confinement(isolation, [suite.task(i) for i in ids], agent.spec)
     network = _network(isolation, suite)
+    egress = _egress(isolation.egress)
     env = env or {}
     run_dir = store.new_run_dir(out, agent.spec)
     key = integrity.new_key()
@@ -95,12 +96,14 @@ def plan_run(
         "tasks_glob": tasks_glob, "tasks": ids, "iterations": iterations, "budget_s": budget_s,
         "env": sorted(env), "seed": seed, "versions": _versions(),
         "isolation": confinement.isolation, "agent_network": network and network.value,
+        "agent_egress": None if egress is None else list(egress),
         "workspace_caps": {"files": caps.files, "megabytes": caps.megabytes},
     }  # fmt: skip
     # sealed: `run --resume` runs the agent and the suite it names (plan_resume)
     _seal_run_json(run_dir, info, key)
     options = TrialOptions(suite.budget_s, budget_s, env, seed, confinement=confinement,
-                           agent_network=network, workspace_caps=caps)  # fmt: skip
+                           agent_network=network, workspace_caps=caps,
+                           agent_egress=egress)  # fmt: skip
     return RunPlan(suite, agent, ids, iterations, options, run_dir, info, key)
 
 
@@ -140,6 +143,8 @@ def plan_resume(
         suite.budget_s, info.get("budget_s"), env or {}, info.get("seed", 0),
         confinement=confinement, agent_network=_network(isolation, suite),
         workspace_caps=WorkspaceCaps(**info.get("workspace_caps", {})),
+        agent_egress=_egress(isolation.egress if isolation.egress is not None
+                             else info.get("agent_egress")),
     )  # fmt: skip
     plan = RunPlan(suite, agent, list(info["tasks"]), info["iterations"], options, run_dir, info)
     _verify_finished(plan, entry)
@@ -191,6 +196,17 @@ def _network(isolation: IsolationRequest, suite: Suite) -> Network | None:
     if isolation.agent_network is not None:
         return isolation.agent_network
     return Network(suite.agent_network) if suite.agent_network else None
+
+
+def _egress(hosts: Sequence[str] | None) -> tuple[str, ...] | None:
+    """``--agent-egress`` checked before anything runs (None: each agent's own)."""
+    if hosts is None:
+        return None
+    try:
+        allow_list(hosts)
+    except ValueError as exc:
+        raise SpecError.single("--agent-egress", str(exc)) from None
+    return tuple(hosts)
 
 
 def _agent(spec: str, suite: Suite, ids: Sequence[str]) -> Agent:

@@ -51,6 +51,9 @@ class TrialOptions:
     """``--agent-network``: the agent's network policy; None keeps the agent's default."""
     workspace_caps: WorkspaceCaps = field(default_factory=WorkspaceCaps)
     """``--max-workspace-files``/``--max-workspace-mb``: what a phase may leave behind."""
+    agent_egress: tuple[str, ...] | None = None
+    """``--agent-egress``: the hosts an agent building against a vendor in its own namespace
+    may reach through the egress proxy; None keeps the agent's own (a preset's provider)."""
 
     def budget(self, task: Task, phase: Phase) -> float:
         """``--budget``, then the phase's, the task's, the suite's (docs/suites.md, Budgets)."""
@@ -101,7 +104,12 @@ class _Trial:
         snapshots.init()
         self._lap("isolate_s")
         options = self.options
-        vendor = build_vendor(self.task, options.seed, options.confinement, options.agent_network)
+        egress = options.agent_egress
+        if egress is None:
+            egress = getattr(self.agent, "egress", ())
+        vendor = build_vendor(
+            self.task, options.seed, options.confinement, options.agent_network, egress
+        )
         with vendor as edge:  # from before the first phase to after the last
             if not self._phases(directory, scratch, snapshots, edge):
                 return

@@ -49,6 +49,7 @@ class Confinement:
         if edge is not None:
             writable, readable = (*writable, edge.directory), (*readable, *edge.readable)
             network = Network.BRIDGED
+            env = {**dict(edge.env), **(env or {})}
         return Sandbox(
             tuple(writable),
             (*self.readable, *readable),

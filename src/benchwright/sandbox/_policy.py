@@ -60,6 +60,8 @@ class Edge:
     execs the command."""
     readable: tuple[Path, ...] = ()
     """What the relay needs to read (its script)."""
+    env: tuple[tuple[str, str], ...] = ()
+    """Variables set inside (``HTTPS_PROXY`` when an egress proxy is relayed in)."""
 
 
 @dataclass(frozen=True, slots=True)

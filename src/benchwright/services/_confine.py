@@ -30,6 +30,7 @@ from benchwright.sandbox import Confinement, Network, Sandbox, command_line, pre
 from benchwright.sandbox import unavailable_reason as sandbox_unavailable
 from benchwright.services import _relay
 from benchwright.services._bridge import Bridge
+from benchwright.services._egress import EGRESS_PORT, EGRESS_SOCKET
 from benchwright.services._relay import NO_PORT
 
 RELAY_SCRIPT = Path(_relay.__file__).resolve()
@@ -94,7 +95,10 @@ def wrap(
 def relay_words(bridge: Bridge) -> list[str]:
     """What runs inside before the command: the sandbox's side of ``bridge``'s relays,
     which binds its listeners and then execs the words that follow."""
-    vendor = str(bridge.vendor.port) if bridge.vendor else NO_PORT
+    outward = [str(bridge.vendor.port)] if bridge.vendor else []
+    if bridge.egress:
+        outward.append(f"{EGRESS_PORT}={EGRESS_SOCKET}")
+    vendor = ",".join(outward) or NO_PORT
     app = NO_PORT if bridge.app_port is None else str(bridge.app_port)
     return [sys.executable, "-I", "-S", str(RELAY_SCRIPT), str(bridge.directory), vendor, app, "--"]
 

@@ -11,6 +11,9 @@ it depends on where the agent's processes run:
   there and carries each connection through a Unix socket to this trial's mock. Nothing
   else on the host is reachable from in there, and parallel trials never collide on the
   rendered port: each has its own namespace, bridge directory and mock.
+  An agent that names provider hosts (a preset: ``api.anthropic.com``; ``--agent-egress``
+  replaces them) also gets an allow-listing ``CONNECT`` proxy relayed in the same way and
+  set as its ``HTTPS_PROXY``: it tunnels to those hosts and refuses every other.
 * **host** (``--agent-network host|loopback``, or ``--no-sandbox``): the agent shares the
   host's network, so the mock must hold the rendered port on the host's loopback itself:
   one trial at a time (`require_one_at_a_time` refuses more workers).
@@ -22,7 +25,7 @@ of its own, so nothing the agent did to the build's mock carries into the grade.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -31,7 +34,10 @@ from benchwright.model import Task
 from benchwright.sandbox import Confinement, Edge, Network
 from benchwright.services._bridge import Bridge, VendorRoute
 from benchwright.services._confine import RELAY_SCRIPT, relay_words
+from benchwright.services._egress import EGRESS_PORT, allow_list
 from benchwright.services.vendors import VendorProfile, vendor_profile
+
+__all__ = ["allow_list", "bridged", "build_vendor", "proxy_env", "require_one_at_a_time"]
 
 BRIDGED_NETWORKS = (None, Network.NONE, Network.BRIDGED)
 """The run's agent networks under which the build vendor is bridged (None: not chosen)."""
@@ -63,10 +69,13 @@ def require_one_at_a_time(
 
 @contextlib.contextmanager
 def build_vendor(
-    task: Task, seed: int, confinement: Confinement, agent_network: Network | None
-) -> Iterator[Edge | None]:
+    task: Task, seed: int, confinement: Confinement, agent_network: Network | None,
+    egress: Iterable[str] = (),
+) -> Iterator[Edge | None]:  # fmt: skip
     """Serve ``task``'s build vendor for as long as the block runs; yield the `Edge` the
     agent's sandboxes run behind (None: no vendor, or served on the host's loopback).
+    ``egress``: the hosts (``host``/``host:port``) the agent also reaches, through an
+    allow-listing CONNECT proxy set as its ``HTTPS_PROXY`` (services/_egress.py).
 
     Raises:
         HarnessError: the mock cannot start, or (host) the rendered port is taken.
@@ -87,10 +96,21 @@ def build_vendor(
     assert port is not None
     try:
         route = VendorRoute(profile.port, ("127.0.0.1", port))
-        with Bridge("127.0.0.1", None, route) as bridge:
-            yield Edge(bridge.directory, tuple(relay_words(bridge)), (RELAY_SCRIPT,))
+        allowed = allow_list(egress)
+        with Bridge("127.0.0.1", None, route, allowed) as bridge:
+            env = proxy_env() if allowed else ()
+            yield Edge(bridge.directory, tuple(relay_words(bridge)), (RELAY_SCRIPT,), env)
     finally:
         mock.stop()
+
+
+def proxy_env() -> tuple[tuple[str, str], ...]:
+    """What points an agent's HTTPS clients at the egress proxy (and its loopback, where
+    the vendor is, past it)."""
+    proxy = f"http://127.0.0.1:{EGRESS_PORT}"
+    direct = "127.0.0.1,localhost"
+    return (("HTTPS_PROXY", proxy), ("https_proxy", proxy), ("NO_PROXY", direct),
+            ("no_proxy", direct))  # fmt: skip
 
 
 def _start_on_host(mock: Any, profile: VendorProfile) -> None:
