@@ -18,6 +18,7 @@ from benchwright.execution.executor import LocalPool
 from benchwright.execution.isolation import IsolationRequest
 from benchwright.model import Task
 from benchwright.sandbox import CONFINED, UNCONFINED, Network, unavailable_reason
+from benchwright.services._egress import EGRESS_PORT
 from benchwright.services.build_vendor import require_one_at_a_time
 
 SCRIPT = Path(__file__).with_name("vendor_agent.py").resolve()
@@ -60,7 +61,7 @@ def parallel_run(tmp_path_factory, host_server):
     suite = vendor_suite(base / "suite")
     with Barrier(base / "barrier", 2) as barrier:
         agent = (f"command:python {SCRIPT} {{workspace}} {{prompt_file}} --probe {host_server} "
-                 f"--barrier {barrier.path}")  # fmt: skip
+                 f"--probe {EGRESS_PORT} --barrier {barrier.path}")  # fmt: skip
         plan = plan_run(suite, agent, iterations=2, out=base / "runs",
                         isolation=IsolationRequest(readable=(barrier.directory,)))  # fmt: skip
         outcome = execute(plan, executor=LocalPool(2))
@@ -97,7 +98,8 @@ def test_each_parallel_trial_reaches_its_vendor_at_the_rendered_address(parallel
 @pytest.mark.slow
 def test_nothing_else_on_the_host_and_no_control_plane_is_reachable(parallel_run, host_server):
     seen = _seen(parallel_run[0], 1)
-    assert seen["probes"] == {str(host_server): "ConnectionRefusedError"}
+    refused = "ConnectionRefusedError"  # no egress proxy either: a command: agent names none
+    assert seen["probes"] == {str(host_server): refused, str(EGRESS_PORT): refused}
     assert seen["admin"]["status"] == 404  # the mock's controls are never served to a build
 
 
