@@ -121,3 +121,22 @@ def test_an_unsafe_evidence_path_is_never_written(tmp_path, rel):
     result = TrialResult("t", "c", "correctness", 1, "nop", "passed", artifacts={rel: b"x"})
     with pytest.raises(ValueError, match="not a path below evidence/"):
         store.write_trial(tmp_path, result, integrity.new_key())
+
+
+def test_an_agent_cannot_plant_evidence(tmp_path):
+    """The evidence directory is made after the agent's last phase, beside the workspace,
+    where a sandboxed agent cannot write: what it tries to leave there never counts."""
+    registry = CheckRegistry()
+    registry.register(writes_evidence)
+    root = make_suite(tmp_path / "suite", [{
+        "id": "t", "class": "c", "workspace": {"a.txt": "a\n"},
+        "checks": [{"type": "writes_evidence", "id": "ev"}],
+    }])  # fmt: skip
+    suite = load_suite(root, registry)
+    plant = ("command:sh -c 'mkdir -p {workspace}/../evidence/ev {scratch}/evidence/ev; "
+             "echo forged > {workspace}/../evidence/ev/forged.txt; "
+             "echo forged > {scratch}/evidence/ev/forged.txt; true'")  # fmt: skip
+    agent = build_agent(plant, suite.tasks)
+    result = run_trial(suite.task("t"), suite.tiers["t"], agent, 1, TrialOptions(registry=registry))
+    assert result.checks[0].passed, result.checks[0]
+    assert set(result.artifacts) == {"ev/card.json", "ev/shots/a.png"}
