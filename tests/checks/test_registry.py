@@ -26,6 +26,7 @@ BUILTIN_NAMES = [
     "ace",
     "answer_matches",
     "assertion_exists",
+    "executed_app",
     "file_exists",
     "file_not_modified",
     "no_network",

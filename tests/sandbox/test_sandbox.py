@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import http.server
 import os
 import sys
@@ -188,3 +189,25 @@ def test_at_the_budget_the_command_gets_its_grace_past_bubblewrap(box):
     done = run_command(argv, box, timeout_s=1.5, grace_s=2, sandbox=sandbox)
     assert done.timed_out
     assert (box / "flushed").read_text() == "yes", "SIGTERM never reached the command"
+
+
+def test_an_edge_runs_its_relay_before_the_command_in_a_namespace_of_its_own(box, tmp_path):
+    """`Edge`: the relay's words run first (they exec the command), its directory is
+    writable, its files readable, its variables set, and the network is unshared whatever
+    the caller asked for."""
+    from benchwright.sandbox import Edge, command_line
+
+    relay_dir = tmp_path / "edge"
+    relay_dir.mkdir()
+    script = tmp_path / "relay.sh"
+    script.write_text('echo relayed > "$1/mark"; shift; exec "$@"\n')
+    edge = Edge(relay_dir, ("/bin/sh", str(script), str(relay_dir)), (script,),
+                (("EDGE_VAR", "set"),))  # fmt: skip
+    sandbox = Confinement().sandbox([box], network=Network.HOST, edge=edge)
+    assert sandbox is not None and sandbox.network is Network.BRIDGED
+    words = command_line(dataclasses.replace(sandbox, uid=UID_RANGE[0]), ["true"], box)
+    assert "--unshare-net" in words and words[-4:] == ["/bin/sh", str(script), str(relay_dir),
+                                                       "true"]  # fmt: skip
+    done = _py("import os; print(os.environ['EDGE_VAR'])", box, network=Network.HOST, edge=edge)
+    assert done.stdout.strip() == "set", done.stderr
+    assert (relay_dir / "mark").read_text() == "relayed\n"

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from benchwright.model import Phase, ReplayError, Task
-from benchwright.sandbox import CONFINED, Confinement, Network, Sandbox
+from benchwright.sandbox import CONFINED, Confinement, Edge, Network, Sandbox
 from benchwright.workspace import WorkspaceCaps, read_regular
 
 ANSWER_LIMIT = 2_000_000
@@ -47,6 +47,11 @@ class AgentRequest:
     None: a ``logs-<phase>`` directory beside ``scratch``."""
     caps: WorkspaceCaps = field(default_factory=WorkspaceCaps)
     """How much the workspace may hold after the phase (a replay stops at them)."""
+    edge: Edge | None = None
+    """The build vendor's relay (a task with ``vendor:``): every sandbox of this request
+    runs behind it, in a network namespace of its own where the vendor answers at the
+    address the prompt names and nothing else of the host does. None: no build vendor,
+    or it is served on the host's loopback (`benchwright.services.build_vendor`)."""
 
     def read_answer(self) -> str | None:
         """What the agent left in ``answer_file``: a regular file only, never read through
@@ -61,10 +66,11 @@ class AgentRequest:
         return logs
 
     def sandbox(self, default_network: Network, readable: tuple[Path, ...] = ()) -> Sandbox | None:
-        """The agent's sandbox: ``workspace`` and ``scratch`` writable, nothing else."""
+        """The agent's sandbox: ``workspace`` and ``scratch`` writable, nothing else; behind
+        the build vendor's relay when the task has one (`edge`)."""
         return self.confinement.sandbox(
             (self.workspace, self.scratch), readable=readable,
-            network=self.network or default_network,
+            network=self.network or default_network, edge=self.edge,
         )  # fmt: skip
 
 

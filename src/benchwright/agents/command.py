@@ -60,6 +60,10 @@ class CommandAgent:
     """Environment variable names copied when set (a preset's API keys)."""
     network: Network = Network.HOST
     """A live agent CLI needs its model's API; the run's ``--agent-network`` overrides it."""
+    egress: tuple[str, ...] = ()
+    """Hosts it reaches through the allow-listing egress proxy when it builds against a
+    vendor in a namespace of its own (a preset's provider API); ``--agent-egress``
+    replaces them (services/_egress.py)."""
 
     def run(self, request: AgentRequest) -> AgentOutcome:
         prompt_file = request.scratch / f"prompt-{request.phase.name}.txt"

@@ -43,6 +43,9 @@ class Preset:
     parser: Parser
     passthrough: tuple[str, ...]
     """Credentials and settings copied from the grader's environment when set."""
+    egress: tuple[str, ...]
+    """The provider hosts it must reach from a build vendor's namespace (its allow-list:
+    ``host`` for port 443, or ``host:port``); ``--agent-egress`` replaces it."""
 
 
 PRESETS: dict[str, Preset] = {
@@ -51,11 +54,13 @@ PRESETS: dict[str, Preset] = {
         "--permission-mode bypassPermissions",
         _claude,
         ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL", "CLAUDE_CONFIG_DIR"),
+        ("api.anthropic.com",),
     ),
     "codex": Preset(
         "codex exec --json --sandbox workspace-write --skip-git-repo-check {prompt}",
         _codex,
         ("OPENAI_API_KEY", "OPENAI_BASE_URL", "CODEX_HOME"),
+        ("api.openai.com",),
     ),
     "aider": Preset(
         "aider --message {prompt} --yes-always --no-auto-commits --no-gitignore --no-pretty "
@@ -63,15 +68,19 @@ PRESETS: dict[str, Preset] = {
         "--input-history-file {scratch}/aider.input.md",
         _aider,
         ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AIDER_MODEL"),
+        ("api.openai.com", "api.anthropic.com"),
     ),
     "goose": Preset(
         "goose run --no-session --output-format stream-json --text {prompt}",
         _goose,
         ("GOOSE_PROVIDER", "GOOSE_MODEL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"),
+        ("api.openai.com", "api.anthropic.com"),
     ),
 }
 
 
 def preset_agent(name: str) -> CommandAgent:
     preset = PRESETS[name]
-    return CommandAgent(name, preset.template, preset.parser, preset.passthrough)
+    return CommandAgent(
+        name, preset.template, preset.parser, preset.passthrough, egress=preset.egress
+    )

@@ -25,6 +25,7 @@ BUILTIN_CHECKS: tuple[str, ...] = (
     "benchwright.checks.ace_oracle",
     "benchwright.checks.answer_matches",
     "benchwright.checks.assertion_exists",
+    "benchwright.checks.executed_app",
     "benchwright.checks.file_exists",
     "benchwright.checks.file_not_modified",
     "benchwright.checks.no_network",

@@ -24,6 +24,12 @@ class CheckContext:
     """How a check that runs the agent's code must confine it (`Confinement.sandbox`)."""
     canaries: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Canary tests the stamp planted, by stamped file: tests that must be reported failed."""
+    evidence_dir: Path | None = None
+    """This check's own directory for evidence files (a scorecard, screenshots), outside
+    the workspace; the trial seals what it holds with the result (`execution.evidence`).
+    None where nothing keeps files (a gate, a test)."""
+    seed: int = 0
+    """The run's seed (``--seed``): what a check that builds fixtures seeds them with."""
 
     @property
     def answer(self) -> str | None:

@@ -46,6 +46,15 @@ AgentNetworkOpt = Annotated[
         help="The agent's network: none | loopback | host (default: host for CLIs, none else).",
     ),
 ]
+AgentEgressOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--agent-egress",
+        help="A host (HOST or HOST:PORT; repeatable) an agent building against a vendor in its "
+        "own network namespace may reach through the egress proxy (default: a preset's "
+        "provider API, none for command: agents).",
+    ),
+]
 
 WorkersOpt = Annotated[
     int | None,
@@ -83,9 +92,11 @@ def reports_errors(command: F) -> F:
 
 
 def isolation_request(
-    no_sandbox: bool, sandbox_ro: list[Path] | None, agent_network: str | None = None
-) -> Any:
-    """The `IsolationRequest` of ``--no-sandbox``/``--sandbox-ro``/``--agent-network``."""
+    no_sandbox: bool, sandbox_ro: list[Path] | None, agent_network: str | None = None,
+    agent_egress: list[str] | None = None,
+) -> Any:  # fmt: skip
+    """The `IsolationRequest` of ``--no-sandbox``/``--sandbox-ro``/``--agent-network``/
+    ``--agent-egress``."""
     from benchwright.execution.isolation import IsolationRequest
     from benchwright.sandbox import Network
 
@@ -93,7 +104,8 @@ def isolation_request(
     if agent_network is not None and agent_network not in choices:
         invalid(f"--agent-network {agent_network!r}: choose one of {', '.join(choices)}")
     network = Network(agent_network) if agent_network else None
-    return IsolationRequest(no_sandbox, tuple(sandbox_ro or ()), network)
+    egress = None if agent_egress is None else tuple(agent_egress)
+    return IsolationRequest(no_sandbox, tuple(sandbox_ro or ()), network, egress)
 
 
 def say_written(*paths: Path | None) -> None:

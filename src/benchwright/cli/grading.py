@@ -10,6 +10,7 @@ import typer
 
 from benchwright.cli._app import (
     AGENT_HELP,
+    AgentEgressOpt,
     AgentNetworkOpt,
     ExecutorOpt,
     JsonOpt,
@@ -123,6 +124,7 @@ def run(
     no_sandbox: NoSandboxOpt = False,
     sandbox_ro: SandboxRoOpt = None,
     agent_network: AgentNetworkOpt = None,
+    agent_egress: AgentEgressOpt = None,
     workers: WorkersOpt = None,
     executor: ExecutorOpt = "local",
     ray_address: RayAddressOpt = None,
@@ -136,7 +138,7 @@ def run(
     """Run an agent on a suite (SUITE --agent A), resume a run, or replay one --task."""
     from benchwright.execution.executor import make_executor
 
-    isolation = isolation_request(no_sandbox, sandbox_ro, agent_network)
+    isolation = isolation_request(no_sandbox, sandbox_ro, agent_network, agent_egress)
     pool = make_executor(executor, workers, ray_address)
     if task is not None or trajectory is not None:
         if task is None or trajectory is None or suite is not None:

@@ -99,7 +99,7 @@ def _tasks(
     errors: list[SpecError] = []
     for task_path in paths:
         try:
-            tasks.append(_suite_task(task_path, doc, registry))
+            tasks.append(_suite_task(task_path, doc, registry, file.parent))
         except SpecError as exc:
             errors.append(exc)
     if errors:
@@ -114,11 +114,13 @@ def _tasks(
     return tasks
 
 
-def _suite_task(path: Path, doc: _SuiteDocument, registry: CheckRegistry | None) -> Task:
+def _suite_task(
+    path: Path, doc: _SuiteDocument, registry: CheckRegistry | None, root: Path
+) -> Task:
     raw: Any = read_document(path)
     if isinstance(raw, dict) and "suite" in raw:
         raise SpecError.single(display_path(path), "is a suite file, not a task")
-    task = task_from_dict(raw, path, registry)
+    task = task_from_dict(raw, path, registry, root)
     if task.task_class is None and doc.default_class is not None:
         task = replace(task, task_class=doc.default_class)
     if not TASK_ID.fullmatch(task.id):

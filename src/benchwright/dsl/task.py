@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,10 @@ from benchwright.dsl.agentbench import (
 from benchwright.dsl.tiers import guard_only_problem
 from benchwright.errors import SpecError
 from benchwright.model import CheckSpec, StrictInput, Task, inside_root, normalize_path
+from benchwright.services.vendors import VendorProfile, vendor_profile
 
+EMPTY = "empty"
+"""``workspace: empty``: a task that starts from no files on purpose (a build task)."""
 MAX_TASK_ID = 200
 """A task id names its run directory (``trials/<id>/``); file systems stop at 255 bytes."""
 
@@ -61,7 +65,10 @@ class _TaskDocument(StrictInput):
     name: str | None = None
     description: str = ""
     prompt: str | None = None
+    prompt_file: str | None = Field(default=None, min_length=1)
     workspace: dict[str, str] | None = None
+    """A path->content map; ``workspace: empty`` is taken off before validation (`EMPTY`)."""
+    vendor: str | None = Field(default=None, min_length=1)
     fixture: str | None = None
     oracles: list[Any] | None = None
     checks: list[Any] | None = None
@@ -107,14 +114,23 @@ def load_task(path: Path, registry: CheckRegistry | None = None) -> Task:
     return task_from_dict(read_document(path), path, registry)
 
 
-def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = None) -> Task:
-    """Validate and build a task from a parsed document read from ``path``."""
+def task_from_dict(
+    raw: object, path: Path, registry: CheckRegistry | None = None, root: Path | None = None
+) -> Task:
+    """Validate and build a task from a parsed document read from ``path``.
+
+    ``root`` is the folder a ``prompt_file`` must lie in (the suite's; by default the
+    task file's own).
+    """
     registry = registry or default_registry()
     source = display_path(path)
     if not isinstance(raw, dict):
         raise SpecError.single(source, f"a task file holds an object, not {type(raw).__name__}")
     problems: list[tuple[str, str]] = []
     invalid: set[str] = set()
+    empty = raw.get("workspace") == EMPTY
+    if empty:
+        raw = {k: v for k, v in raw.items() if k != "workspace"}
     # AgentBench's files keep unknown oracle keys as parameters (warnings) and need a name.
     warnings: list[str] | None = [] if is_agentbench_task(raw, path) else None
     try:
@@ -129,10 +145,17 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
     entries = doc.checks if key == "checks" else doc.oracles
     latency_only = entries == [] and doc.task_class is not None
     fixture_problems: list[tuple[str, str]] = []
-    files = _initial_files(doc, path.parent, fixture_problems, latency_only)
+    files = _initial_files(doc, path.parent, fixture_problems, latency_only or empty)
+    if empty and doc.fixture is not None:
+        fixture_problems.append(("workspace", "'empty' and a 'fixture' exclude each other"))
     phases = phases_of(doc.phases, path.parent, later, files)
-    if doc.prompt is None and not phases and "phases" not in invalid:
-        later.append(("prompt", "required"))
+    profile = _vendor(doc.vendor, later)
+    prompt = _prompt(doc, path.parent, root or path.parent, later)
+    if profile is not None:
+        prompt = None if prompt is None else profile.render(prompt)
+        phases = tuple(replace(p, prompt=profile.render(p.prompt)) for p in phases)
+    if prompt is None and not phases and not {"phases", "prompt_file"} & invalid:
+        later.append(("prompt", "required (or 'prompt_file')"))
     if warnings is not None and doc.name is None and "name" not in invalid:
         later.append(("name", "required (an AgentBench task file names its task)"))
     later += fixture_problems  # in the order the fields were always reported
@@ -161,7 +184,7 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
         id=doc.id,
         name=doc.name or doc.id,
         description=doc.description,
-        prompt=doc.prompt if doc.prompt is not None else "\n\n".join(p.prompt for p in phases),
+        prompt=prompt if prompt is not None else "\n\n".join(p.prompt for p in phases),
         files=files,
         checks=tuple(specs),
         tags=tuple(doc.tags),
@@ -173,8 +196,44 @@ def task_from_dict(raw: object, path: Path, registry: CheckRegistry | None = Non
         solution=solution,
         phases=phases,
         rung=doc.rung,
+        empty_workspace=empty,
+        vendor=doc.vendor if profile is not None else None,
         warnings=tuple(f"{source}: {line}" for line in warnings or ()),
     )
+
+
+def _vendor(name: str | None, problems: list[tuple[str, str]]) -> VendorProfile | None:
+    """The build vendor's profile (``vendor``), or None (none named, or unknown: reported)."""
+    if name is None:
+        return None
+    try:
+        return vendor_profile(name)
+    except KeyError as exc:
+        problems.append(("vendor", str(exc.args[0])))
+        return None
+
+
+def _prompt(
+    doc: _TaskDocument, base: Path, root: Path, problems: list[tuple[str, str]]
+) -> str | None:
+    """``prompt``, or the text of ``prompt_file`` (relative to the task file, inside
+    ``root``); None when neither is given or the file cannot be read (reported)."""
+    if doc.prompt_file is None:
+        return doc.prompt
+    if doc.prompt is not None:
+        problems.append(("prompt_file", "give either 'prompt' or 'prompt_file', not both"))
+        return doc.prompt
+    path = base / doc.prompt_file
+    if not path.resolve().is_relative_to(root.resolve()):
+        problems.append(("prompt_file", f"{doc.prompt_file!r} lies outside {display_path(root)}"))
+        return None
+    try:
+        return path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        problems.append(("prompt_file", f"file not found: {display_path(path)}"))
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(("prompt_file", f"cannot read {display_path(path)}: {exc}"))
+    return None
 
 
 def _valid_part(raw: dict[Any, Any], invalid: set[str]) -> _TaskDocument:
@@ -184,9 +243,10 @@ def _valid_part(raw: dict[Any, Any], invalid: set[str]) -> _TaskDocument:
 
 
 def _initial_files(
-    doc: _TaskDocument, base: Path, problems: list[tuple[str, str]], latency_only: bool = False
+    doc: _TaskDocument, base: Path, problems: list[tuple[str, str]], may_be_empty: bool = False
 ) -> dict[str, bytes]:
-    """The fixture's files (if any) overlaid with the inline workspace (if any)."""
+    """The fixture's files (if any) overlaid with the inline workspace (if any); none at
+    all only when ``may_be_empty`` (a latency-only task, or ``workspace: empty``)."""
     files: dict[str, bytes] = {}
     if doc.fixture is not None:
         root = base / doc.fixture
@@ -210,7 +270,7 @@ def _initial_files(
         where = f"workspace[{json.dumps(inline[rel])}]" if rel in inline else "fixture"
         problems.append((where, f"{rel}: {message}" if where == "fixture" else message))
     if doc.workspace is None and doc.fixture is None:
-        if latency_only:  # no oracle to feed: an empty workspace is a valid start
+        if may_be_empty:  # no oracle to feed, or an empty start on purpose
             return files
         problems.append(
             ("workspace", "required: a non-empty path→content map (or 'fixture: <dir>')")

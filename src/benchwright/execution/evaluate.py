@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 import traceback
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from benchwright.checks import CheckContext, CheckRegistry, default_registry
 from benchwright.model import CheckResult, CheckSpec, Status, Task, Trajectory
@@ -26,18 +27,24 @@ def evaluate(
     capabilities: Iterable[str] = (),
     confinement: Confinement | None = None,
     canaries: Mapping[str, tuple[str, ...]] | None = None,
+    evidence_dirs: Mapping[str, Path] | None = None,
+    seed: int = 0,
 ) -> tuple[CheckResult, ...]:
     """One result per check of ``task``, in declaration order.
 
     ``confinement`` is how checks that run the agent's code sandbox it (confined by default);
-    ``canaries`` are the canary tests stamping planted (`benchwright.execution.stamp`).
+    ``canaries`` are the canary tests stamping planted (`benchwright.execution.stamp`);
+    ``evidence_dirs`` each check's directory for evidence files, by check id
+    (`benchwright.execution.evidence`); ``seed`` the run's.
     """
     registry = registry or default_registry()
     available = frozenset(capabilities)
     confinement = confinement or CONFINED
     planted = canaries or {}
+    dirs = evidence_dirs or {}
     contexts = [
-        CheckContext(s.id, task, workspace, trajectory, confinement, planted) for s in task.checks
+        CheckContext(s.id, task, workspace, trajectory, confinement, planted, dirs.get(s.id), seed)
+        for s in task.checks
     ]
     return tuple(
         _run_one(spec, registry, ctx, available)

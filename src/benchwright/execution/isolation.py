@@ -18,15 +18,18 @@ from benchwright.sandbox import Confinement, Network, require
 
 @dataclass(frozen=True, slots=True)
 class IsolationRequest:
-    """What the command line asked for: ``--no-sandbox``, ``--sandbox-ro``, ``--agent-network``."""
+    """What the command line asked for: ``--no-sandbox``, ``--sandbox-ro``, ``--agent-network``,
+    ``--agent-egress``."""
 
     no_sandbox: bool = False
     readable: tuple[Path, ...] = ()
     agent_network: Network | None = None
+    egress: tuple[str, ...] | None = None
+    """``--agent-egress``: None keeps each agent's own (services/_egress.py)."""
 
 
-PROCESS_CHECKS = frozenset({"test_must_pass"})
-"""Built-in check types that run a command over the agent's files."""
+PROCESS_CHECKS = frozenset({"test_must_pass", "executed_app"})
+"""Built-in check types that run a command over the agent's files (or boot its app)."""
 
 
 def runs_agent_code(tasks: Sequence[Task], agent_spec: str | None) -> bool:

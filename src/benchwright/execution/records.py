@@ -54,6 +54,11 @@ class TrialResult:
     phase_texts: tuple[Mapping[str, str], ...] = ()
     """Per phase run: ``{"name", "prompt", "diff"}``, the diff of the workspace from the
     previous snapshot to this phase's (``phases.json``, what the viewer shows)."""
+    artifacts: Mapping[str, bytes] = field(default_factory=dict, repr=False)
+    """The checks' evidence files, ``<check dir>/<path>`` -> bytes (bounded:
+    `benchwright.execution.evidence`); written under ``evidence/``, never read back."""
+    evidence_files: Mapping[str, str] = field(default_factory=dict)
+    """Each evidence file's sha256 by the same path, listed in ``result.json`` (so sealed)."""
 
     @property
     def agent_s(self) -> float:
@@ -92,6 +97,7 @@ class TrialResult:
             "replay_errors": list(self.replay_errors),
             "checks": [r.to_dict() for r in self.checks],
             "timings": {k: round(v, 6) for k, v in self.timings.items()},
+            "evidence_files": dict(self.evidence_files),
         }
 
     @classmethod
@@ -121,6 +127,7 @@ class TrialResult:
             replay_errors=tuple(raw.get("replay_errors", [])),
             timings=raw.get("timings", {}),
             isolation=raw.get("isolation", "bwrap"),
+            evidence_files=dict(raw.get("evidence_files", {})),
         )
 
 

@@ -16,12 +16,13 @@ import json
 import os
 import re
 import secrets
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from benchwright.errors import SpecError
-from benchwright.execution import integrity
+from benchwright.execution import evidence, integrity
 from benchwright.execution.records import TrialResult
 
 RESULT = "result.json"
@@ -67,9 +68,11 @@ def trial_dir(run_dir: Path, task_id: str, iteration: int) -> Path:
 
 
 def write_trial(run_dir: Path, result: TrialResult, key: bytes) -> Path:
-    """The trial's five files, ``result.json`` (sealed with ``key``) last."""
+    """The trial's five files and its checks' evidence files, ``result.json`` (sealed with
+    ``key``, listing the evidence files' sha256) last."""
     where = trial_dir(run_dir, result.task_id, result.iteration)
     where.mkdir(parents=True, exist_ok=True)
+    _write_evidence(where / evidence.EVIDENCE_DIR, result.artifacts)
     atomic_write(where / "agent.log", result.log)
     write_json(where / PHASES, [dict(p) for p in result.phase_texts])
     write_json(where / "trajectory.json", result.trajectory)
@@ -77,6 +80,17 @@ def write_trial(run_dir: Path, result: TrialResult, key: bytes) -> Path:
     sealed = integrity.seal({**result.to_dict(), integrity.SUMMARY_SEALED: True}, key)
     write_json(where / RESULT, sealed)
     return where
+
+
+def _write_evidence(base: Path, artifacts: Mapping[str, bytes]) -> None:
+    for rel, data in artifacts.items():
+        if not evidence.safe_relative(rel):
+            raise ValueError(f"evidence path {rel!r} is not a path below evidence/")
+        path = base / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
 
 
 def clear_temporary(run_dir: Path) -> None:

@@ -37,6 +37,7 @@ from benchwright.execution.trial import TrialOptions, run_trial
 from benchwright.execution.trial_job import TrialSpec, run_trial_spec, trial_spec
 from benchwright.model import Suite
 from benchwright.sandbox import Network
+from benchwright.services.build_vendor import allow_list, require_one_at_a_time
 from benchwright.workspace import WorkspaceCaps
 
 
@@ -84,6 +85,7 @@ def plan_run(
     preflight(agent, env)
     confinement = choose_confinement(isolation, [suite.task(i) for i in ids], agent.spec)
     network = _network(isolation, suite)
+    egress = _egress(isolation.egress)
     env = env or {}
     run_dir = store.new_run_dir(out, agent.spec)
     key = integrity.new_key()
@@ -94,12 +96,14 @@ def plan_run(
         "tasks_glob": tasks_glob, "tasks": ids, "iterations": iterations, "budget_s": budget_s,
         "env": sorted(env), "seed": seed, "versions": _versions(),
         "isolation": confinement.isolation, "agent_network": network and network.value,
+        "agent_egress": None if egress is None else list(egress),
         "workspace_caps": {"files": caps.files, "megabytes": caps.megabytes},
     }  # fmt: skip
     # sealed: `run --resume` runs the agent and the suite it names (plan_resume)
     _seal_run_json(run_dir, info, key)
     options = TrialOptions(suite.budget_s, budget_s, env, seed, confinement=confinement,
-                           agent_network=network, workspace_caps=caps)  # fmt: skip
+                           agent_network=network, workspace_caps=caps,
+                           agent_egress=egress)  # fmt: skip
     return RunPlan(suite, agent, ids, iterations, options, run_dir, info, key)
 
 
@@ -139,6 +143,8 @@ def plan_resume(
         suite.budget_s, info.get("budget_s"), env or {}, info.get("seed", 0),
         confinement=confinement, agent_network=_network(isolation, suite),
         workspace_caps=WorkspaceCaps(**info.get("workspace_caps", {})),
+        agent_egress=_egress(isolation.egress if isolation.egress is not None
+                             else info.get("agent_egress")),
     )  # fmt: skip
     plan = RunPlan(suite, agent, list(info["tasks"]), info["iterations"], options, run_dir, info)
     _verify_finished(plan, entry)
@@ -192,11 +198,25 @@ def _network(isolation: IsolationRequest, suite: Suite) -> Network | None:
     return Network(suite.agent_network) if suite.agent_network else None
 
 
+def _egress(hosts: Sequence[str] | None) -> tuple[str, ...] | None:
+    """``--agent-egress`` checked before anything runs (None: each agent's own)."""
+    if hosts is None:
+        return None
+    try:
+        allow_list(hosts)
+    except ValueError as exc:
+        raise SpecError.single("--agent-egress", str(exc)) from None
+    return tuple(hosts)
+
+
 def _agent(spec: str, suite: Suite, ids: Sequence[str]) -> Agent:
     tasks = [suite.task(i) for i in ids]
     for task in tasks:  # the seed's false pass: an oracle run in the caller's directory
-        if task.checks and not task.files:
-            raise SpecError.single(task.source, "has checks but no workspace: refused", "fixture")
+        if task.checks and not task.files and not task.empty_workspace:
+            raise SpecError.single(
+                task.source, "has checks but no workspace: refused (a task that starts from "
+                "no files on purpose says 'workspace: empty')", "fixture",
+            )  # fmt: skip
     return build_agent(spec, tasks)
 
 
@@ -232,11 +252,18 @@ def execute(
     so a resume works whatever ran the trials; the summary follows the plan's order,
     not the order trials finished in, so one worker and many write the same files.
     Ctrl-C cancels the trials not yet finished and keeps the others.
+
+    Raises:
+        SpecError: the build vendor would be served on the host's loopback (``--agent-network
+            host``, ``--no-sandbox``) and ``executor`` runs more than one trial at a time.
     """
     notify = on_event or (lambda event, payload: None)
+    executor = executor or SerialExecutor()
+    tasks = [plan.suite.task(t) for t in plan.task_ids]
+    options = plan.options
+    require_one_at_a_time(tasks, options.confinement, options.agent_network, executor.workers)
     for note in plan.notes:
         notify("note", note)
-    executor = executor or SerialExecutor()
     results = dict(plan.done)
     interrupted = False
     try:

@@ -18,13 +18,15 @@ from typing import Any
 from benchwright.agents import Agent, AgentOutcome, AgentRequest
 from benchwright.checks import CheckRegistry
 from benchwright.errors import HarnessError
+from benchwright.execution import evidence
 from benchwright.execution._git import Snapshots
 from benchwright.execution.evaluate import evaluate
 from benchwright.execution.records import PhaseRecord, TrialResult, phase_log
 from benchwright.execution.stamp import stamp_task
 from benchwright.execution.verdict import read_only_error, verdict_of
 from benchwright.model import CheckResult, Phase, Task, Trajectory
-from benchwright.sandbox import CONFINED, Confinement, Network
+from benchwright.sandbox import CONFINED, Confinement, Edge, Network
+from benchwright.services.build_vendor import build_vendor
 from benchwright.workspace import Workspace, WorkspaceCaps, over_caps
 
 STEPS = ("isolate_s", "agent_s", "snapshot_s", "stamp_s", "checks_s")
@@ -49,6 +51,9 @@ class TrialOptions:
     """``--agent-network``: the agent's network policy; None keeps the agent's default."""
     workspace_caps: WorkspaceCaps = field(default_factory=WorkspaceCaps)
     """``--max-workspace-files``/``--max-workspace-mb``: what a phase may leave behind."""
+    agent_egress: tuple[str, ...] | None = None
+    """``--agent-egress``: the hosts an agent building against a vendor in its own namespace
+    may reach through the egress proxy; None keeps the agent's own (a preset's provider)."""
 
     def budget(self, task: Task, phase: Phase) -> float:
         """``--budget``, then the phase's, the task's, the suite's (docs/suites.md, Budgets)."""
@@ -83,6 +88,7 @@ class _Trial:
         self.phases: list[PhaseRecord] = []
         self.outcomes: list[AgentOutcome] = []
         self.checks: tuple[CheckResult, ...] = ()
+        self.artifacts: dict[str, bytes] = {}
         self.error: str | None = None
         self.answer = self.log = ""
         self.commits: dict[str, str] = {}
@@ -97,8 +103,16 @@ class _Trial:
         self.commits = snapshots.commits
         snapshots.init()
         self._lap("isolate_s")
-        if not self._phases(directory, scratch, snapshots):
-            return
+        options = self.options
+        egress = options.agent_egress
+        if egress is None:
+            egress = getattr(self.agent, "egress", ())
+        vendor = build_vendor(
+            self.task, options.seed, options.confinement, options.agent_network, egress
+        )
+        with vendor as edge:  # from before the first phase to after the last
+            if not self._phases(directory, scratch, snapshots, edge):
+                return
         snapshots.tag("agent", self.phases[-1].commit or "")
         self.workspace.refresh()
         self.answer = self.outcomes[-1].answer or ""
@@ -117,15 +131,21 @@ class _Trial:
         self._lap("stamp_s")
         if self.task.checks:
             trajectory = Trajectory(tuple(steps), self.metadata(), self.answer, self.agent.spec)
-            registry = self.options.registry
-            self.checks = evaluate(
+            root = directory.parent / evidence.EVIDENCE_DIR  # the agent never had it
+            dirs = evidence.prepare(root, (c.id for c in self.task.checks))
+            checks = evaluate(
                 self.task, self.workspace, trajectory,
-                registry=registry, confinement=self.options.confinement, canaries=canaries,
+                registry=self.options.registry, confinement=self.options.confinement,
+                canaries=canaries, evidence_dirs=dirs, seed=self.options.seed,
             )  # fmt: skip
+            self.artifacts, self.checks = evidence.collect(root, checks)
         self._lap("checks_s")
 
-    def _phases(self, directory: Path, scratch: Path, snapshots: Snapshots) -> bool:
-        """Run every phase, a snapshot after each; False when one errored (the rest are skipped)."""
+    def _phases(
+        self, directory: Path, scratch: Path, snapshots: Snapshots, edge: Edge | None
+    ) -> bool:
+        """Run every phase, a snapshot after each; False when one errored (the rest are
+        skipped). ``edge``: the build vendor's relay, which every agent sandbox runs behind."""
         phases = self.task.agent_phases
         for n, phase in enumerate(phases):
             budget = self.options.budget(self.task, phase)
@@ -133,7 +153,7 @@ class _Trial:
                 self.task, phase, n == len(phases) - 1, directory, budget,
                 scratch / "answer.txt", scratch, self.options.env, self.options.seed,
                 self.options.confinement, self.options.agent_network,
-                caps=self.options.workspace_caps,
+                caps=self.options.workspace_caps, edge=edge,
             )  # fmt: skip
             if self.options.on_phase is not None:
                 self.options.on_phase(phase.name)
@@ -189,7 +209,7 @@ class _Trial:
             self.task.id, self.task.task_class, tier, iteration, self.agent.spec, verdict,
             error, tuple(self.phases), self.checks, tuple(map(str, replay_errors)),
             self.answer, self.timings, self.log, trajectory, self.options.confinement.isolation,
-            tuple(self.phase_record),
+            tuple(self.phase_record), self.artifacts, evidence.digests(self.artifacts),
         )  # fmt: skip
 
     def _lap(self, key: str) -> None:

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchwright.execution import integrity, key_index, store
+from benchwright.execution import evidence, integrity, key_index, store
 from benchwright.execution.key_index import Entry
 from benchwright.execution.records import TrialResult
 
@@ -249,6 +249,8 @@ def read_trial(run_dir: Path, task_id: str, iteration: int, key: bytes | None) -
     if (result.task_id, result.iteration) != (task_id, iteration):
         other = f"{result.task_id} #{result.iteration}"
         return tampered(f"the result of {other}", raw, f"is the result of {other}")
+    if why := evidence.mismatch(path.parent, result.evidence_files):
+        return tampered(why, raw, f"lists evidence that is not on disk as sealed ({why})")
     seal = Seal(path, VERIFIED) if key is not None else _unverified(path, NO_KEY)
     return TrialSeal(task_id, iteration, seal, raw, result)
 

@@ -83,6 +83,12 @@ class Task:
     rung: str | None = None
     """An ACE ladder rung (``scorers/ace-ladder.json``): the run composes the task's ``ace``
     rows on it with the fixed denominator."""
+    empty_workspace: bool = False
+    """``workspace: empty``: the task starts from no files on purpose (a build task), so
+    its checks judge only what the agent made (an implicit empty start is refused)."""
+    vendor: str | None = None
+    """The build vendor's profile name (``vendor: meridian``): a mock of it is served to
+    the agent at the address its prompt names (`benchwright.services.vendors`)."""
     warnings: tuple[str, ...] = ()
     """Lines the loader wants a user to read (``file: field: why``) that do not stop the task:
     an AgentBench file's unknown oracle keys, kept as parameters (benchwright.dsl.agentbench)."""

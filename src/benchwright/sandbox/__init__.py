@@ -24,7 +24,7 @@ from benchwright.sandbox._bwrap import (
 from benchwright.sandbox._confinement import CONFINED, UNCONFINED, Confinement, require
 from benchwright.sandbox._limits import limit_reason
 from benchwright.sandbox._overlay import MOUNT_FAILED, Overlay
-from benchwright.sandbox._policy import Limits, Network, Sandbox
+from benchwright.sandbox._policy import Edge, Limits, Network, Sandbox
 from benchwright.sandbox._probe import overlay_supported, unavailable_reason
 from benchwright.sandbox._uids import UID_RANGE, leased
 
@@ -37,6 +37,7 @@ __all__ = [
     "UNCONFINED",
     "WRAPPER_LEVELS",
     "Confinement",
+    "Edge",
     "Isolation",
     "Limits",
     "Network",

@@ -84,7 +84,8 @@ def command_line(sandbox: Sandbox, argv: Sequence[str], cwd: Path) -> list[str]:
     if root:
         words += [_tool("setpriv"), f"--reuid={sandbox.uid}", f"--regid={sandbox.uid}"]
         words += ["--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
-    return words + _limits(sandbox) + list(argv)
+    relay = list(sandbox.edge.relay) if sandbox.edge else []
+    return words + _limits(sandbox) + relay + list(argv)
 
 
 def _filesystem(sandbox: Sandbox) -> list[str]:

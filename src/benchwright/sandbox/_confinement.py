@@ -12,7 +12,7 @@ from pathlib import Path
 
 from benchwright.errors import HarnessError, SpecError
 from benchwright.sandbox._overlay import Overlay
-from benchwright.sandbox._policy import Limits, Network, Sandbox
+from benchwright.sandbox._policy import Edge, Limits, Network, Sandbox
 from benchwright.sandbox._probe import unavailable_reason
 
 
@@ -39,10 +39,17 @@ class Confinement:
         network: Network = Network.NONE,
         env: Mapping[str, str] | None = None,
         overlay: Overlay | None = None,
+        edge: Edge | None = None,
     ) -> Sandbox | None:
-        """The sandbox for one process tree, or None when confinement is off."""
+        """The sandbox for one process tree, or None when confinement is off. With an
+        ``edge`` the network is `Network.BRIDGED` whatever ``network`` says: the command
+        runs behind the edge's relay, its directory writable and its files readable."""
         if not self.enabled:
             return None
+        if edge is not None:
+            writable, readable = (*writable, edge.directory), (*readable, *edge.readable)
+            network = Network.BRIDGED
+            env = {**dict(edge.env), **(env or {})}
         return Sandbox(
             tuple(writable),
             (*self.readable, *readable),
@@ -50,6 +57,7 @@ class Confinement:
             self.limits,
             tuple((env or {}).items()),
             overlay,
+            edge,
         )
 
 

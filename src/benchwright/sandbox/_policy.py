@@ -47,6 +47,24 @@ class Limits:
 
 
 @dataclass(frozen=True, slots=True)
+class Edge:
+    """A relay a sandboxed command runs behind, in a network namespace of its own: the
+    only way across is the Unix sockets in ``directory`` (services/_relay.py), so the
+    command reaches what the relay offers (a build vendor at its rendered address) and
+    nothing else of the host."""
+
+    directory: Path
+    """Bound read-write: the sockets that cross the namespace's edge."""
+    relay: tuple[str, ...]
+    """Run inside before the command (ending in ``--``): binds the relay's listeners, then
+    execs the command."""
+    readable: tuple[Path, ...] = ()
+    """What the relay needs to read (its script)."""
+    env: tuple[tuple[str, str], ...] = ()
+    """Variables set inside (``HTTPS_PROXY`` when an egress proxy is relayed in)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Sandbox:
     """The confinement of one process tree.
 
@@ -65,6 +83,8 @@ class Sandbox:
     overlay: Overlay | None = None
     """A writable view of a shared read-only tree, mounted inside before the command runs
     (root only: `benchwright.sandbox.overlay_supported`)."""
+    edge: Edge | None = None
+    """The relay the command runs behind (`Network.BRIDGED`); None: none."""
     uid: int | None = None
     """The host uid it runs as when benchwright is root: its own, leased for as long as
     it runs (`benchwright.sandbox.leased`); None until then, and as any other user."""

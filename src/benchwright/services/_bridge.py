@@ -1,6 +1,7 @@
 """The grader's side of a sandboxed app's network edge (services/_relay.py has the shape).
 
-One `Bridge` per app start: it listens on the app's leased port on the host's
+One `Bridge` per app start (or per build trial, vendor side only: `build_vendor`): it
+listens on the app's leased port on the host's
 loopback (so the probes, the browser and the vendor's webhook deliveries reach
 the app at ``127.0.0.1:<leased port>`` as before) and relays to ``app.sock``;
 it listens on ``vendor.sock`` and relays to the mock's real address. All of it
@@ -25,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchwright.errors import HarnessError
+from benchwright.services._egress import EGRESS_SOCKET, HEAD_LIMIT
+from benchwright.services._egress import handle as proxy
 from benchwright.services._relay import (
     APP_SOCKET,
     READY,
@@ -76,8 +79,15 @@ class VendorRoute:
 class Bridge:
     """Relays for one start of one sandboxed app; a context manager."""
 
-    def __init__(self, host: str, app_port: int, vendor: VendorRoute | None) -> None:
-        self.host, self.app_port, self.vendor = host, app_port, vendor
+    def __init__(
+        self, host: str, app_port: int | None, vendor: VendorRoute | None,
+        egress: frozenset[tuple[str, int]] = frozenset(),
+    ) -> None:  # fmt: skip
+        """``app_port`` None: nothing inside to relay to (an agent building against the
+        vendor); ``vendor`` None: no vendor to relay out to; ``egress`` the (host, port)
+        pairs an allow-listing CONNECT proxy on ``egress.sock`` tunnels to (none: no proxy,
+        services/_egress.py)."""
+        self.host, self.app_port, self.vendor, self.egress = host, app_port, vendor, egress
         sweep_stale(Path(tempfile.gettempdir()))
         # short: sun_path is 108 bytes; the pid lets a later grader sweep it if we are killed
         self.directory = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
@@ -119,10 +129,17 @@ class Bridge:
             self.reached = True
             return reader, writer
 
-        await self._relays.listen(tcp_listener(self.host, self.app_port), to_app)
+        if self.app_port is not None:
+            await self._relays.listen(tcp_listener(self.host, self.app_port), to_app)
         if self.vendor is not None:
             vendor_sock = unix_listener(str(self.directory / VENDOR_SOCKET))
             await self._vendor_relays.listen(vendor_sock, self._to_vendor)
+        if self.egress:
+            egress_sock = unix_listener(str(self.directory / EGRESS_SOCKET))
+            allowed = self.egress
+            await self._relays.serve(
+                egress_sock, lambda r, w: proxy(r, w, allowed), limit=HEAD_LIMIT
+            )
 
     async def _to_vendor(self) -> Ends:
         """The mock, unless the vendor is down: then a refusal, which `Relays` answers by

@@ -30,7 +30,8 @@ from benchwright.sandbox import Confinement, Network, Sandbox, command_line, pre
 from benchwright.sandbox import unavailable_reason as sandbox_unavailable
 from benchwright.services import _relay
 from benchwright.services._bridge import Bridge
-from benchwright.services._relay import NO_VENDOR
+from benchwright.services._egress import EGRESS_PORT, EGRESS_SOCKET
+from benchwright.services._relay import NO_PORT
 
 RELAY_SCRIPT = Path(_relay.__file__).resolve()
 """Run by the sandbox before the app, from the grader's interpreter (stdlib only)."""
@@ -88,9 +89,18 @@ def wrap(
         prepare(sandbox)
     except OSError as exc:
         raise HarnessError(f"cannot prepare the app's sandbox: {exc}") from exc
-    vendor = str(bridge.vendor.port) if bridge.vendor else NO_VENDOR
-    relay = [sys.executable, "-I", "-S", str(RELAY_SCRIPT), str(bridge.directory), vendor]
-    return command_line(sandbox, [*relay, str(bridge.app_port), "--", *argv], cwd)
+    return command_line(sandbox, [*relay_words(bridge), *argv], cwd)
+
+
+def relay_words(bridge: Bridge) -> list[str]:
+    """What runs inside before the command: the sandbox's side of ``bridge``'s relays,
+    which binds its listeners and then execs the words that follow."""
+    outward = [str(bridge.vendor.port)] if bridge.vendor else []
+    if bridge.egress:
+        outward.append(f"{EGRESS_PORT}={EGRESS_SOCKET}")
+    vendor = ",".join(outward) or NO_PORT
+    app = NO_PORT if bridge.app_port is None else str(bridge.app_port)
+    return [sys.executable, "-I", "-S", str(RELAY_SCRIPT), str(bridge.directory), vendor, app, "--"]
 
 
 def app_exit(code: int | None) -> int | None:

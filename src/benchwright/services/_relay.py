@@ -20,7 +20,9 @@ fails, and closes both ends.
 Run as a script it is the sandbox's side: ``python _relay.py BRIDGE VENDOR_PORT
 APP_PORT -- APP_ARGV...`` binds both listeners, leaves a relay process behind
 (reparented to the namespace's init, so it is not the app's child), and execs the
-app. Standard library only: benchwright itself is not importable in there.
+app. Either port may be ``-`` (none): an agent building against the vendor has no
+port of its own to offer, only the vendor to reach (``BRIDGE PORT - -- AGENT_ARGV``).
+Standard library only: benchwright itself is not importable in there.
 """
 
 from __future__ import annotations
@@ -39,10 +41,12 @@ READY = b"+"
 """Sent by the inside relay once the app's port accepted the connection."""
 CHUNK = 65536
 CONNECT_TIMEOUT_S = 5.0
-NO_VENDOR = "-"
+NO_PORT = "-"
+"""In place of a port on the command line: no relay on that side."""
 
 Ends = tuple[asyncio.StreamReader, asyncio.StreamWriter]
 Opener = Callable[[], Awaitable[Ends]]
+Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
 
 
 async def _copy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -87,22 +91,16 @@ class Relays:
         self._servers: list[asyncio.Server] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
-    async def listen(self, sock: socket.socket, open_peer: Opener, greeting: bytes = b"") -> None:
-        """Relay connections accepted on the bound ``sock`` to ``open_peer()``, writing
-        ``greeting`` to the accepted side once the peer is connected."""
+    async def serve(self, sock: socket.socket, handler: Handler, limit: int = 2**16) -> None:
+        """Serve each connection accepted on the bound ``sock`` with ``handler``; `close`
+        and `drop` end the ones still being served (``limit``: the reader's line limit)."""
 
-        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        async def tracked(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             task = asyncio.current_task()
             assert task is not None
             self._tasks.add(task)
             try:
-                try:
-                    peer = await asyncio.wait_for(open_peer(), CONNECT_TIMEOUT_S)
-                except (OSError, asyncio.IncompleteReadError):  # TimeoutError is an OSError
-                    reset(writer)
-                    return
-                writer.write(greeting)
-                await pipe((reader, writer), peer)
+                await handler(reader, writer)
             except asyncio.CancelledError:
                 # `close` ended this relay: finish quietly. Python 3.11's server callback
                 # asks a cancelled handler for its exception, which raises and prints a
@@ -113,10 +111,25 @@ class Relays:
                 self._tasks.discard(task)
 
         if sock.family == socket.AF_UNIX:
-            server = await asyncio.start_unix_server(handle, sock=sock)
+            server = await asyncio.start_unix_server(tracked, sock=sock, limit=limit)
         else:
-            server = await asyncio.start_server(handle, sock=sock)
+            server = await asyncio.start_server(tracked, sock=sock, limit=limit)
         self._servers.append(server)
+
+    async def listen(self, sock: socket.socket, open_peer: Opener, greeting: bytes = b"") -> None:
+        """Relay connections accepted on the bound ``sock`` to ``open_peer()``, writing
+        ``greeting`` to the accepted side once the peer is connected."""
+
+        async def relay(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            try:
+                peer = await asyncio.wait_for(open_peer(), CONNECT_TIMEOUT_S)
+            except (OSError, asyncio.IncompleteReadError):  # TimeoutError is an OSError
+                reset(writer)
+                return
+            writer.write(greeting)
+            await pipe((reader, writer), peer)
+
+        await self.serve(sock, relay)
 
     async def drop(self) -> None:
         """End every relayed connection (both ends closed); keep listening."""
@@ -156,12 +169,24 @@ def unix_listener(path: str) -> socket.socket:
     return sock
 
 
-async def _inside(vendor: socket.socket | None, app: socket.socket, bridge: str, port: int) -> None:
+def outward(spec: str) -> list[tuple[int, str]]:
+    """``VENDOR_PORT`` of the command line: ``-``, or comma-separated ``PORT`` (relayed to
+    `VENDOR_SOCKET`) or ``PORT=SOCKET`` items (a socket of the bridge directory)."""
+    if spec == NO_PORT:
+        return []
+    items = [item.partition("=") for item in spec.split(",")]
+    return [(int(port), name or VENDOR_SOCKET) for port, _, name in items]
+
+
+async def _inside(
+    out: list[tuple[socket.socket, str]], app: socket.socket | None, bridge: str, port: int | None
+) -> None:
     relays = Relays()
-    if vendor is not None:
-        vendor_path = os.path.join(bridge, VENDOR_SOCKET)
-        await relays.listen(vendor, lambda: asyncio.open_unix_connection(vendor_path))
-    await relays.listen(app, lambda: asyncio.open_connection("127.0.0.1", port), READY)
+    for sock, name in out:
+        path = os.path.join(bridge, name)
+        await relays.listen(sock, lambda path=path: asyncio.open_unix_connection(path))
+    if app is not None:
+        await relays.listen(app, lambda: asyncio.open_connection("127.0.0.1", port), READY)
     await asyncio.Event().wait()  # until the namespace ends: its init kills us with the app
 
 
@@ -169,9 +194,9 @@ def main(argv: list[str]) -> None:
     """Bind the listeners, leave the relay running, exec the app (see the module doc)."""
     bridge, vendor_port, app_port, separator, *command = argv
     if separator != "--" or not command:
-        sys.exit("usage: _relay.py BRIDGE VENDOR_PORT|- APP_PORT -- APP_ARGV...")
-    vendor = None if vendor_port == NO_VENDOR else tcp_listener("127.0.0.1", int(vendor_port))
-    app = unix_listener(os.path.join(bridge, APP_SOCKET))
+        sys.exit("usage: _relay.py BRIDGE VENDOR_PORT[=SOCKET],...|- APP_PORT|- -- ARGV...")
+    out = [(tcp_listener("127.0.0.1", p), name) for p, name in outward(vendor_port)]
+    app = None if app_port == NO_PORT else unix_listener(os.path.join(bridge, APP_SOCKET))
     child = os.fork()
     if child == 0:  # a grandchild serves, so the app is not its parent
         if os.fork() == 0:
@@ -179,14 +204,14 @@ def main(argv: list[str]) -> None:
             for fd in (0, 1, 2):
                 os.dup2(devnull, fd)  # the app's log is the app's own
             try:
-                asyncio.run(_inside(vendor, app, bridge, int(app_port)))
+                port = None if app_port == NO_PORT else int(app_port)
+                asyncio.run(_inside(out, app, bridge, port))
             finally:
                 os._exit(1)
         os._exit(0)
     os.waitpid(child, 0)
-    for sock in (vendor, app):
-        if sock is not None:
-            sock.close()
+    for sock in [bound for bound, _ in out] + ([app] if app else []):
+        sock.close()
     os.execvp(command[0], command)
 
 

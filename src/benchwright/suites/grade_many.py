@@ -58,25 +58,18 @@ class TreeRow:
 
 def grade_tree(job: TreeJob) -> TreeRow:
     """Grade one tree (runs in a worker: the grader and scorer are loaded from names)."""
-    from benchwright.scoring import load_scorer
-    from benchwright.suites import grader_for
-    from benchwright.suites.grade_run import scorer_path
-    from benchwright.suites.report import scorecard_for, scorecard_json
+    from benchwright.suites.grade_run import SuiteGrader
 
-    grader = grader_for(job.suite)
-    scorer = load_scorer(scorer_path(job.suite, grader.SCORER), thresholds=job.thresholds)
-    grading = grader.grade(
-        job.tree, seed=job.seed, phases=job.phases,
-        check_settings=grader.CheckSettings.from_scorer(scorer), evidence_dir=job.json_dir,
-        evidence_prefix=f"{job.name}.", confinement=job.confinement,
-        **({} if job.vendor_url is None else {"vendor_url": job.vendor_url}),
+    grader = SuiteGrader.load(job.suite, job.thresholds)
+    card = None if job.json_dir is None else job.json_dir / f"{job.name}.json"
+    graded = grader.grade(
+        job.tree, seed=job.seed, phases=job.phases, confinement=job.confinement,
+        vendor_url=job.vendor_url, card=card,
     )  # fmt: skip
-    card = scorecard_for(grading, scorer, Path(job.suite).name)
-    broken = [f"{p.name} ({p.outcome})" for p in grading.phases if p.outcome.startswith("failed")]
-    note = f"harness failed in {'; '.join(broken)}" if broken else "completed"
-    code = EXIT_HARNESS if broken else EXIT_PASSED
-    return TreeRow(job.name, str(job.tree), card.score, card.scorer_version, code, note,
-                   scorecard_json(card, grading))  # fmt: skip
+    note = f"harness failed in {'; '.join(graded.broken)}" if graded.broken else "completed"
+    code = EXIT_HARNESS if graded.broken else EXIT_PASSED
+    return TreeRow(job.name, str(job.tree), graded.card.score, graded.card.scorer_version, code,
+                   note, graded.json())  # fmt: skip
 
 
 def tree_names(trees: Sequence[Path]) -> list[str]:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import benchwright
 from benchwright.errors import HarnessError, RefusedError, SpecError
+from benchwright.model import Scorecard
+from benchwright.sandbox import Confinement
 from benchwright.scoring.scorer import Scorer
 from benchwright.scoring.thresholds import ThresholdsPin
 from benchwright.suites import grader_for
@@ -15,6 +19,7 @@ from benchwright.suites.report import (
     phase_lines,
     reference_gate,
     scorecard_for,
+    scorecard_json,
     write_json,
     write_junit,
 )
@@ -30,6 +35,66 @@ def scorer_path(suite: str, file_name: str) -> Path:
             return root / "scorers" / file_name
     raise SpecError.single(suite, f"cannot find scorers/{file_name} (looked under "
                            f"{', '.join(str(r) for r in roots)})")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One grading of a built tree and the scorecard composed from it."""
+
+    card: Scorecard
+    grading: Any
+
+    @property
+    def broken(self) -> list[str]:
+        """The phases that raised (``name (failed: why)``): a harness fault, their rows
+        are INFRA and the score is not a verdict."""
+        return [f"{p.name} ({p.outcome})" for p in self.grading.phases
+                if p.outcome.startswith("failed")]  # fmt: skip
+
+    def json(self) -> str:
+        """The scorecard file's text, as ``grade --json`` writes it."""
+        return scorecard_json(self.card, self.grading)
+
+
+@dataclass(frozen=True)
+class SuiteGrader:
+    """A suite's grader module and its scorer, loaded once for one or more gradings: what
+    ``grade``, ``grade --many`` and the ``executed_app`` check all grade with."""
+
+    suite: str
+    module: ModuleType
+    scorer: Scorer
+
+    @classmethod
+    def load(cls, suite: str, thresholds: ThresholdsPin | None = None) -> SuiteGrader:
+        """The grader of ``suite`` (a name or a suite directory) and its scorer config.
+
+        Raises:
+            SpecError: no grader for that suite, or its scorer config is not found.
+        """
+        from benchwright.scoring import load_scorer
+
+        module = grader_for(suite)
+        return cls(suite, module, load_scorer(scorer_path(suite, module.SCORER), thresholds))
+
+    def grade(
+        self, tree: Path, *, seed: int, phases: Sequence[str] | None, confinement: Confinement,
+        vendor_url: str | None = None, card: Path | None = None,
+        on_phase: Callable[[str, Any], None] | None = None,
+    ) -> Graded:  # fmt: skip
+        """Grade ``tree`` and compose its scorecard. ``card`` is where the scorecard will
+        be written: the grader's evidence files go beside it, named after it as ``grade
+        --json`` names them (``<stem>.app.log``, ``<stem>.browser/…``); None keeps none.
+        ``vendor_url`` None keeps the suite's."""
+        where = {} if vendor_url is None else {"vendor_url": vendor_url}
+        grading = self.module.grade(
+            tree, seed=seed, phases=None if phases is None else list(phases),
+            check_settings=self.module.CheckSettings.from_scorer(self.scorer),
+            evidence_dir=card.parent if card else None,
+            evidence_prefix=f"{card.stem}." if card else "",
+            confinement=confinement, on_phase=on_phase, **where,
+        )  # fmt: skip
+        return Graded(scorecard_for(grading, self.scorer, Path(self.suite).name), grading)
 
 
 def run_grade(
@@ -63,52 +128,37 @@ def run_grade(
         HarnessError: no sandbox here and ``no_sandbox`` not given (exit 3).
     """
     from benchwright.sandbox import require
-    from benchwright.scoring import load_scorer
 
-    grader = grader_for(suite)
-    scorer = load_scorer(scorer_path(suite, grader.SCORER), thresholds=thresholds)
+    grader = SuiteGrader.load(suite, thresholds)
     selected = phases.split(",") if phases else None
-    grader.select_phases(selected)  # refuse a bad --phases before booting anything
+    grader.module.select_phases(selected)  # refuse a bad --phases before booting anything
     confinement = require(no_sandbox)
-    name = Path(suite).name
-    evidence = (json_out.parent, f"{json_out.stem}.") if json_out else (None, "")
 
-    where = {} if vendor_url is None else {"vendor_url": vendor_url}
-
-    def graded() -> Any:
-        return grader.grade(
-            tree,
-            seed=seed,
-            phases=selected,
-            check_settings=grader.CheckSettings.from_scorer(scorer),
-            evidence_dir=evidence[0],
-            evidence_prefix=evidence[1],
-            confinement=confinement,
-            on_phase=on_phase,
-            **where,
-        )
+    def graded() -> Graded:
+        return grader.grade(tree, seed=seed, phases=selected, confinement=confinement,
+                            vendor_url=vendor_url, card=json_out, on_phase=on_phase)  # fmt: skip
 
     grading = graded()
-    yield from _report(grading, scorer, name, json_out, junit_out)
+    yield from _report(grading, grader.scorer, json_out, junit_out)
     if not reference:
         return
-    decision, marker = reference_gate(grading, scorer)
+    decision, marker = reference_gate(grading.grading, grader.scorer)
     if marker is None:
         first = decision.problems
         yield (f"reference gate: {len(first)} problem(s) on the first grading; grading the "
                "reference once more (a refusal must survive a repeat):")  # fmt: skip
         yield from (f"  {p}" for p in first)
         grading = graded()
-        yield from _report(grading, scorer, name, json_out, junit_out)
-        decision, marker = reference_gate(grading, scorer)
+        yield from _report(grading, grader.scorer, json_out, junit_out)
+        decision, marker = reference_gate(grading.grading, grader.scorer)
         if marker is None:
-            raise _refusal(first, decision.problems, grading.staged)
+            raise _refusal(first, decision.problems, grading.grading.staged)
         yield "reference gate: none of those problems came back on the repeat"
     yield f"reference gate passed: wrote {marker}"
 
 
 def _report(
-    grading: Any, scorer: Scorer, name: str, json_out: Path | None, junit_out: Path | None
+    graded: Graded, scorer: Scorer, json_out: Path | None, junit_out: Path | None
 ) -> Iterator[str]:
     """Print and write one grading's scorecard.
 
@@ -117,7 +167,7 @@ def _report(
     """
     from benchwright.reports.scorecard import verdict_lines
 
-    card = scorecard_for(grading, scorer, name)
+    card, grading = graded.card, graded.grading
     yield from verdict_lines(card)
     yield from phase_lines(grading)
     yield f"scorer {card.scorer_version} ({scorer.source}), scorecard schema {card.schema_version}"
@@ -127,12 +177,12 @@ def _report(
         write_json(card, grading, json_out)
         yield f"wrote {json_out} (evidence: {', '.join(grading.evidence.values()) or 'none'})"
     if junit_out:
-        write_junit(grading, name, junit_out)
+        write_junit(grading, card.provenance.get("suite", ""), junit_out)
         yield f"wrote {junit_out}"
-    broken = [f"{p.name} ({p.outcome})" for p in grading.phases if p.outcome.startswith("failed")]
-    if broken:
-        raise HarnessError(f"the harness failed during phase(s) {'; '.join(broken)}: their "
-                           "checks are INFRA; the scorecard above is not a verdict")  # fmt: skip
+    if graded.broken:
+        phases = "; ".join(graded.broken)
+        raise HarnessError(f"the harness failed during phase(s) {phases}: their checks are "
+                           "INFRA; the scorecard above is not a verdict")  # fmt: skip
 
 
 def _subject(problem: str) -> str:

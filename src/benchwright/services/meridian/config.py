@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchwright.services.vendors import MERIDIAN
+
 LIST_PATH = "/v2/payments"
-API_KEY = "sk_test_meridian"
+API_KEY = MERIDIAN.api_key
 AMOUNT_LIMIT_MINOR = 5_000_000
 BATCH_MAX_ITEMS = 20
 CURRENCIES = ("EUR", "USD", "JPY", "KWD")

@@ -13,10 +13,11 @@ from benchwright.probes.http import JsonRead, read_json
 from benchwright.sandbox import Confinement
 from benchwright.services.app import AppUnderTest, BootPolicy, VendorRoute
 from benchwright.services.meridian import API_KEY, MeridianMock
+from benchwright.services.vendors import MERIDIAN
 
 COMMAND = "{python} -m vspro --db {db} --port {port}"
 """The documented boot line; ``{python}`` is the grader's interpreter (stdlib-only apps)."""
-VENDOR_URL = "http://127.0.0.1:9003"
+VENDOR_URL = MERIDIAN.base_url
 """The vendor's base URL rendered into the prompt (spec.md's ``{BASE_URL}``): the public
 sb-6 harness serves its vendor there during build and scoring, so an app may hard-code it."""
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost")
