@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchwright.execution.run_meta import read_block
 from benchwright.model import CheckResult
 
 SCHEMA_VERSION = 1
@@ -54,6 +55,9 @@ class TrialResult:
     phase_texts: tuple[Mapping[str, str], ...] = ()
     """Per phase run: ``{"name", "prompt", "diff"}``, the diff of the workspace from the
     previous snapshot to this phase's (``phases.json``, what the viewer shows)."""
+    run: Mapping[str, Any] | None = None
+    """What was measured of the run (`benchwright.execution.run_meta.run_block`): model,
+    start, finish, wall, events, tokens, cost, nodes; None in a result from before."""
 
     @property
     def agent_s(self) -> float:
@@ -92,6 +96,7 @@ class TrialResult:
             "replay_errors": list(self.replay_errors),
             "checks": [r.to_dict() for r in self.checks],
             "timings": {k: round(v, 6) for k, v in self.timings.items()},
+            **({"run": dict(self.run)} if self.run is not None else {}),
         }
 
     @classmethod
@@ -121,6 +126,7 @@ class TrialResult:
             replay_errors=tuple(raw.get("replay_errors", [])),
             timings=raw.get("timings", {}),
             isolation=raw.get("isolation", "bwrap"),
+            run=read_block(raw.get("run")),
         )
 
 
