@@ -252,3 +252,20 @@ def test_compare_shows_the_token_deltas(
     result = compare_runs(two_runs["a"], two_runs["b"])
     assert result["usage"]["input_tokens"] == {"a": 1000, "b": 1500, "delta": 500}
     assert "input_tokens: 1000 -> 1500 (delta +500)" in comparison_lines(result)
+
+
+def test_the_viewer_and_the_html_report_show_the_run_and_each_trial(
+    two_runs: dict[str, Path], cli
+) -> None:
+    env = {"BENCHWRIGHT_STATE_DIR": str(two_runs["state"])}
+    out = two_runs["a"].parent / "report.html"
+    done = cli("report", str(two_runs["a"]), "--html", str(out), env=env)
+    assert done.returncode == 0, done.stderr
+    html = out.read_text()
+    for shown in ("<dt>model</dt><dd><bdi>qwen3-coder-30b</bdi>",
+                  "<dt>tokens</dt><dd><bdi>1,000 in / 100 out</bdi>",
+                  "<dt>cost</dt><dd><bdi>tokens only</bdi>",
+                  "<dt>engine events</dt><dd><bdi>4</bdi>",
+                  "<dt>nodes</dt><dd><bdi>0 (single endpoint)</bdi>"):  # fmt: skip
+        assert html.count(shown) == 2, shown  # the run's totals, then its one trial's
+    assert '<div class="trial-run">' in html and "<dt>started</dt>" in html
