@@ -62,6 +62,6 @@ def add_trial(
     }
     result = TrialResult(task, "build", "build", iteration, "model:openai/qwen3", "passed",
                          run=run_block(metadata, 3))  # fmt: skip
-    doc = {**result.to_dict(), "artifacts": digests, integrity.SUMMARY_SEALED: True}
+    doc = {**result.to_dict(), "evidence_files": digests, integrity.SUMMARY_SEALED: True}
     store.write_json(where / store.RESULT, integrity.seal(doc, key))
     return where

@@ -269,3 +269,24 @@ def test_the_viewer_and_the_html_report_show_the_run_and_each_trial(
                   "<dt>nodes</dt><dd><bdi>0 (single endpoint)</bdi>"):  # fmt: skip
         assert html.count(shown) == 2, shown  # the run's totals, then its one trial's
     assert '<div class="trial-run">' in html and "<dt>started</dt>" in html
+
+
+@pytest.mark.parametrize(
+    ("suite", "tasks", "agent"),
+    [("ace", "L1_migration_entity", "nop"), ("turnbench", "fix-01", "oracle")],
+)
+def test_ace_rungs_and_turnbench_results_gain_the_block(
+    cli, tmp_path: Path, suite: str, tasks: str, agent: str
+) -> None:
+    env = {"BENCHWRIGHT_STATE_DIR": str(tmp_path / "state")}
+    root = Path(__file__).resolve().parents[2]
+    done = cli("run", str(root / "suites" / suite), "--agent", agent, "--tasks", tasks,
+               "--out", str(tmp_path / "runs"), env=env)  # fmt: skip
+    assert done.returncode in (0, 1, 3), done.stderr  # 3: no Docker here errs ACE's B1 row
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    result = json.loads((run_dir / "trials" / tasks / "1" / "result.json").read_text())
+    run = result["run"]
+    assert run["started_at"].endswith("Z") and run["finished_at"] >= run["started_at"]
+    assert run["wall_s"] >= 0 and run["engine_events"] >= 0 and run["nodes"] == 0
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["usage"]["trials"] == 1 and summary["usage"]["models"] == []

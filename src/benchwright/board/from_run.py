@@ -28,9 +28,10 @@ from benchwright.execution.verification import TAMPERED, VERIFIED, RunSeals, ver
 
 EVIDENCE = "evidence"
 CARD_NAME = "scorecard.json"
-DIGESTS = "artifacts"
+DIGESTS = "evidence_files"
 """The sealed ``result.json``'s listing of the trial's evidence files: path relative to the
-trial's ``evidence/`` folder -> sha256 hex (issue #25's contract, §2)."""
+trial's ``evidence/`` folder -> sha256 hex (issue #25's contract, §2). Verification checks
+the listed files; here every file of the folder must also be listed (none added since)."""
 
 
 @dataclass(frozen=True)
