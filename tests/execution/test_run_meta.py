@@ -183,6 +183,12 @@ def test_totals_add_up_and_a_partly_priced_run_is_tokens_only() -> None:
     assert empty["trials"] == 0 and empty["input_tokens"] is None and empty["cost_usd"] is None
 
 
+def test_totals_of_an_unverified_summary_holding_anything_show_as_unknown() -> None:
+    for junk in (["input_tokens"], "lots", {"models": 3, "input_tokens": "9", "wall_s": "x"}):
+        assert set(usage_fields(junk).values()) <= {"-", "0 (single endpoint)"}
+        assert usage_deltas(junk, junk)["input_tokens"]["delta"] is None
+
+
 def test_deltas_of_two_runs_totals_and_of_a_summary_from_before() -> None:
     a = usage_totals([run_block({**GOOD, **FACTS}, steps=1)])
     b = usage_totals([run_block({**GOOD, **FACTS, "model_calls": 9}, steps=1)])

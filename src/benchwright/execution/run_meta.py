@@ -214,11 +214,17 @@ def usage_deltas(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> di
     """``{key: {"a", "b", "delta"}}`` of two runs' totals (None where either is unknown: a
     summary written before runs carried totals has none)."""
     out = {}
+    a, b = _as_mapping(a), _as_mapping(b)
     for key in DELTA_KEYS:
-        x, y = (a or {}).get(key), (b or {}).get(key)
+        x, y = a.get(key), b.get(key)
         delta = None if not _is_number(x) or not _is_number(y) else round(y - x, 6)
         out[key] = {"a": x, "b": y, "delta": delta}
     return out
+
+
+def _as_mapping(value: Any) -> Mapping[str, Any]:
+    """``value`` when it is a mapping, else empty (an unverified summary holds anything)."""
+    return value if isinstance(value, Mapping) else {}
 
 
 def _is_number(value: Any) -> bool:
@@ -229,12 +235,12 @@ def usage_fields(usage: Mapping[str, Any] | None) -> dict[str, str]:
     """Totals or one trial's block as labelled, formatted figures (every display uses
     these): model, tokens, cost (``tokens only`` when no price is known), model calls,
     engine events, wall, nodes; ``-`` for what was not recorded."""
-    usage = usage or {}
+    usage = _as_mapping(usage)
     models = usage.get("models")
-    model = ", ".join(models) if isinstance(models, list) else usage.get("model")
+    model = ", ".join(map(str, models)) if isinstance(models, list) else usage.get("model")
     tokens_in, tokens_out = usage.get("input_tokens"), usage.get("output_tokens")
     tokens = "-"
-    if tokens_in is not None or tokens_out is not None:
+    if _is_number(tokens_in) or _is_number(tokens_out):
         tokens = f"{_n(tokens_in)} in / {_n(tokens_out)} out"
     cost = usage.get("cost_usd")
     wall = usage.get("wall_s")
