@@ -270,7 +270,7 @@ def test_migrating_a_0001_board_drops_its_reversible_digests(tmp_path) -> None:
             {"ip": hashlib.sha256(b"benchwright-board/1:203.0.113.9").hexdigest(),
              "i": "0" * 64, "at": "2026-12-01 10:00:00"},
         )  # fmt: skip
-    assert upgrade(board.engine) == ("0001", "0002")
+    assert upgrade(board.engine) == ("0001", "0003")
     digests, secret = _address_digests(board)
     assert digests == [] and len(secret) == 32
     assert len(board.leaderboard("sb-5.2").rows) == 3  # the board's entries are kept

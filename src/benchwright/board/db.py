@@ -69,6 +69,11 @@ class RunRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     engine_events: Mapped[int | None] = mapped_column(Integer, nullable=True)
     repair_rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    input_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """None when the poster's run measured no tokens, and on runs posted before (0003)."""
+    output_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """None when no price was known for the model (tokens only)."""
     agent: Mapped[str | None] = mapped_column(String(256), nullable=True)
     suite: Mapped[str | None] = mapped_column(String(128), nullable=True)
     tree_sha256: Mapped[str | None] = mapped_column(String(128), nullable=True)

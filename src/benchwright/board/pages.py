@@ -148,9 +148,28 @@ def _meta(card: RunCard) -> dict[str, str]:
         "wall time": fmt_secs(run.get("wallSecs")),
         "engine events": _text(run.get("engineEvents")),
         "repair rounds": _text(run.get("repairRounds")),
+        "tokens": _tokens(run),
+        "cost": _cost(run),
         "tree sha256": _text(run.get("treeSha256")),
         "posted": fmt_when(card.posted_at),
     }
+
+
+def _tokens(run: dict[str, object]) -> str:
+    """``181,220 in / 40,213 out``; ``-`` for a run that measured none."""
+    read, wrote = run.get("inputTokens"), run.get("outputTokens")
+    if read is None and wrote is None:
+        return "-"
+    return " / ".join(f"{n:,} {way}" if isinstance(n, int) else f"- {way}"
+                      for n, way in ((read, "in"), (wrote, "out")))  # fmt: skip
+
+
+def _cost(run: dict[str, object]) -> str:
+    """``$0.8544``; ``tokens only`` when tokens were measured but no price was known."""
+    cost = run.get("costUsd")
+    if isinstance(cost, int | float):
+        return f"${cost:.4f}"
+    return "tokens only" if _tokens(run) != "-" else "-"
 
 
 def _text(value: object) -> str:

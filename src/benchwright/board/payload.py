@@ -28,7 +28,8 @@ Example (abridged)::
      "model": "qwen3-coder-30b", "nodes": 0,
      "run": {"startedAt": "2026-12-01T10:00:00Z", "finishedAt": "2026-12-01T11:02:00Z",
              "engineEvents": 412, "repairRounds": 2, "wallSecs": 3720.0,
-             "agent": "goose", "suite": "vspro", "treeSha256": "148232e1..."},
+             "agent": "goose", "suite": "vspro", "treeSha256": "148232e1...",
+             "inputTokens": 181220, "outputTokens": 40213, "costUsd": 0.8544},
      "poster": {"handle": "crimson-heron-7f3a", "installId": "3f2a...(uuid4 hex)"},
      "screenshots": [{"name": "load.png", "png": "<base64 of the PNG file>"}]}
 """
@@ -64,8 +65,13 @@ ROWS_MAX = 1000
 KEYS_MAX = 32
 """Entries of ``tiers`` and of ``composition.components``."""
 COUNT_MAX = 2**31 - 1
-"""The largest ``nodes``, ``run.engineEvents``, ``run.repairRounds``: the database's
-integer column (32-bit on PostgreSQL)."""
+"""The largest ``nodes``, ``run.engineEvents``, ``run.repairRounds``, ``run.inputTokens``,
+``run.outputTokens``: the database's integer column (32-bit on PostgreSQL)."""
+COST_MAX = 1e9
+"""The largest ``run.costUsd`` (USD): above any real bill, and a finite float."""
+USAGE_KEYS = ("inputTokens", "outputTokens", "costUsd")
+"""``run``'s optional keys, left out of a post that has no value for them (a board from
+before they existed refuses an unknown key, even one that is null)."""
 
 TierName = Annotated[str, StringConstraints(max_length=TIER_MAX)]
 ComponentName = Annotated[str, StringConstraints(max_length=VERSION_MAX)]
@@ -141,6 +147,11 @@ class RunMeta(_Camel):
     agent: str = Field(max_length=AGENT_MAX)
     suite: str = Field(max_length=ID_MAX)
     tree_sha256: str = Field(max_length=ID_MAX)
+    input_tokens: int | None = Field(None, ge=0, le=COUNT_MAX)
+    """Tokens the model read over the run, as its server counted them; None: not measured."""
+    output_tokens: int | None = Field(None, ge=0, le=COUNT_MAX)
+    cost_usd: float | None = Field(None, ge=0, le=COST_MAX)
+    """What those tokens cost at the poster's price table; None: no price known."""
 
 
 class Poster(_Camel):
@@ -175,8 +186,10 @@ class Payload(_Camel):
     screenshots: list[Screenshot] = Field(default_factory=list)
 
     def wire(self) -> dict[str, Any]:
-        """The JSON-ready camelCase dict to send."""
-        return self.model_dump(by_alias=True, mode="json")
+        """The JSON-ready camelCase dict to send (``run``'s unmeasured `USAGE_KEYS` left out)."""
+        body = self.model_dump(by_alias=True, mode="json")
+        body["run"] = {k: v for k, v in body["run"].items() if k not in USAGE_KEYS or v is not None}
+        return body
 
 
 def scorecard_fields(report: Mapping[str, Any]) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from pydantic import ValidationError
 
 from benchwright.board._evidence import evidence_folder, read_screenshots
 from benchwright.board._terminal import printable
+from benchwright.board.from_run import TrialCard, is_run_path, trial_card
 from benchwright.board.identity import Identity, load_or_create
 from benchwright.board.payload import Payload, scorecard_fields
 from benchwright.board.signing import sign
@@ -51,30 +52,64 @@ class PublishError(BenchwrightError):
 
 
 def publish(
-    card: Path,
+    source: Path,
     to: str,
     *,
     insecure: bool = False,
     model: str | None = None,
-    nodes: int = 0,
+    nodes: int | None = None,
     screenshots_dir: Path | None = None,
     say: Callable[[str], None] = lambda _line: None,
 ) -> str:
-    """Post ``card`` to the board at ``to`` as this install; returns the run's URL.
+    """Post ``source`` to the board at ``to`` as this install; returns the run's URL.
 
     Args:
+        source: a scorecard JSON, or a run or trial directory (`from_run.trial_card`:
+            its scorecard with the run metadata its trial measured).
+        model: a card's model (default the card's own); for a trial, only when its
+            record names none (a different one than recorded is refused).
+        nodes: a card's node count (default 0); refused for a trial (measured).
         insecure: allow plain ``http://`` to a board that is not on loopback.
         say: told one line when the identity gains a key (`identity.load_or_create`).
 
     Raises:
-        SpecError: a bad ``--to``, card, screenshot or identity file (nothing is sent).
+        SpecError: a bad ``--to``, card, trial, screenshot or identity file (nothing is
+            sent).
         PublishError: the board refused the post, could not be reached, or answered a
             run URL off its origin.
     """
     board = board_url(to, insecure)
+    measured = None
+    if is_run_path(source):
+        if screenshots_dir is not None:
+            raise SpecError.single("--screenshots-dir", f"{source} is a trial: its screenshots "
+                                   "are the sealed ones in its evidence")  # fmt: skip
+        measured = trial_card(source)
+        model, nodes = _measured_model(source, measured, model, nodes)
+        source = measured.card
     poster = load_or_create(say=say)
-    payload = build_payload(card, poster, model=model, nodes=nodes, screenshots_dir=screenshots_dir)
+    payload = build_payload(source, poster, model=model, nodes=nodes or 0,
+                            screenshots_dir=screenshots_dir,
+                            run=measured.run if measured else None)  # fmt: skip
     return post(payload, board, poster)
+
+
+def _measured_model(
+    source: Path, measured: TrialCard, model: str | None, nodes: int | None
+) -> tuple[str | None, int]:
+    """A trial's model and nodes: what its record says; ``--model`` only names a model the
+    record does not (a command agent whose transcript named none), ``--nodes`` never."""
+    if nodes is not None:
+        raise SpecError.single("--nodes", f"{source} is a trial: its nodes are the ones "
+                               f"measured ({measured.nodes}), not typed by hand")  # fmt: skip
+    if model and measured.model and model != measured.model:
+        raise SpecError.single("--model", f"{printable(model)}: the trial's record names "
+                               f"{printable(measured.model)}; a measured model is not "
+                               "overridden")  # fmt: skip
+    if not (measured.model or model):
+        raise SpecError.single(str(source), "the trial's record names no model: pass --model",
+                               "model")  # fmt: skip
+    return measured.model or model, measured.nodes
 
 
 def board_url(to: str, insecure: bool) -> httpx.URL:
@@ -102,6 +137,7 @@ def build_payload(
     model: str | None = None,
     nodes: int = 0,
     screenshots_dir: Path | None = None,
+    run: dict[str, Any] | None = None,
 ) -> Payload:
     """The validated payload for ``card``.
 
@@ -112,6 +148,8 @@ def build_payload(
         nodes: 0 for a single agent, the node count of a swarm.
         screenshots_dir: the folder the marked screenshots are read from, instead of
             the card's evidence folder ``<card stem>.browser/``.
+        run: the run metadata a trial measured (`from_run.TrialCard.run`), instead of
+            what the card tells of its grading; the tree hash is still the card's.
 
     Raises:
         SpecError: the card is unreadable, not a scorecard, has no model, names a
@@ -128,7 +166,7 @@ def build_payload(
             **scorecard_fields(doc),
             "model": model,
             "nodes": nodes,
-            "run": _run_meta(card, doc),
+            "run": _run_meta(card, doc) if run is None else {**run, "treeSha256": _tree(doc)},
             "poster": {"handle": poster.handle, "installId": poster.install_id},
             "screenshots": _screenshots(card, doc, screenshots_dir),
         }
@@ -228,8 +266,12 @@ def _run_meta(card: Path, doc: dict[str, Any]) -> dict[str, Any]:
         "wallSecs": round(wall, 3),
         "agent": str(provenance.get("agent", "unknown")),
         "suite": str(provenance.get("suite", "unknown")),
-        "treeSha256": str(provenance.get("tree_sha256", "")),
+        "treeSha256": _tree(doc),
     }
+
+
+def _tree(doc: dict[str, Any]) -> str:
+    return str((doc.get("provenance") or {}).get("tree_sha256", ""))
 
 
 def _screenshots(card: Path, doc: dict[str, Any], folder: Path | None) -> list[dict[str, str]]:

@@ -13,14 +13,32 @@ from benchwright.cli._app import app, reports_errors
 @app.command("publish")
 @reports_errors
 def publish(
-    card: Annotated[Path, typer.Argument(help="A scorecard JSON (benchwright grade --json).")],
+    card: Annotated[
+        Path,
+        typer.Argument(
+            help="A scorecard JSON (benchwright grade --json), or a run's trial "
+            "(RUN_DIR/trials/<task>/<n>, or RUN_DIR with one graded trial): its scorecard "
+            "with the run metadata the trial measured."
+        ),
+    ],
     to: Annotated[str, typer.Option("--to", help="The board's base URL.")],
     model: Annotated[
-        str | None, typer.Option("--model", help="The model the agent ran (default: the card's).")
+        str | None,
+        typer.Option(
+            "--model",
+            help="The model the agent ran (default: the card's; for a trial, only when its "
+            "record names none).",
+        ),
     ] = None,
     nodes: Annotated[
-        int, typer.Option("--nodes", min=0, help="0 = a single agent; N = a swarm of N nodes.")
-    ] = 0,
+        int | None,
+        typer.Option(
+            "--nodes",
+            min=0,
+            help="0 = a single agent; N = a swarm of N nodes (a card only: a trial's "
+            "are measured).",
+        ),
+    ] = None,
     screenshots_dir: Annotated[
         Path | None,
         typer.Option(
@@ -33,7 +51,8 @@ def publish(
         typer.Option("--insecure", help="Allow plain http:// to a board that is not loopback."),
     ] = False,
 ) -> None:
-    """Post CARD to the board: prints the run's URL, or the board's error (exit 1)."""
+    """Post CARD (or a run's trial) to the board: prints the run's URL, or the board's
+    error (exit 1)."""
     from benchwright.board.publish import publish as post_card
 
     def say(line: str) -> None:

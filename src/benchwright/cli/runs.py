@@ -52,6 +52,7 @@ def runs_show(
 ) -> None:
     """A run's summary, each task's verdict, the state of its seals (first, unless it is
     verified; naming each tampered file), and where its files are; exit 1 if unknown."""
+    from benchwright.execution.run_meta import usage_line
     from benchwright.execution.runs import run_entry
     from benchwright.execution.verification import verify_run
 
@@ -72,6 +73,8 @@ def runs_show(
     for task_id, task in tasks.items():
         its = ", ".join(task.get("iterations") or []) or "-"
         typer.echo(f"  {task.get('verdict', '?'):<13} {task_id} ({task.get('tier')}; {its})")
+    if usage := summary.get("usage"):
+        typer.echo(f"run: {usage_line(usage)}")
     if entry.tampered:
         typer.echo("  verdicts withheld: the run has tampered files")
     elif not tasks:

@@ -23,6 +23,7 @@ from statistics import fmean
 from typing import Any
 
 from benchwright.errors import SpecError
+from benchwright.execution.run_meta import usage_deltas
 from benchwright.execution.summary import compare_summaries, read_summary, summary_doc
 from benchwright.execution.verification import RunSeals, verify_run
 
@@ -60,8 +61,10 @@ def compare_runs(a: Path, b: Path, allow_unverified: bool = False) -> dict[str, 
         tasks[task_id] = {"change": change, "a": va, "b": vb, "score": score, "rows": rows}
     counts = {c: sum(t["change"] == c for t in tasks.values()) for c in CHANGES}
     verification = {"a": seals_a.counts(), "b": seals_b.counts()}
+    usage = usage_deltas(sa.get("usage"), sb.get("usage"))
     return {"verified": not unverified, "unverified": unverified, "pass_rates": rates,
-            "counts": counts, "tasks": tasks, "verification": verification}  # fmt: skip
+            "usage": usage, "counts": counts, "tasks": tasks,
+            "verification": verification}  # fmt: skip
 
 
 def comparison_lines(result: Mapping[str, Any]) -> list[str]:
@@ -70,6 +73,8 @@ def comparison_lines(result: Mapping[str, Any]) -> list[str]:
     lines = list(result["unverified"])
     lines += [f"{k}: {r['a']} -> {r['b']} (delta {r['delta']})"
               for k, r in result["pass_rates"].items()]  # fmt: skip
+    lines += [f"{k}: {r['a']} -> {r['b']} (delta {r['delta']:+g})"
+              for k, r in result.get("usage", {}).items() if r["delta"] is not None]  # fmt: skip
     counts = result["counts"]
     lines.append("tasks: " + ", ".join(f"{n} {c.replace('_', ' ')}" for c, n in counts.items()))
     for change in CHANGES:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchwright.execution.run_meta import read_block
 from benchwright.model import CheckResult
 
 SCHEMA_VERSION = 1
@@ -59,6 +60,9 @@ class TrialResult:
     `benchwright.execution.evidence`); written under ``evidence/``, never read back."""
     evidence_files: Mapping[str, str] = field(default_factory=dict)
     """Each evidence file's sha256 by the same path, listed in ``result.json`` (so sealed)."""
+    run: Mapping[str, Any] | None = None
+    """What was measured of the run (`benchwright.execution.run_meta.run_block`): model,
+    start, finish, wall, events, tokens, cost, nodes; None in a result from before."""
 
     @property
     def agent_s(self) -> float:
@@ -98,6 +102,7 @@ class TrialResult:
             "checks": [r.to_dict() for r in self.checks],
             "timings": {k: round(v, 6) for k, v in self.timings.items()},
             "evidence_files": dict(self.evidence_files),
+            **({"run": dict(self.run)} if self.run is not None else {}),
         }
 
     @classmethod
@@ -128,6 +133,7 @@ class TrialResult:
             timings=raw.get("timings", {}),
             isolation=raw.get("isolation", "bwrap"),
             evidence_files=dict(raw.get("evidence_files", {})),
+            run=read_block(raw.get("run")),
         )
 
 

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from benchwright.execution.progress import ProgressDisplay
 from benchwright.execution.records import TrialResult
+from benchwright.execution.run_meta import usage_line
 from benchwright.reports.ace import summary_lines
 
 MARKS = {"passed": "PASS", "failed": "FAIL", "errored": "ERROR", "completed": "RAN"}
@@ -114,6 +115,8 @@ def print_summary(summary: dict[str, Any], run_dir: str, console: Console) -> No
         f"latency-only: {lat['tasks']} task(s), {lat['completed']} completed, "
         f"{lat['errored']} errored (not in any pass rate)"
     )
+    if summary.get("usage", {}).get("trials"):
+        console.print(f"run: {usage_line(summary['usage'])}", highlight=False, markup=False)
     if not summary["complete"]:
         console.print("incomplete run: some trials have no result")
     console.print(f"results: {run_dir}")

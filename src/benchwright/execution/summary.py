@@ -17,6 +17,7 @@ from typing import Any
 from benchwright.checks.ace.grade import ace_summary
 from benchwright.errors import SpecError
 from benchwright.execution.records import SCHEMA_VERSION, TrialResult
+from benchwright.execution.run_meta import usage_totals
 from benchwright.model import TIERS, Suite
 
 
@@ -79,7 +80,8 @@ def summarize(
         tier = tasks[ids[0]]["tier"]
         samples = [r.agent_s for (i, _), r in results.items() if i in ids and r.agent_finished]
         counts = _counts(tier, [tasks[i]["verdict"] for i in ids])
-        classes[name] = {"tier": tier, **counts, "latency_s": _latency(samples)}
+        usage = _usage(r for (i, _), r in results.items() if i in ids)
+        classes[name] = {"tier": tier, **counts, "latency_s": _latency(samples), "usage": usage}
     return {
         "schema_version": SCHEMA_VERSION, "run_id": run_id, "suite": suite.name,
         "agent": agent, "iterations": iterations, "complete": complete, "tiers": tiers,
@@ -87,7 +89,14 @@ def summarize(
         "build_pass_rate": _rate(tiers["build"]),
         "latency_only_tasks": tiers["latency"]["tasks"],
         "classes": classes, "tasks": tasks, "isolation": _isolation(results.values()),
+        "usage": _usage(results.values()),
     }  # fmt: skip
+
+
+def _usage(results: Iterable[TrialResult]) -> dict[str, Any]:
+    """Tokens, cost, model calls, events, wall and nodes summed over ``results``' measured
+    ``run`` blocks (`run_meta.usage_totals`; docs/runs.md, "Run metadata")."""
+    return usage_totals(r.run for r in results)
 
 
 def _isolation(results: Iterable[TrialResult]) -> str:

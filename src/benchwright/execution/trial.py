@@ -12,6 +12,7 @@ import time
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from benchwright.execution import evidence
 from benchwright.execution._git import Snapshots
 from benchwright.execution.evaluate import evaluate
 from benchwright.execution.records import PhaseRecord, TrialResult, phase_log
+from benchwright.execution.run_meta import HARNESS_KEY, harness_facts, run_block
 from benchwright.execution.stamp import stamp_task
 from benchwright.execution.verdict import read_only_error, verdict_of
 from benchwright.model import CheckResult, Phase, Task, Trajectory
@@ -94,6 +96,8 @@ class _Trial:
         self.commits: dict[str, str] = {}
         self.phase_changes: dict[str, list[str]] = {}
         self.phase_record: list[dict[str, str]] = []
+        self.agent_started: datetime | None = None
+        self.agent_finished = datetime.now(UTC)
 
     def run(self) -> None:
         directory = self.workspace.directory()
@@ -157,7 +161,9 @@ class _Trial:
             )  # fmt: skip
             if self.options.on_phase is not None:
                 self.options.on_phase(phase.name)
+            self.agent_started = self.agent_started or datetime.now(UTC)
             outcome = self.agent.run(request)
+            self.agent_finished = datetime.now(UTC)
             self._lap("agent_s")
             commit = None
             if limit := over_caps(directory, self.options.workspace_caps):
@@ -187,7 +193,8 @@ class _Trial:
 
     def metadata(self) -> dict[str, Any]:
         """The agents' metadata, then the harness's facts under ``benchwright`` (set last: an
-        agent's own ``benchwright`` key is replaced, never merged)."""
+        agent's own ``benchwright`` key is replaced, never merged): the snapshots, and when
+        the agent ran, when it started (`run_meta.harness_facts`)."""
         merged: dict[str, Any] = {}
         for outcome in self.outcomes:
             merged.update(outcome.metadata)
@@ -196,20 +203,25 @@ class _Trial:
             "phase_changes": dict(self.phase_changes),
             "live": not self.agent.spec.startswith("replay:"),
         }
-        return {**merged, "benchwright": facts}
+        if self.agent_started is not None:
+            wall = self.timings["agent_s"]
+            facts |= harness_facts(self.agent_started, self.agent_finished, wall)
+        return {**merged, HARNESS_KEY: facts}
 
     def result(self, tier: str, iteration: int) -> TrialResult:
         replay_errors = [e for o in self.outcomes for e in o.replay_errors]
         exit_codes = [p.exit_code for p in self.phases]
         verdict, error = verdict_of(tier, self.error, exit_codes, self.checks, replay_errors)
         self.timings["total_s"] = time.perf_counter() - self.started
-        trajectory = {"metadata": self.metadata(), "steps": [dict(s) for s in self.steps()],
+        metadata, steps = self.metadata(), self.steps()
+        trajectory = {"metadata": metadata, "steps": [dict(s) for s in steps],
                       "answer": self.answer}  # fmt: skip
         return TrialResult(
             self.task.id, self.task.task_class, tier, iteration, self.agent.spec, verdict,
             error, tuple(self.phases), self.checks, tuple(map(str, replay_errors)),
             self.answer, self.timings, self.log, trajectory, self.options.confinement.isolation,
             tuple(self.phase_record), self.artifacts, evidence.digests(self.artifacts),
+            run=run_block(metadata, len(steps)),
         )  # fmt: skip
 
     def _lap(self, key: str) -> None:

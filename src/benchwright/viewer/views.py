@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from benchwright.board.payload import scorecard_fields
+from benchwright.execution.run_meta import read_block, usage_fields
 from benchwright.execution.verification import (
     TAMPERED,
     VERIFIED,
@@ -196,8 +197,20 @@ def trial_view(
         "answer": trial.text("answer.txt"),
         "log": trial.text("agent.log"),
         "timings": row["timings"],
+        "run_meta": _trial_run_meta(result.get("run")) if sealed.counted else {},
         "replay_errors": result.get("replay_errors", []),
     }
+
+
+def _trial_run_meta(raw: Any) -> dict[str, str]:
+    """What was measured of the trial's run (its ``run`` block, checked again): when the
+    agent started and finished, then `usage_fields`; empty for a result from before."""
+    block = read_block(raw)
+    if block is None:
+        return {}
+    when = {"started": fmt_when(block["started_at"]), "finished": fmt_when(block["finished_at"])}
+    dropped = {"dropped": "; ".join(block["dropped"])} if block.get("dropped") else {}
+    return when | usage_fields(block) | dropped
 
 
 def card_view(card: Card, links: Links) -> dict[str, Any]:
@@ -379,6 +392,7 @@ def _run_meta(run: Run, seals: RunSeals) -> dict[str, str]:
         "seed": str(info.get("seed", "-")),
         "isolation": str(summary.get("isolation") or info.get("isolation", "-")),
         "complete": "yes" if summary.get("complete") else "no (no summary or unfinished)",
+        **(usage_fields(summary["usage"]) if summary.get("usage") and not seals.tampered() else {}),
         "results": run_seal(seals)["counts"],
         "run.json": seals.run_json.badge if seals.run_json else "none",
         "summary.json": seals.summary.badge if seals.summary else "none",
