@@ -112,3 +112,18 @@ def test_one_pass_in_three_iterations_is_pass_at_1_a_third_and_pass_at_3_one(
     report = cli("report", "runs", "--html", "report.html")
     assert report.returncode == 0, report.stderr
     assert f'<td class="per-trial">{SHOWN}</td>' in (tmp_path / "report.html").read_text()
+
+    # An agent that rewrites a failed trial's result.json as passed gains nothing: the
+    # figures come from the sealed summary, and a run with a tampered file shows none.
+    failed = next(p for p in run_dir.glob("trials/t/*/result.json")
+                  if json.loads(p.read_text())["verdict"] == "failed")  # fmt: skip
+    failed.write_text(failed.read_text().replace('"failed"', '"passed"'))
+    shown = cli("runs", "show", run_dir.name)
+    assert "verdicts withheld: the run has tampered files" in shown.stdout
+    assert "per trial" not in shown.stdout and SHOWN not in shown.stdout
+    with (
+        serving(tmp_path / "runs") as url,
+        urllib.request.urlopen(f"{url}/runs/{run_dir.name}") as page,
+    ):
+        html = page.read().decode()
+    assert '<td class="per-trial">withheld (tampered)</td>' in html and SHOWN not in html
