@@ -13,12 +13,14 @@ from hypothesis import strategies as st
 from benchwright.execution import TrialResult, summarize
 from benchwright.execution.pass_at_k import (
     TrialOutcome,
+    figures_text,
     outcome_of,
     pass_at_k,
     pooled_figures,
     task_figures,
     trial_score,
 )
+from benchwright.execution.run_display import per_trial_lines, task_line
 from benchwright.model import CheckResult, CheckSpec, Status
 
 from .minisuites import minisuite
@@ -151,3 +153,27 @@ def test_the_summary_reports_per_trial_figures_beside_the_every_iteration_count(
     assert summary["tasks"]["longctx-summary"]["per_trial"] is None
     assert summary["classes"]["longctx"]["per_trial"] is None
     assert "latency" not in summary["per_trial"]
+
+
+@pytest.mark.parametrize(
+    ("hostile", "shown"),
+    [({"per_trial": "x", "iterations": "3"}, []),
+     ({"per_trial": {"correctness": []}, "iterations": True}, []),
+     ({"per_trial": {"correctness": {"pass_at_k": [1], "mean_score": "1", "trials": 2.5}},
+       "iterations": 3},
+      ["correctness per trial: pass@1 -, pass@3 -, mean score ? (? trial(s), ? errored)"])],
+)  # fmt: skip
+def test_an_unverified_summary_holding_anything_is_shown_without_crashing(hostile, shown):
+    """A summary that is not verified is shown for what it says; a forged shape prints
+    ``?`` where a figure is not a number, and never stops ``runs show`` or the viewer."""
+    assert per_trial_lines({"tiers": {}, **hostile}) == shown
+    task = {"tier": "correctness", "iterations": ["passed"], "per_trial": hostile["per_trial"]}
+    assert task_line(hostile, task).startswith("correctness; passed")
+
+
+def test_figures_text_prints_what_is_a_number_and_marks_what_is_not():
+    figures = {"pass_at_k": {"1": 0.5, "3": "1"}, "mean_score": None, "trials": 3,
+               "errored": False}  # fmt: skip
+    assert figures_text(figures, ("1", "3")) == (
+        "pass@1 0.50, pass@3 ?, mean score - (3 trial(s), ? errored)"
+    )

@@ -108,21 +108,36 @@ def _mean(values: Sequence[float]) -> float:
     return round(sum(values) / len(values), DIGITS)
 
 
-def shown_ks(iterations: int) -> tuple[str, ...]:
+def shown_ks(iterations: object) -> tuple[str, ...]:
     """The k shown where space is short: 1 and K (every k is in ``summary.json``)."""
-    return ("1", str(iterations)) if iterations > 1 else ("1",)
+    many = isinstance(iterations, int) and not isinstance(iterations, bool) and iterations > 1
+    return ("1", str(iterations)) if many else ("1",)
 
 
 def figures_text(figures: Mapping[str, Any], ks: Sequence[str], *, counts: bool = True) -> str:
     """``pass@1 0.33, pass@3 1.00, mean score 0.50`` and, with ``counts``, `` (3 trial(s),
     0 errored)``: errored trials are inside the figures, so the line says how many. The
-    terminal, ``runs show`` and the viewer all print the figures with this."""
-    rates = ", ".join(f"pass@{k} {_two(figures['pass_at_k'].get(k))}" for k in ks)
-    text = f"{rates}, mean score {_two(figures['mean_score'])}"
+    terminal, ``runs show`` and the viewer all print the figures with this. A summary
+    that is not verified may hold anything: what is not a number shows as ``?``."""
+    rates = figures.get("pass_at_k")
+    rates = rates if isinstance(rates, Mapping) else {}
+    text = ", ".join(f"pass@{k} {_two(rates.get(k))}" for k in ks)
+    text += f", mean score {_two(figures.get('mean_score'))}"
     if not counts:
         return text
-    return f"{text} ({figures['trials']} trial(s), {figures['errored']} errored)"
+    trials, errored = _count(figures.get("trials")), _count(figures.get("errored"))
+    return f"{text} ({trials} trial(s), {errored} errored)"
 
 
-def _two(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}"
+def _two(value: object) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.2f}" if _number(value) else "?"
+
+
+def _count(value: object) -> str:
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else "?"
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)

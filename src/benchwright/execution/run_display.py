@@ -8,6 +8,7 @@ figures (pass@1, pass@K, mean score) beside it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Console
@@ -143,17 +144,19 @@ def per_trial_lines(
 ) -> list[str]:
     """``correctness per trial: pass@1 …`` for each tier with figures (none in a summary
     written before they existed)."""
-    ks = shown_ks(int(summary.get("iterations") or 1))
-    per_tier = summary.get("per_trial") or {}
-    return [f"{t} per trial: {figures_text(per_tier[t], ks)}" for t in tiers if per_tier.get(t)]
+    ks = shown_ks(summary.get("iterations"))
+    per_tier = summary.get("per_trial")
+    per_tier = per_tier if isinstance(per_tier, Mapping) else {}
+    return [f"{t} per trial: {figures_text(per_tier[t], ks)}" for t in tiers
+            if isinstance(per_tier.get(t), Mapping)]  # fmt: skip
 
 
 def task_line(summary: dict[str, Any], task: dict[str, Any]) -> str:
     """``correctness; failed, passed, failed; pass@1 0.33, pass@3 1.00, mean score 0.50``."""
     its = ", ".join(task.get("iterations") or []) or "-"
     figures = task.get("per_trial")
-    ks = shown_ks(int(summary.get("iterations") or 1))
-    more = f"; {figures_text(figures, ks, counts=False)}" if figures else ""
+    ks = shown_ks(summary.get("iterations"))
+    more = f"; {figures_text(figures, ks, counts=False)}" if isinstance(figures, Mapping) else ""
     return f"{task.get('tier')}; {its}{more}"
 
 

@@ -397,15 +397,17 @@ def _per_trial(seals: RunSeals, figures: Any, counts: bool = False) -> str:
         return WITHHELD
     if not isinstance(figures, Mapping):
         return "-"
-    ks = shown_ks(int((seals.summary_doc or {}).get("iterations") or 1))
+    ks = shown_ks((seals.summary_doc or {}).get("iterations"))
     return figures_text(figures, ks, counts=counts)
 
 
 def _tiers_per_trial(seals: RunSeals) -> dict[str, str]:
     """``correctness per trial: …`` rows for the run's metadata, for tiers with figures."""
-    per_tier = (seals.summary_doc or {}).get("per_trial") or {}
+    per_tier = (seals.summary_doc or {}).get("per_trial")
+    if not isinstance(per_tier, Mapping):
+        return {}
     return {f"{tier} per trial": _per_trial(seals, figures, counts=True)
-            for tier, figures in per_tier.items() if figures}  # fmt: skip
+            for tier, figures in per_tier.items() if isinstance(figures, Mapping)}  # fmt: skip
 
 
 def _suite(info: Mapping[str, Any]) -> str:
