@@ -94,6 +94,8 @@ def test_one_pass_in_three_iterations_is_pass_at_1_a_third_and_pass_at_3_one(
     assert "correctness: 0/1 passed (0.0%), 0 errored, 1 task(s); a task passes only if all 3 " \
            "iterations passed" in done.stdout  # fmt: skip
     assert f"correctness per trial: {SHOWN} (3 trial(s), 0 errored)" in done.stdout
+    rows = [[cell.strip() for cell in line.split("│")[1:-1]] for line in done.stdout.splitlines()]
+    assert ["edit", "3", "1", "0", "0.33", "1.00", "0.67"] in rows  # the per-trial table
 
     shown = cli("runs", "show", run_dir.name)
     assert shown.returncode == 0, shown.stderr

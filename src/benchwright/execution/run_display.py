@@ -84,9 +84,7 @@ def print_summary(summary: dict[str, Any], run_dir: str, console: Console) -> No
         table.add_column(column, no_wrap=True)
     # "pass" counts tasks whose every iteration passed; with K > 1 the header says so.
     strict = "pass all" if iterations > 1 else "pass"
-    ks = shown_ks(iterations)
-    for column in ("tasks", "tried", "err", strict, *(f"pass@{k}" for k in ks), "score",
-                   "p50 s", "p95 s", "max s"):  # fmt: skip
+    for column in ("tasks", "tried", "err", strict, "p50 s", "p95 s", "max s"):
         table.add_column(column, justify="right")
     for name, row in summary["classes"].items():
         lat = row["latency_s"]
@@ -98,10 +96,11 @@ def print_summary(summary: dict[str, Any], run_dir: str, console: Console) -> No
             str(row["attempted"]),
             str(row["errored"]),
             passed,
-            *per_trial_cells(row.get("per_trial"), ks),
             *(_s(lat[k]) for k in ("p50", "p95", "max")),
         )
     console.print(table)
+    if any(row.get("per_trial") for row in summary["classes"].values()):
+        console.print(per_trial_table(summary))
     for task_id, task in summary["tasks"].items():
         for n, fields in enumerate(task.get("ace", ()), start=1):
             for line in summary_lines(fields):
@@ -131,12 +130,21 @@ def print_summary(summary: dict[str, Any], run_dir: str, console: Console) -> No
     console.print(f"results: {run_dir}")
 
 
-def per_trial_cells(figures: dict[str, Any] | None, ks: tuple[str, ...]) -> list[str]:
-    """pass@k for each of ``ks`` and the mean score, ``-`` where there is none."""
-    if not figures:
-        return ["-"] * (len(ks) + 1)
-    rates = figures["pass_at_k"]
-    return [*(_s(rates.get(k)) for k in ks), _s(figures["mean_score"])]
+def per_trial_table(summary: dict[str, Any]) -> Table:
+    """Per class with figures: its trials, how many passed and errored, pass@1, pass@K and
+    the mean score (a table of its own: beside the counts it would not fit 80 columns)."""
+    ks = shown_ks(summary["iterations"])
+    table = Table(title="per trial (pass@k: unbiased estimate; score: mean over trials)")
+    table.add_column("class", no_wrap=True)
+    for column in ("trials", "passed", "err", *(f"pass@{k}" for k in ks), "score"):
+        table.add_column(column, justify="right")
+    for name, row in summary["classes"].items():
+        if figures := row.get("per_trial"):
+            rates = figures["pass_at_k"]
+            table.add_row(str(name), str(figures["trials"]), str(figures["passed"]),
+                          str(figures["errored"]), *(_s(rates.get(k)) for k in ks),
+                          _s(figures["mean_score"]))  # fmt: skip
+    return table
 
 
 def per_trial_lines(
