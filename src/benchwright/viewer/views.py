@@ -406,8 +406,9 @@ def _tiers_per_trial(seals: RunSeals) -> dict[str, str]:
     per_tier = (seals.summary_doc or {}).get("per_trial")
     if not isinstance(per_tier, Mapping):
         return {}
-    return {f"{tier} per trial": _per_trial(seals, figures, counts=True)
-            for tier, figures in per_tier.items() if isinstance(figures, Mapping)}  # fmt: skip
+    return {f"{tier} per trial": _per_trial(seals, per_tier.get(tier), counts=True)
+            for tier in ("correctness", "build")
+            if isinstance(per_tier.get(tier), Mapping)}  # fmt: skip
 
 
 def _suite(info: Mapping[str, Any]) -> str:
