@@ -78,7 +78,9 @@ def test_show_prints_the_summary_each_tasks_verdict_and_where_files_are(runs, cl
                         f"{json.loads((finished / 'run.json').read_text())['created_at']}, "
                         "1/1 trials, correctness 0%, complete")  # fmt: skip
     assert lines[1] == "results: 1 verified, 0 unverified, 0 tampered; summary.json: verified"
-    assert lines[2].split() == ["failed", "nav-count", "(correctness;", "failed)"]
+    assert lines[2] == "correctness per trial: pass@1 0.00, mean score 0.00 (1 trial(s), 0 errored)"
+    assert lines[3].split() == ["failed", "nav-count", "(correctness;", "failed;", "pass@1",
+                                "0.00,", "mean", "score", "0.00)"]  # fmt: skip
     assert lines[-1].startswith(f"files: runs/{finished.name}/run.json, summary.json, trials/")
     shown = cli("runs", "show", f"runs/{killed.name}")
     assert "no summary.json yet" in shown.stdout and "incomplete" in shown.stdout

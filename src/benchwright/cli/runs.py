@@ -52,6 +52,7 @@ def runs_show(
 ) -> None:
     """A run's summary, each task's verdict, the state of its seals (first, unless it is
     verified; naming each tampered file), and where its files are; exit 1 if unknown."""
+    from benchwright.execution.run_display import per_trial_lines, task_line
     from benchwright.execution.run_meta import usage_line
     from benchwright.execution.runs import run_entry
     from benchwright.execution.verification import verify_run
@@ -70,9 +71,10 @@ def runs_show(
     typer.echo(_seals_line(entry))
     for sentence in entry.tampered:
         typer.echo(f"  TAMPERED {sentence}")
+    for line in per_trial_lines(summary):
+        typer.echo(line)
     for task_id, task in tasks.items():
-        its = ", ".join(task.get("iterations") or []) or "-"
-        typer.echo(f"  {task.get('verdict', '?'):<13} {task_id} ({task.get('tier')}; {its})")
+        typer.echo(f"  {task.get('verdict', '?'):<13} {task_id} ({task_line(summary, task)})")
     if usage := summary.get("usage"):
         typer.echo(f"run: {usage_line(usage)}")
     if entry.tampered:

@@ -1,16 +1,20 @@
 """What a suite run shows on a terminal: one line per trial, a live bar, the tier summary.
 
 The summary leads with the correctness tier and names the latency-only tasks as
-outside every pass rate, so the headline number cannot be misread.
+outside every pass rate, so the headline number cannot be misread; with several
+iterations it says that a task passes only if all did, and adds the per-trial
+figures (pass@1, pass@K, mean score) beside it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
+from benchwright.execution.pass_at_k import figures_text, shown_ks
 from benchwright.execution.progress import ProgressDisplay
 from benchwright.execution.records import TrialResult
 from benchwright.execution.run_meta import usage_line
@@ -75,12 +79,13 @@ UNCONFINED_WARNING = (
 
 
 def print_summary(summary: dict[str, Any], run_dir: str, console: Console) -> None:
-    table = Table(
-        title=f"{summary['suite']} / {summary['agent']} ({summary['iterations']} iteration(s))"
-    )
+    iterations = summary["iterations"]
+    table = Table(title=f"{summary['suite']} / {summary['agent']} ({iterations} iteration(s))")
     for column in ("class", "tier"):
         table.add_column(column, no_wrap=True)
-    for column in ("tasks", "tried", "err", "pass", "p50 s", "p95 s", "max s"):
+    # "pass" counts tasks whose every iteration passed; with K > 1 the header says so.
+    strict = "pass all" if iterations > 1 else "pass"
+    for column in ("tasks", "tried", "err", strict, "p50 s", "p95 s", "max s"):
         table.add_column(column, justify="right")
     for name, row in summary["classes"].items():
         lat = row["latency_s"]
@@ -95,6 +100,8 @@ def print_summary(summary: dict[str, Any], run_dir: str, console: Console) -> No
             *(_s(lat[k]) for k in ("p50", "p95", "max")),
         )
     console.print(table)
+    if any(row.get("per_trial") for row in summary["classes"].values()):
+        console.print(per_trial_table(summary))
     for task_id, task in summary["tasks"].items():
         for n, fields in enumerate(task.get("ace", ()), start=1):
             for line in summary_lines(fields):
@@ -103,13 +110,17 @@ def print_summary(summary: dict[str, Any], run_dir: str, console: Console) -> No
                 )
     if summary.get("isolation") == "none":
         console.print(UNCONFINED_WARNING, style="bold red")
+    every = f"; a task passes only if all {iterations} iterations passed" if iterations > 1 else ""
     for tier, key in (("correctness", "correctness_pass_rate"), ("build", "build_pass_rate")):
         t = summary["tiers"][tier]
         rate = "n/a" if summary[key] is None else f"{summary[key]:.1%}"
         console.print(
             f"{tier}: {t['passed']}/{t['attempted']} passed ({rate}), "
-            f"{t['errored']} errored, {t['tasks']} task(s)"
+            f"{t['errored']} errored, {t['tasks']} task(s){every if t['tasks'] else ''}",
+            soft_wrap=True,
         )
+        for line in per_trial_lines(summary, (tier,)):
+            console.print(line, highlight=False, soft_wrap=True)
     lat = summary["tiers"]["latency"]
     console.print(
         f"latency-only: {lat['tasks']} task(s), {lat['completed']} completed, "
@@ -120,6 +131,44 @@ def print_summary(summary: dict[str, Any], run_dir: str, console: Console) -> No
     if not summary["complete"]:
         console.print("incomplete run: some trials have no result")
     console.print(f"results: {run_dir}")
+
+
+def per_trial_table(summary: dict[str, Any]) -> Table:
+    """Per class with figures: its trials, how many passed and errored, pass@1, pass@K and
+    the mean score (a table of its own: beside the counts it would not fit 80 columns)."""
+    ks = shown_ks(summary["iterations"])
+    table = Table(title="per trial (pass@k: unbiased estimate; score: mean over trials)")
+    table.add_column("class", no_wrap=True)
+    for column in ("trials", "passed", "err", *(f"pass@{k}" for k in ks), "score"):
+        table.add_column(column, justify="right")
+    for name, row in summary["classes"].items():
+        if figures := row.get("per_trial"):
+            rates = figures["pass_at_k"]
+            table.add_row(str(name), str(figures["trials"]), str(figures["passed"]),
+                          str(figures["errored"]), *(_s(rates.get(k)) for k in ks),
+                          _s(figures["mean_score"]))  # fmt: skip
+    return table
+
+
+def per_trial_lines(
+    summary: dict[str, Any], tiers: tuple[str, ...] = ("correctness", "build")
+) -> list[str]:
+    """``correctness per trial: pass@1 …`` for each tier with figures (none in a summary
+    written before they existed)."""
+    ks = shown_ks(summary.get("iterations"))
+    per_tier = summary.get("per_trial")
+    per_tier = per_tier if isinstance(per_tier, Mapping) else {}
+    return [f"{t} per trial: {figures_text(per_tier[t], ks)}" for t in tiers
+            if isinstance(per_tier.get(t), Mapping)]  # fmt: skip
+
+
+def task_line(summary: dict[str, Any], task: dict[str, Any]) -> str:
+    """``correctness; failed, passed, failed; pass@1 0.33, pass@3 1.00, mean score 0.50``."""
+    its = ", ".join(task.get("iterations") or []) or "-"
+    figures = task.get("per_trial")
+    ks = shown_ks(summary.get("iterations"))
+    more = f"; {figures_text(figures, ks, counts=False)}" if isinstance(figures, Mapping) else ""
+    return f"{task.get('tier')}; {its}{more}"
 
 
 def _s(value: float | None) -> str:

@@ -2,8 +2,10 @@
 
 Rules (docs/suites.md, "The summary"): a task passes only if every iteration
 passed; an errored task stays in its tier's denominator; latency tasks are in
-no pass rate. `compare_summaries` refuses summaries of different schema
-versions, because a version bump means the numbers mean something else.
+no pass rate. Beside those strict counts, ``per_trial`` reads the same trials
+one by one (pass@1, pass@k, mean score: `pass_at_k`, docs/runs.md).
+`compare_summaries` refuses summaries of different schema versions, because a
+version bump means the numbers mean something else.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from benchwright.checks.ace.grade import ace_summary
 from benchwright.errors import SpecError
+from benchwright.execution.pass_at_k import outcome_of, pooled_figures, task_figures
 from benchwright.execution.records import SCHEMA_VERSION, TrialResult
 from benchwright.execution.run_meta import usage_totals
 from benchwright.model import TIERS, Suite
@@ -71,6 +74,7 @@ def summarize(
         error = next((r.error for r in done if r.error), None)
         tasks[task_id] = {"class": task_class, "tier": tier, "verdict": verdict,
                           "iterations": [r.verdict for r in done], "error": error}  # fmt: skip
+        tasks[task_id]["per_trial"] = _task_per_trial(suite, task_id, done, iterations)
         if rung := suite.task(task_id).rung:
             tasks[task_id]["ace"] = [ace_summary(rung, r.checks) for r in done]
     tiers = {t: _counts(t, [v["verdict"] for v in tasks.values() if v["tier"] == t]) for t in TIERS}
@@ -81,12 +85,14 @@ def summarize(
         samples = [r.agent_s for (i, _), r in results.items() if i in ids and r.agent_finished]
         counts = _counts(tier, [tasks[i]["verdict"] for i in ids])
         usage = _usage(r for (i, _), r in results.items() if i in ids)
-        classes[name] = {"tier": tier, **counts, "latency_s": _latency(samples), "usage": usage}
+        classes[name] = {"tier": tier, **counts, "latency_s": _latency(samples), "usage": usage,
+                         "per_trial": _pooled_per_trial(tasks, ids)}  # fmt: skip
     return {
         "schema_version": SCHEMA_VERSION, "run_id": run_id, "suite": suite.name,
         "agent": agent, "iterations": iterations, "complete": complete, "tiers": tiers,
         "correctness_pass_rate": _rate(tiers["correctness"]),
         "build_pass_rate": _rate(tiers["build"]),
+        "per_trial": _tiers_per_trial(tasks),
         "latency_only_tasks": tiers["latency"]["tasks"],
         "classes": classes, "tasks": tasks, "isolation": _isolation(results.values()),
         "usage": _usage(results.values()),
@@ -97,6 +103,32 @@ def _usage(results: Iterable[TrialResult]) -> dict[str, Any]:
     """Tokens, cost, model calls, events, wall and nodes summed over ``results``' measured
     ``run`` blocks (`run_meta.usage_totals`; docs/runs.md, "Run metadata")."""
     return usage_totals(r.run for r in results)
+
+
+def _task_per_trial(
+    suite: Suite, task_id: str, done: Sequence[TrialResult], iterations: int
+) -> dict[str, Any] | None:
+    """The task's pass@k and mean score over the trials it has; None for a latency task."""
+    if suite.tiers[task_id] == "latency":
+        return None
+    task = suite.task(task_id)
+    return task_figures([outcome_of(task, r.verdict, r.checks) for r in done], iterations)
+
+
+def _pooled_per_trial(tasks: Mapping[str, Any], ids: Sequence[str]) -> dict[str, Any] | None:
+    """Pooled over the attempted tasks among ``ids``, the same tasks as the pass rate's
+    denominator (an incomplete run's unfinished tasks are in neither)."""
+    attempted = [tasks[i]["per_trial"] for i in ids if tasks[i]["verdict"] != "not_attempted"]
+    return pooled_figures([f for f in attempted if f is not None])
+
+
+def _tiers_per_trial(tasks: Mapping[str, Any]) -> dict[str, Any]:
+    """The correctness and build tiers' pooled figures (latency tasks have none)."""
+    return {
+        tier: _pooled_per_trial(tasks, [i for i, v in tasks.items() if v["tier"] == tier])
+        for tier in TIERS
+        if tier != "latency"
+    }
 
 
 def _isolation(results: Iterable[TrialResult]) -> str:

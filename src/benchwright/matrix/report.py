@@ -32,14 +32,24 @@ def _rate(rate: Rate) -> str:
     return f"{rate.passed}/{rate.total} ({_pct(rate.value)}, CI {_ci(rate)})"
 
 
+def _score(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
 def summary(result: MatrixResult, drift: DriftReport | None) -> list[str]:
-    """Lines for the terminal: every cell, the pooled rates, then the drift decisions."""
+    """Lines for the terminal: every cell, the pooled rates (each with the mean score of
+    its tasks), then the drift decisions."""
     level = f"{result.confidence:.0%}"
     lines = [f"Matrix: {result.name} ({level} Wilson intervals)",
-             f"Overall pass rate: {_rate(result.overall)}", "", "Cells:"]  # fmt: skip
-    lines += [f"  {cell.key}: {_rate(cell.rate)}" for cell in result.cells]
+             f"Overall pass rate: {_rate(result.overall)}, "
+             f"mean score {_score(result.mean_score())}", "", "Cells:"]  # fmt: skip
+    lines += [f"  {cell.key}: {_rate(cell.rate)}, mean score {_score(cell.mean_score)}"
+              for cell in result.cells]  # fmt: skip
     for title, attribute in (("By model:", "model"), ("By prompt:", "prompt")):
-        lines += ["", title] + [f"  {k}: {_rate(r)}" for k, r in result.by(attribute).items()]
+        lines += ["", title] + [
+            f"  {k}: {_rate(r)}, mean score {_score(result.mean_score(attribute, k))}"
+            for k, r in result.by(attribute).items()
+        ]
     if drift is not None:
         lines += ["", *drift_lines(drift)]
     return lines
@@ -64,14 +74,15 @@ def _comparison(c: Comparison) -> str:
 def markdown(result: MatrixResult, drift: DriftReport | None) -> str:
     level = f"{result.confidence:.0%}"
     lines = [f"## Matrix: {result.name}", "",
-             f"| Model | Prompt | Passed | Pass rate | {level} CI |",
-             "| --- | --- | --- | --- | --- |"]  # fmt: skip
+             f"| Model | Prompt | Passed | Pass rate | {level} CI | Mean score |",
+             "| --- | --- | --- | --- | --- | --- |"]  # fmt: skip
     for cell in result.cells:
         r = cell.rate
         lines.append(f"| {cell.model} | {cell.prompt} | {r.passed}/{r.total} | "
-                     f"{_pct(r.value)} | {_ci(r)} |")  # fmt: skip
+                     f"{_pct(r.value)} | {_ci(r)} | {_score(cell.mean_score)} |")  # fmt: skip
     lines.append(f"| **all** | **all** | {result.overall.passed}/{result.overall.total} | "
-                 f"{_pct(result.overall.value)} | {_ci(result.overall)} |")  # fmt: skip
+                 f"{_pct(result.overall.value)} | {_ci(result.overall)} | "
+                 f"{_score(result.mean_score())} |")  # fmt: skip
     if drift is not None and drift.comparisons:
         lines += ["", "| Scope | Key | Baseline | Current | Delta | CI of delta | Verdict |",
                   "| --- | --- | --- | --- | --- | --- | --- |"]  # fmt: skip
@@ -87,19 +98,24 @@ def document(result: MatrixResult, drift: DriftReport | None) -> dict[str, Any]:
         low, high = r.interval
         return {"passed": r.passed, "total": r.total, "pass_rate": r.value, "ci": [low, high]}
 
+    def pooled(attribute: str) -> dict[str, Any]:
+        return {k: rate(r) | {"mean_score": result.mean_score(attribute, k)}
+                for k, r in result.by(attribute).items()}  # fmt: skip
+
     return {
         "schema": SCHEMA,
         "name": result.name,
         "confidence": result.confidence,
-        "overall": rate(result.overall),
-        "by_model": {k: rate(r) for k, r in result.by("model").items()},
-        "by_prompt": {k: rate(r) for k, r in result.by("prompt").items()},
+        "overall": rate(result.overall) | {"mean_score": result.mean_score()},
+        "by_model": pooled("model"),
+        "by_prompt": pooled("prompt"),
         "cells": [
             {
                 "model": c.model,
                 "prompt": c.prompt,
                 "trajectory": c.trajectory,
                 **rate(c.rate),
+                "per_trial": c.per_trial,
                 "tasks": c.tasks,
             }
             for c in result.cells

@@ -5,6 +5,10 @@ per-model and per-prompt rates pool the cells they cover (with equal task counts
 cell, as here, pooling equals AgentBench's mean of cell rates). Pooled trials share
 tasks, so their intervals are narrower than independent samples would justify; the
 cell intervals carry no such caveat.
+
+Each task is graded once per cell (one trajectory), so a cell's per-trial figures
+(`benchwright.execution.pass_at_k`, the run summary's) are pass@1, its pass rate, and
+the mean score over its tasks: partial credit the pass rate does not show.
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from typing import Any
 from benchwright.dsl import load_manifest, load_tasks, load_trajectory
 from benchwright.execution import run_gate
 from benchwright.execution.isolation import IsolationRequest, choose_confinement
+from benchwright.execution.pass_at_k import TrialOutcome, pooled_figures, task_figures, trial_score
 from benchwright.matrix.config import MatrixConfig, locate
 from benchwright.matrix.stats import Rate, z_for
-from benchwright.model import Task
+from benchwright.model import RunResult, Task
 
 
 @dataclass(frozen=True)
@@ -28,12 +33,18 @@ class CellResult:
     trajectory: str
     rate: Rate
     tasks: list[dict[str, Any]] = field(default_factory=list)
-    """Per task: ``task_id``, ``passed`` and the failed checks with their detail."""
+    """Per task: ``task_id``, ``passed``, ``score`` and the failed checks with their detail."""
     harness_failed: bool = False
+    per_trial: dict[str, Any] | None = None
+    """pass@1 and the mean score over the cell's tasks (`pass_at_k.pooled_figures`)."""
 
     @property
     def key(self) -> str:
         return f"{self.model}/{self.prompt}"
+
+    @property
+    def mean_score(self) -> float | None:
+        return self.per_trial["mean_score"] if self.per_trial else None
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,14 @@ class MatrixResult:
         z = z_for(self.confidence)
         return Rate(sum(c.rate.passed for c in cells), sum(c.rate.total for c in cells), z)
 
+    def mean_score(self, attribute: str | None = None, key: str | None = None) -> float | None:
+        """The mean score over every task graded in the cells whose ``attribute`` is
+        ``key`` (all cells without one): each task of each cell weighs the same."""
+        cells = [c for c in self.cells if attribute is None or getattr(c, attribute) == key]
+        figures = [task_figures([_outcome(t)], 1) for c in cells for t in c.tasks]
+        pooled = pooled_figures(figures)
+        return pooled["mean_score"] if pooled else None
+
 
 def run_matrix(
     config: MatrixConfig, config_path: Path, tasks_dir: Path | None = None,
@@ -78,19 +97,31 @@ def run_matrix(
     cells = []
     for cell, trajectory in zip(config.cells, trajectories, strict=True):
         gate = run_gate([(task, trajectory) for task in tasks], confinement=confinement)
-        runs = [
-            {
-                "task_id": run.task_id,
-                "passed": run.passed,
-                "failures": {r.check_id: r.detail for r in run.results if not r.passed},
-            }
-            for run in gate.runs
-        ]
+        by_id = {task.id: task for task in tasks}
+        runs = [_task_row(by_id[run.task_id], run) for run in gate.runs]
         passed = sum(run.passed for run in gate.runs)
         rate = Rate(passed, len(tasks), z)
+        per_trial = pooled_figures([task_figures([_outcome(row)], 1) for row in runs])
         cells.append(CellResult(cell.model, cell.prompt, cell.trajectory, rate, runs,
-                                gate.harness_failed))  # fmt: skip
+                                gate.harness_failed, per_trial))  # fmt: skip
     return MatrixResult(config.name, cells, config.confidence)
+
+
+def _task_row(task: Task, run: RunResult) -> dict[str, Any]:
+    """A task's row in a cell: passed, errored (a check the harness could not run), its
+    score (`pass_at_k.trial_score`) and the failed checks with their detail."""
+    errored = run.harness_failed
+    return {
+        "task_id": run.task_id,
+        "passed": run.passed,
+        "errored": errored,
+        "score": round(trial_score(task, run.results, errored=errored), 6),
+        "failures": {r.check_id: r.detail for r in run.results if not r.passed},
+    }
+
+
+def _outcome(row: dict[str, Any]) -> TrialOutcome:
+    return TrialOutcome(bool(row["passed"]), bool(row["errored"]), float(row["score"]))
 
 
 def select_matrix_tasks(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from benchwright.board.payload import scorecard_fields
+from benchwright.execution.pass_at_k import figures_text, shown_ks
 from benchwright.execution.run_meta import read_block, usage_fields
 from benchwright.execution.verification import (
     TAMPERED,
@@ -115,6 +116,7 @@ def run_view(run: Run, links: Links) -> dict[str, Any]:
             "tier": result.get("tier", "-"),
             "class": result.get("class") or "-",
             "verdict": summary_tasks.get(trial.task_id, {}).get("verdict", "-"),
+            "per_trial": _per_trial(seals, summary_tasks.get(trial.task_id, {}).get("per_trial")),
             "trials": [],
         })  # fmt: skip
         row = _trial_row(run, trial, sealed, links)
@@ -393,12 +395,34 @@ def _run_meta(run: Run, seals: RunSeals) -> dict[str, str]:
         "isolation": str(summary.get("isolation") or info.get("isolation", "-")),
         "complete": "yes" if summary.get("complete") else "no (no summary or unfinished)",
         **(usage_fields(summary["usage"]) if summary.get("usage") and not seals.tampered() else {}),
+        **_tiers_per_trial(seals),
         "results": run_seal(seals)["counts"],
         "run.json": seals.run_json.badge if seals.run_json else "none",
         "summary.json": seals.summary.badge if seals.summary else "none",
         "directory": str(run.path),
         **({"sealed in": str(seals.origin)} if seals.origin else {}),
     }
+
+
+def _per_trial(seals: RunSeals, figures: Any, counts: bool = False) -> str:
+    """A task's or tier's pass@1, pass@K and mean score from the summary, ``-`` without
+    them (a latency task, a summary written before them), withheld in a tampered run."""
+    if seals.tampered():
+        return WITHHELD
+    if not isinstance(figures, Mapping):
+        return "-"
+    ks = shown_ks((seals.summary_doc or {}).get("iterations"))
+    return figures_text(figures, ks, counts=counts)
+
+
+def _tiers_per_trial(seals: RunSeals) -> dict[str, str]:
+    """``correctness per trial: …`` rows for the run's metadata, for tiers with figures."""
+    per_tier = (seals.summary_doc or {}).get("per_trial")
+    if not isinstance(per_tier, Mapping):
+        return {}
+    return {f"{tier} per trial": _per_trial(seals, per_tier.get(tier), counts=True)
+            for tier in ("correctness", "build")
+            if isinstance(per_tier.get(tier), Mapping)}  # fmt: skip
 
 
 def _suite(info: Mapping[str, Any]) -> str:

@@ -27,6 +27,8 @@ What is kept, and why:
 
 The answer is the last text block of a main-thread assistant message, or the
 ``result`` line's text when there is one; sub-agent (sidechain) text is not it.
+The model is the first assistant message's that a model wrote (not Claude Code's
+``<synthetic>``); token usage and cost are kept as `_usage` reads them.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from __future__ import annotations
 from typing import Any
 
 from benchwright.agents.transcripts import _common as c
+from benchwright.agents.transcripts._usage import SYNTHETIC, claude_code_usage
 
 FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 PATH_KEYS = frozenset({"file_path", "notebook_path"})
@@ -69,6 +72,7 @@ def convert(lines: list[c.Line]) -> c.Converted:
                 seen.update([block["id"]] if isinstance(block.get("id"), str) else [])
                 _tool_use(number, block, out.metadata.get("cwd"), errors, sidechain, out)
     out.metadata.update({"dropped_tools": out.dropped} if out.dropped else {})
+    out.metadata.update(claude_code_usage(lines))
     return out
 
 
@@ -76,7 +80,7 @@ def _blocks(number: int, line: dict[str, Any], metadata: dict[str, Any]) -> list
     message = line.get("message")
     if not isinstance(message, dict):
         raise c.LineError(number, "assistant line: message must be an object")
-    if isinstance(message.get("model"), str):
+    if isinstance(message.get("model"), str) and message["model"] != SYNTHETIC:
         metadata.setdefault("model", message["model"])
     content = message.get("content")
     if isinstance(content, str):

@@ -14,9 +14,10 @@ model output. Older rollouts wrote the items unwrapped; both are read.
   call (``web_search_call``, MCP tools, ``write_stdin``) is kept as it came so
   that ``no_network`` scans it.
 
-The answer is the text of the last assistant ``message`` item. With ``lenient``, a
-call whose JSON arguments cannot be decoded (a sanitised rollout redacts them) is
-kept as an opaque step with a warning instead of failing the file.
+The answer is the text of the last assistant ``message`` item. The model is the
+``turn_context``'s; token usage is read from the ``token_count`` events (`_usage`).
+With ``lenient``, a call whose JSON arguments cannot be decoded (a sanitised rollout
+redacts them) is kept as an opaque step with a warning instead of failing the file.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from benchwright.agents.transcripts._codex_calls import (
     shell_script,
 )
 from benchwright.agents.transcripts._patch import patch_steps
+from benchwright.agents.transcripts._usage import codex_rollout_usage
 
 SHELL_TOOLS = frozenset({"shell", "shell_command", "container.exec", "exec_command", "local_shell"})
 DROPPED = frozenset({"update_plan", "view_image", "read_file", "list_dir", "grep_files"})
@@ -61,6 +63,7 @@ def convert(lines: list[c.Line], lenient: bool = False) -> c.Converted:
                 raise c.LineError(number, f"{item.get('name', item.get('type'))}: {exc}") from None
     out.metadata.update({"cwd": dirs.root} if dirs.root else {})
     out.metadata.update({"dropped_tools": out.dropped} if out.dropped else {})
+    out.metadata.update(codex_rollout_usage(lines))
     return out
 
 

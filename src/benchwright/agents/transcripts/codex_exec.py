@@ -4,8 +4,9 @@ Only completed items count. ``agent_message`` gives the answer (the last one);
 ``command_execution`` becomes a ``shell`` step; ``file_change`` lists the paths
 Codex changed as ``file_change`` audit steps (the content is on disk, so they
 are not replayed); ``mcp_tool_call`` and ``web_search`` are kept for
-``no_network``; ``reasoning`` and ``todo_list`` are counted as dropped. Older
-Codex versions printed rollout items instead: those go to `codex.convert`.
+``no_network``; ``reasoning`` and ``todo_list`` are counted as dropped. The last
+``turn.completed`` gives the token usage (`_usage`). Older Codex versions printed
+rollout items instead: those go to `codex.convert`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from benchwright.agents.transcripts import _common as c
 from benchwright.agents.transcripts import codex
+from benchwright.agents.transcripts._usage import codex_exec_usage
 
 EVENT_TYPES = frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed"})
 
@@ -34,6 +36,7 @@ def convert(lines: list[c.Line]) -> c.Converted:
         elif kind == "item.completed" and isinstance(line.get("item"), dict):
             _item(number, line["item"], out)
     out.metadata.update({"dropped_tools": out.dropped} if out.dropped else {})
+    out.metadata.update(codex_exec_usage(lines))
     return out
 
 
