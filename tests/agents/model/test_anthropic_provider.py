@@ -6,6 +6,7 @@ from __future__ import annotations
 import email.utils
 import socket
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -26,6 +27,22 @@ TWO_CALLS = {"tools": [{"tool": "shell", "args": {"command": "ls"}},
                        {"tool": "shell", "args": {"command": "pwd"}}]}  # fmt: skip
 
 
+@pytest.fixture(scope="module")
+def running() -> Iterator[ScriptedModel]:
+    with ScriptedModel() as started:
+        yield started
+
+
+@pytest.fixture
+def server(running: ScriptedModel) -> ScriptedModel:
+    """One server for the module (starting one costs more than the tests), reset."""
+    running.requests.clear()
+    running.faults.clear()
+    running.script = ()
+    running.input_tokens = running.output_tokens = 0
+    return running
+
+
 def provider(server: ScriptedModel, key: str | None = None) -> AnthropicProvider:
     return AnthropicProvider("claude-test", server.anthropic_url, key or server.key)
 
@@ -36,11 +53,13 @@ def closed_port() -> int:
         return probe.getsockname()[1]
 
 
-def test_tool_calls_come_back_neutral_with_the_servers_usage_and_model() -> None:
-    with ScriptedModel([TWO_CALLS]) as server:
-        reply = provider(server).complete(
-            [Message("system", "be brief"), Message("user", "go")], [SHELL], {}, 10
-        )
+def test_tool_calls_come_back_neutral_with_the_servers_usage_and_model(
+    server: ScriptedModel,
+) -> None:
+    server.script = [TWO_CALLS]
+    reply = provider(server).complete(
+        [Message("system", "be brief"), Message("user", "go")], [SHELL], {}, 10
+    )
     assert [(c.name, c.parsed()) for c in reply.tool_calls] == [
         ("shell", {"command": "ls"}), ("shell", {"command": "pwd"})
     ]  # fmt: skip
@@ -55,7 +74,9 @@ def test_tool_calls_come_back_neutral_with_the_servers_usage_and_model() -> None
     assert body["max_tokens"] == DEFAULT_MAX_TOKENS
 
 
-def test_the_results_of_one_turn_travel_in_one_user_turn_before_any_user_text() -> None:
+def test_the_results_of_one_turn_travel_in_one_user_turn_before_any_user_text(
+    server: ScriptedModel,
+) -> None:
     calls = (ToolCall("toolu_1", "shell", '{"command": "ls"}'),
              ToolCall("toolu_2", "shell", '{"command": "pwd"}'))  # fmt: skip
     history = [
@@ -65,8 +86,8 @@ def test_the_results_of_one_turn_travel_in_one_user_turn_before_any_user_text() 
         Message("tool", "/w", tool_call_id="toolu_2"),
         Message("user", "(older outputs were elided)"),
     ]
-    with ScriptedModel([TWO_CALLS, {"text": "all done"}]) as server:
-        reply = provider(server).complete(history, [SHELL], {}, 10)
+    server.script = [TWO_CALLS, {"text": "all done"}]
+    reply = provider(server).complete(history, [SHELL], {}, 10)
     assert (reply.text, reply.tool_calls, reply.finish) == ("all done", (), "end_turn")
     sent = server.requests[0]["body"]["messages"]
     assert [turn["role"] for turn in sent] == ["user", "assistant", "user"]
@@ -82,63 +103,66 @@ def test_the_results_of_one_turn_travel_in_one_user_turn_before_any_user_text() 
     ]
 
 
-def test_text_mode_offers_no_tools_and_params_reach_the_body() -> None:
-    with ScriptedModel([{"text": "```bash\nls\n```"}]) as server:
-        reply = provider(server).complete(
-            [Message("user", "go")], None, {"max_tokens": 123, "temperature": 0}, 10
-        )
+def test_text_mode_offers_no_tools_and_params_reach_the_body(server: ScriptedModel) -> None:
+    server.script = [{"text": "```bash\nls\n```"}]
+    reply = provider(server).complete(
+        [Message("user", "go")], None, {"max_tokens": 123, "temperature": 0}, 10
+    )
     assert reply.text == "```bash\nls\n```"
     body = server.requests[0]["body"]
     assert "tools" not in body and "system" not in body
     assert (body["max_tokens"], body["temperature"]) == (123, 0)
 
 
-def test_a_malformed_tool_input_reaches_the_loop_as_is_and_goes_back_as_an_object() -> None:
-    with ScriptedModel([{"tool": "shell", "raw_arguments": "{not json"}]) as server:
-        first = provider(server).complete([Message("user", "go")], [SHELL], {}, 10)
-        call = first.tool_calls[0]
-        assert call.arguments == "{not json"
-        provider(server).complete(
-            [Message("user", "go"), Message("assistant", "", (call,)),
-             Message("tool", "error: arguments are not JSON", tool_call_id=call.id)],
-            [SHELL], {}, 10,
-        )  # fmt: skip
+def test_a_malformed_tool_input_reaches_the_loop_as_is_and_goes_back_as_an_object(
+    server: ScriptedModel,
+) -> None:
+    server.script = [{"tool": "shell", "raw_arguments": "{not json"}]
+    first = provider(server).complete([Message("user", "go")], [SHELL], {}, 10)
+    call = first.tool_calls[0]
+    assert call.arguments == "{not json"
+    provider(server).complete(
+        [Message("user", "go"), Message("assistant", "", (call,)),
+         Message("tool", "error: arguments are not JSON", tool_call_id=call.id)],
+        [SHELL], {}, 10,
+    )  # fmt: skip
     resent = server.requests[1]["body"]["messages"][1]["content"]
     assert resent == [{"type": "tool_use", "id": call.id, "name": "shell", "input": {}}]
 
 
 @pytest.mark.parametrize("status", [429, 500, 503, 529])
-def test_rate_limits_and_server_errors_are_faults_with_the_endpoints_message(status: int) -> None:
-    with ScriptedModel() as server:
-        server.fail_next(status, retry_after="7", message=f"busy ({status})")
-        with pytest.raises(ModelFault) as caught:
-            provider(server).complete(GO, None, {}, 10)
+def test_rate_limits_and_server_errors_are_faults_with_the_endpoints_message(
+    server: ScriptedModel, status: int
+) -> None:
+    server.fail_next(status, retry_after="7", message=f"busy ({status})")
+    with pytest.raises(ModelFault) as caught:
+        provider(server).complete(GO, None, {}, 10)
     assert (caught.value.status, caught.value.retry_after_s) == (status, 7.0)
     assert caught.value.message == f"busy ({status})"
 
 
-def test_retry_after_as_an_http_date_is_read_as_seconds_from_now() -> None:
+def test_retry_after_as_an_http_date_is_read_as_seconds_from_now(server: ScriptedModel) -> None:
     when = email.utils.formatdate(time.time() + 120, usegmt=True)
-    with ScriptedModel() as server:
-        server.fail_next(429, retry_after=when)
-        with pytest.raises(ModelFault) as caught:
-            provider(server).complete(GO, None, {}, 10)
+    server.fail_next(429, retry_after=when)
+    with pytest.raises(ModelFault) as caught:
+        provider(server).complete(GO, None, {}, 10)
     # The date has one-second resolution and the call took a moment: near 120, not exact.
     assert caught.value.retry_after_s is not None and 100 < caught.value.retry_after_s <= 120
 
 
-def test_a_bad_key_is_refused_with_the_servers_message_and_never_shows_the_key() -> None:
-    with ScriptedModel() as server, pytest.raises(ModelRefused) as caught:
+def test_a_bad_key_is_refused_with_the_servers_message_and_never_shows_the_key(
+    server: ScriptedModel,
+) -> None:
+    with pytest.raises(ModelRefused) as caught:
         provider(server, key="sk-wrong-secret").complete(GO, None, {}, 10)
     assert (caught.value.status, caught.value.message) == (401, "invalid api key (scripted)")
     assert "sk-wrong-secret" not in str(caught.value)
 
 
-def test_an_unknown_model_is_refused() -> None:
-    with ScriptedModel() as server:
-        server.fail_next(404, message="model: claude-nope not found")
-        with pytest.raises(ModelRefused) as caught:
-            provider(server).complete(GO, None, {}, 10)
+def test_an_unknown_model_is_refused(server: ScriptedModel) -> None:
+    server.fail_next(404, message="model: claude-nope not found")
+    with pytest.raises(ModelRefused) as caught:
+        provider(server).complete(GO, None, {}, 10)
     assert (caught.value.status, caught.value.message) == (404, "model: claude-nope not found")
 
 
@@ -150,17 +174,17 @@ def test_an_unreachable_endpoint_is_refused() -> None:
     assert "unreachable" in caught.value.message and "refused" in caught.value.message
 
 
-def test_a_hung_call_ends_at_its_timeout_as_a_fault() -> None:
-    with ScriptedModel() as server:
-        server.fail_next(hang_s=60)
-        with pytest.raises(ModelFault) as caught:
-            provider(server).complete(GO, None, {}, 0.5)
+def test_a_hung_call_ends_at_its_timeout_as_a_fault(server: ScriptedModel) -> None:
+    server.fail_next(hang_s=60)
+    with pytest.raises(ModelFault) as caught:
+        provider(server).complete(GO, None, {}, 0.5)
     assert caught.value.status is None and "timeout" in caught.value.message
 
 
-def test_no_key_anywhere_is_refused_before_any_call(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_key_anywhere_is_refused_before_any_call(
+    server: ScriptedModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    with ScriptedModel() as server:
-        with pytest.raises(ModelRefused, match="ANTHROPIC_API_KEY"):
-            AnthropicProvider("m", server.anthropic_url).complete(GO, None, {}, 5)
-        assert server.requests == []
+    with pytest.raises(ModelRefused, match="ANTHROPIC_API_KEY"):
+        AnthropicProvider("m", server.anthropic_url).complete(GO, None, {}, 5)
+    assert server.requests == []

@@ -4,7 +4,7 @@ a recorder, so a test asserts the waits the policy chose instead of sitting thro
 from __future__ import annotations
 
 import socket
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,10 +59,18 @@ class TimeoutSpy:
         return self.inner.complete(messages, tools, params, timeout_s)
 
 
+@pytest.fixture(scope="module")
+def running() -> Iterator[ScriptedModel]:
+    with ScriptedModel([{"text": "hello"}]) as started:
+        yield started
+
+
 @pytest.fixture
-def server() -> Any:
-    with ScriptedModel([{"text": "hello"}]) as running:
-        yield running
+def server(running: ScriptedModel) -> ScriptedModel:
+    """One server for the module (starting one costs more than the tests), reset."""
+    running.requests.clear()
+    running.faults.clear()
+    return running
 
 
 def retrying(inner: Provider, recorder: Recorder, **bounds: Any) -> Retrying:
