@@ -188,3 +188,9 @@ def test_no_key_anywhere_is_refused_before_any_call(
     with pytest.raises(ModelRefused, match="ANTHROPIC_API_KEY"):
         AnthropicProvider("m", server.anthropic_url).complete(GO, None, {}, 5)
     assert server.requests == []
+
+
+def test_a_parameter_may_not_replace_what_the_provider_sends(server: ScriptedModel) -> None:
+    with pytest.raises(ModelRefused, match="not a model parameter: messages, stream"):
+        provider(server).complete(GO, None, {"stream": True, "messages": []}, 10)
+    assert server.requests == []

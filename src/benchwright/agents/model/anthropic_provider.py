@@ -35,6 +35,9 @@ DEFAULT_MAX_TOKENS = 4096
 """Output tokens per call unless ``params["max_tokens"]`` says otherwise: the API
 requires a value, and 4096 is within every Claude model's output limit (the oldest,
 Claude 3 Haiku, stops at 4096)."""
+OWN_FIELDS = frozenset({"model", "messages", "system", "tools", "stream"})
+"""Request fields the provider sets itself: a parameter may not replace them (``stream``
+would turn the answer into events this provider does not read)."""
 EMPTY_TURN = "(no text)"
 """Sent for an assistant turn that had neither text nor tool calls: the API refuses
 empty content, and dropping the turn would break the alternation of roles."""
@@ -69,6 +72,8 @@ class AnthropicProvider:
     ) -> Reply:
         if self._client is None:
             raise ModelRefused(self.endpoint, "no API key: set ANTHROPIC_API_KEY")
+        if clashes := sorted(OWN_FIELDS & set(params)):
+            raise ModelRefused(self.endpoint, f"not a model parameter: {', '.join(clashes)}")
         system, turns = to_anthropic(messages)
         extra = dict(params)
         max_tokens = int(extra.pop("max_tokens", DEFAULT_MAX_TOKENS))
