@@ -4,6 +4,7 @@ a recorder, so a test asserts the waits the policy chose instead of sitting thro
 from __future__ import annotations
 
 import socket
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -184,3 +185,47 @@ def test_the_waits_of_one_call_stay_within_the_retry_budget(server: ScriptedMode
         retrying(endpoint(server), recorder, budget_s=12).complete(GO, None, {}, 10)
     assert recorder.waits == [5.0, 5.0]
     assert "retry budget is spent" in caught.value.message
+
+
+@pytest.fixture
+def trickling() -> Iterator[str]:
+    """A real endpoint that answers 200 and then one byte at a time, for ever: the SDK's
+    timeout (between bytes) never fires."""
+    stop = threading.Event()
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve(conn: socket.socket) -> None:
+        with conn:
+            request = b""
+            while b"\r\n\r\n" not in request:
+                request += conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 1000000\r\n\r\n")  # fmt: skip
+            while not stop.wait(0.1):
+                try:
+                    conn.sendall(b" ")
+                except OSError:
+                    return
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=serve, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        stop.set()
+        listener.close()
+
+
+def test_an_answer_trickled_past_the_timeout_is_abandoned_as_a_fault(trickling: str) -> None:
+    recorder = Recorder()
+    provider = retrying(AnthropicProvider("m", trickling, "k"), recorder, max_attempts=1)
+    with pytest.raises(ModelFault) as caught:
+        provider.complete(GO, None, {}, 0.5)
+    assert "abandoned" in caught.value.message and caught.value.attempts == 1

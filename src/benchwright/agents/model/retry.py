@@ -7,7 +7,10 @@ asked for, else an exponential backoff with jitter. Every bound is explicit, bec
 benchmark that waits forever measures nothing:
 
 - each call ends at its timeout (``timeout_s``, never more than the wall budget left),
-  and a timeout is a fault like a 503;
+  and a timeout is a fault like a 503. The SDK's timeout bounds each wait for bytes, so
+  an endpoint that trickles an answer byte by byte would outlast it: a call still
+  running ``HARD_STOP_GRACE_S`` after its timeout is abandoned (its thread left to the
+  SDK's own timeout) and counts as a timed-out call;
 - one wait is at most ``max_wait_s``; a server that asks for more (a quota exhausted
   for hours) is not honoured by hammering it early: the fault is raised at once;
 - the waits of one call add up to at most ``budget_s``, and no wait or call reaches past
@@ -25,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -38,6 +42,9 @@ from benchwright.agents.model.wire import (
     ToolSpec,
 )
 
+HARD_STOP_GRACE_S = 2.0
+"""How long past its timeout a call may run before it is abandoned: enough for the SDK's
+own timeout to fire first on a plain hang, so its error is the one reported."""
 RETRY_AFTER_JITTER = 0.1
 """A server's ``Retry-After`` is waited in full plus up to this fraction, so workers told
 the same time do not all come back in the same instant."""
@@ -97,7 +104,7 @@ class Retrying:
             if left <= 0:
                 raise ModelFault(self.endpoint, "the wall budget is spent", attempts=attempt - 1)
             try:
-                reply = self.inner.complete(messages, tools, params, min(timeout_s, left))
+                reply = _within(self.inner, messages, tools, params, min(timeout_s, left))
             except ModelRefused as refused:
                 refused.attempts = attempt
                 raise
@@ -134,3 +141,30 @@ class Retrying:
         if wait >= self._left():
             return 0.0, "the wall budget ends before the next try"
         return wait, ""
+
+
+def _within(
+    provider: Provider,
+    messages: Sequence[Message],
+    tools: Sequence[ToolSpec] | None,
+    params: Mapping[str, Any],
+    timeout_s: float,
+) -> Reply:
+    """One call, or a `ModelFault` once it has run ``HARD_STOP_GRACE_S`` past its timeout."""
+    endpoint = provider.endpoint
+    outcome: list[Reply | Exception] = []
+
+    def run() -> None:
+        try:
+            outcome.append(provider.complete(messages, tools, params, timeout_s))
+        except Exception as exc:  # handed to the caller's thread below, never swallowed
+            outcome.append(exc)
+
+    worker = threading.Thread(target=run, name=f"model call {endpoint}", daemon=True)
+    worker.start()
+    worker.join(timeout_s + HARD_STOP_GRACE_S if math.isfinite(timeout_s) else None)
+    if not outcome:
+        raise ModelFault(endpoint, f"no complete answer {timeout_s:g} s after the call: abandoned")
+    if isinstance(outcome[0], Exception):
+        raise outcome[0]
+    return outcome[0]
