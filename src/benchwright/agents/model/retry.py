@@ -9,8 +9,8 @@ benchmark that waits forever measures nothing:
 - each call ends at its timeout (``timeout_s``, never more than the wall budget left),
   and a timeout is a fault like a 503. The SDK's timeout bounds each wait for bytes, so
   an endpoint that trickles an answer byte by byte would outlast it: a call still
-  running ``HARD_STOP_GRACE_S`` after its timeout is abandoned (its thread left to the
-  SDK's own timeout) and counts as a timed-out call;
+  running ``HARD_STOP_GRACE_S`` after its timeout, or at the deadline, is abandoned
+  (its thread left to the SDK's own timeout) and counts as a timed-out call;
 - one wait is at most ``max_wait_s``; a server that asks for more (a quota exhausted
   for hours) is not honoured by hammering it early: the fault is raised at once;
 - the waits of one call add up to at most ``budget_s``, and no wait or call reaches past
@@ -104,7 +104,8 @@ class Retrying:
             if left <= 0:
                 raise ModelFault(self.endpoint, "the wall budget is spent", attempts=attempt - 1)
             try:
-                reply = _within(self.inner, messages, tools, params, min(timeout_s, left))
+                stop_s = min(timeout_s + HARD_STOP_GRACE_S, left)
+                reply = _within(self.inner, messages, tools, params, min(timeout_s, left), stop_s)
             except ModelRefused as refused:
                 refused.attempts = attempt
                 raise
@@ -149,8 +150,9 @@ def _within(
     tools: Sequence[ToolSpec] | None,
     params: Mapping[str, Any],
     timeout_s: float,
+    stop_s: float,
 ) -> Reply:
-    """One call, or a `ModelFault` once it has run ``HARD_STOP_GRACE_S`` past its timeout."""
+    """One call with the SDK's ``timeout_s``, or a `ModelFault` once it has run ``stop_s``."""
     endpoint = provider.endpoint
     outcome: list[Reply | Exception] = []
 
@@ -162,7 +164,7 @@ def _within(
 
     worker = threading.Thread(target=run, name=f"model call {endpoint}", daemon=True)
     worker.start()
-    worker.join(timeout_s + HARD_STOP_GRACE_S if math.isfinite(timeout_s) else None)
+    worker.join(stop_s if math.isfinite(stop_s) else None)
     if not outcome:
         raise ModelFault(endpoint, f"no complete answer {timeout_s:g} s after the call: abandoned")
     if isinstance(outcome[0], Exception):
