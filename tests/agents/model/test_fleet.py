@@ -21,7 +21,7 @@ import pytest
 from agents.model.scripted import ScriptedModel
 from benchwright.agents.model.anthropic_provider import AnthropicProvider
 from benchwright.agents.model.fleet import Fleet
-from benchwright.agents.model.wire import Message, ModelRefused, ToolSpec
+from benchwright.agents.model.wire import Message, ModelFault, ModelRefused, ToolSpec
 
 SHELL = ToolSpec("shell", "run a command", {"type": "object", "properties": {}})
 KEY = "sk-test-scripted"
@@ -91,6 +91,8 @@ def test_four_conversations_in_threads_split_their_calls_over_two_endpoints(
     assert len(first.requests) + len(second.requests) == 12
     assert first.requests and second.requests
     assert fleet(urls, tmp_path).busy() == {urls[0]: 0, urls[1]: 0}
+    written = [path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()]
+    assert written and not any(KEY.encode() in data for data in written)
 
 
 def _call_once(urls: list[str], state_dir: str, answers: Any) -> None:
@@ -183,6 +185,20 @@ def test_when_every_endpoint_refuses_the_error_names_each(
     assert set(caught.value.details["refused"]) == {first.anthropic_url, unreachable}
     assert caught.value.attempts == 2
     assert provider.served == []
+
+
+def test_a_fault_is_raised_as_is_and_leaves_the_endpoint_in(
+    pair: tuple[ScriptedModel, ScriptedModel], tmp_path: Path
+) -> None:
+    first, second = pair
+    first.fail_next(503, message="overloaded")
+    provider = fleet([first.anthropic_url, second.anthropic_url], tmp_path)
+    with pytest.raises(ModelFault, match="overloaded"):
+        provider.complete([Message("user", "go")], None, {}, SYNC_S)
+    assert provider.busy() == {first.anthropic_url: 0, second.anthropic_url: 0}
+    provider.complete([Message("user", "go")], None, {}, SYNC_S)  # to the second: fewer started
+    provider.complete([Message("user", "go")], None, {}, SYNC_S)  # the first is still in
+    assert (len(first.requests), len(second.requests)) == (2, 1)
 
 
 def test_endpoints_of_a_fleet_must_differ(tmp_path: Path) -> None:
