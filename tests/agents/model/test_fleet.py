@@ -185,6 +185,10 @@ def test_when_every_endpoint_refuses_the_error_names_each(
     assert set(caught.value.details["refused"]) == {first.anthropic_url, unreachable}
     assert caught.value.attempts == 2
     assert provider.served == []
+    with pytest.raises(ModelRefused) as again:  # no endpoint left: no call made
+        provider.complete([Message("user", "go")], None, {}, SYNC_S)
+    assert again.value.attempts == 0 and again.value.message == message
+    assert len(first.requests) == 1
 
 
 def test_a_fault_is_raised_as_is_and_leaves_the_endpoint_in(

@@ -92,9 +92,12 @@ class Fleet:
         params: Mapping[str, Any],
         timeout_s: float,
     ) -> Reply:
-        tried = 0
+        tried = 0  # calls refused on the way, counted in the reply's attempts
         while True:
-            member, busy_file = self._take()
+            taken = self._take()
+            if taken is None:
+                raise self._all_refused(tried)
+            member, busy_file = taken
             try:
                 reply = member.complete(messages, tools, params, timeout_s)
             except ModelRefused as refused:
@@ -109,23 +112,13 @@ class Fleet:
                     self._served.append(reply.endpoint)
             return dataclasses.replace(reply, attempts=reply.attempts + tried)
 
-    def _take(self) -> tuple[Provider, tuple[Path, int]]:
-        """The least busy member not refused, with its busy file held (locked fd).
-
-        Raises:
-            ModelRefused: every member has refused; the message names each.
-        """
+    def _take(self) -> tuple[Provider, tuple[Path, int]] | None:
+        """The least busy member not refused, with its busy file held (path, locked fd);
+        None when every member has refused."""
         with self._lock:
             live = [m for m in self.members if m.endpoint not in self._refused]
-            refused = dict(self._refused)
         if not live:
-            reasons = "; ".join(str(error) for error in refused.values())
-            raise ModelRefused(
-                self.endpoint,
-                f"every endpoint of the fleet refused: {reasons}",
-                details={"refused": {e: str(error) for e, error in refused.items()}},
-                attempts=sum(error.attempts for error in refused.values()),
-            )
+            return None
         with self._selecting():
             loads = [
                 (_held(self._slot(m.endpoint)), _started(self._slot(m.endpoint)), index)
@@ -135,6 +128,17 @@ class Fleet:
             slot = self._slot(member.endpoint)
             _count_start(slot)
             return member, self._hold(slot)
+
+    def _all_refused(self, attempts: int) -> ModelRefused:
+        with self._lock:
+            refused = dict(self._refused)
+        reasons = "; ".join(str(error) for error in refused.values())
+        return ModelRefused(
+            self.endpoint,
+            f"every endpoint of the fleet refused: {reasons}",
+            details={"refused": {endpoint: str(error) for endpoint, error in refused.items()}},
+            attempts=attempts,
+        )
 
     def _slot(self, endpoint: str) -> Path:
         slot = self._dir / hashlib.sha256(endpoint.encode()).hexdigest()[:16]
