@@ -44,7 +44,7 @@ def server(running: ScriptedModel) -> ScriptedModel:
 
 
 def provider(server: ScriptedModel, key: str | None = None) -> AnthropicProvider:
-    return AnthropicProvider("claude-test", server.anthropic_url, key or server.key)
+    return AnthropicProvider(server.anthropic_url, key or server.key, "claude-test")
 
 
 def closed_port() -> int:
@@ -169,7 +169,7 @@ def test_an_unknown_model_is_refused(server: ScriptedModel) -> None:
 def test_an_unreachable_endpoint_is_refused() -> None:
     url = f"http://127.0.0.1:{closed_port()}"
     with pytest.raises(ModelRefused) as caught:
-        AnthropicProvider("m", url, "k").complete(GO, None, {}, 10)
+        AnthropicProvider(url, "k", "m").complete(GO, None, {}, 10)
     assert caught.value.endpoint == url
     assert "unreachable" in caught.value.message and "refused" in caught.value.message
 
@@ -181,12 +181,9 @@ def test_a_hung_call_ends_at_its_timeout_as_a_fault(server: ScriptedModel) -> No
     assert caught.value.status is None and "timeout" in caught.value.message
 
 
-def test_no_key_anywhere_is_refused_before_any_call(
-    server: ScriptedModel, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    with pytest.raises(ModelRefused, match="ANTHROPIC_API_KEY"):
-        AnthropicProvider("m", server.anthropic_url).complete(GO, None, {}, 5)
+def test_no_key_is_refused_before_any_call(server: ScriptedModel) -> None:
+    with pytest.raises(ModelRefused, match="no API key"):
+        AnthropicProvider(server.anthropic_url, None, "m").complete(GO, None, {}, 5)
     assert server.requests == []
 
 

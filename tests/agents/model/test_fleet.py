@@ -30,7 +30,7 @@ SYNC_S = 30
 
 
 def fleet(urls: list[str], state_dir: Path, key: str = KEY) -> Fleet:
-    return Fleet([AnthropicProvider("m", url, key) for url in urls], state_dir)
+    return Fleet([AnthropicProvider(url, key, "m") for url in urls], state_dir)
 
 
 def gathered(parties: int) -> Callable[[dict[str, Any]], dict[str, Any]]:

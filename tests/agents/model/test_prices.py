@@ -41,6 +41,8 @@ def test_a_model_the_table_does_not_list_has_no_cost(model: str) -> None:
 
 def test_the_cost_is_input_and_output_at_their_own_prices() -> None:
     assert PriceTable().cost("gpt-4.1", Usage(250_000, 10_000)) == pytest.approx(0.5 + 0.08)
+    assert PriceTable().per_million("gpt-4.1-2025-04-14") == (2.00, 8.00)
+    assert PriceTable().per_million("unlisted") is None
 
 
 def test_a_users_file_adds_models_and_overrides_the_builtin(tmp_path: Path) -> None:

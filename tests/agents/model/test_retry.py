@@ -80,7 +80,7 @@ def retrying(inner: Provider, recorder: Recorder, **bounds: Any) -> Retrying:
 
 
 def endpoint(server: ScriptedModel, key: str | None = None) -> AnthropicProvider:
-    return AnthropicProvider("m", server.anthropic_url, key or server.key)
+    return AnthropicProvider(server.anthropic_url, key or server.key, "m")
 
 
 def test_a_429_waits_what_retry_after_says_then_succeeds(server: ScriptedModel) -> None:
@@ -142,7 +142,7 @@ def test_an_unreachable_endpoint_is_refused_and_never_retried() -> None:
         url = f"http://127.0.0.1:{probe.getsockname()[1]}"
     recorder = Recorder()
     with pytest.raises(ModelRefused, match="unreachable"):
-        retrying(AnthropicProvider("m", url, "k"), recorder).complete(GO, None, {}, 10)
+        retrying(AnthropicProvider(url, "k", "m"), recorder).complete(GO, None, {}, 10)
     assert recorder.waits == []
 
 
@@ -225,7 +225,7 @@ def trickling() -> Iterator[str]:
 
 def test_an_answer_trickled_past_the_timeout_is_abandoned_as_a_fault(trickling: str) -> None:
     recorder = Recorder()
-    provider = retrying(AnthropicProvider("m", trickling, "k"), recorder, max_attempts=1)
+    provider = retrying(AnthropicProvider(trickling, "k", "m"), recorder, max_attempts=1)
     with pytest.raises(ModelFault) as caught:
         provider.complete(GO, None, {}, 0.5)
     assert "abandoned" in caught.value.message and caught.value.attempts == 1

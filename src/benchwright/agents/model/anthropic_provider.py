@@ -13,7 +13,6 @@ off (`benchwright.agents.model.retry` owns retrying, so attempts are counted onc
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -46,21 +45,24 @@ empty content, and dropping the turn would break the alternation of roles."""
 class AnthropicProvider:
     """One Anthropic Messages endpoint.
 
-    Args:
+    Args (in the order every provider class takes them, ``Class(base_url, api_key,
+    model)``):
+        base_url: the endpoint without ``/v1/messages`` (the SDK appends it), e.g.
+            `DEFAULT_BASE_URL`.
+        api_key: held by the SDK client only, never recorded (``endpoint`` is the URL
+            alone); None: calls are refused (the Messages API always wants a key), so
+            the caller alone decides where keys come from.
         model: the model id asked for (``claude-sonnet-4-5``); the reply says which
             answered.
-        base_url: the endpoint without ``/v1/messages`` (the SDK appends it); default
-            Anthropic's own.
-        api_key: default ``ANTHROPIC_API_KEY``; held by the SDK client only, never
-            recorded (``endpoint`` is the URL alone).
     """
 
-    def __init__(self, model: str, base_url: str | None = None, api_key: str | None = None):
+    def __init__(self, base_url: str, api_key: str | None, model: str) -> None:
         self.model = model
-        self.endpoint = (base_url or DEFAULT_BASE_URL).rstrip("/")
-        key = api_key if api_key is not None else os.environ.get("ANTHROPIC_API_KEY")
+        self.endpoint = base_url.rstrip("/")
         self._client = (
-            anthropic.Anthropic(base_url=self.endpoint, api_key=key, max_retries=0) if key else None
+            anthropic.Anthropic(base_url=self.endpoint, api_key=api_key, max_retries=0)
+            if api_key
+            else None
         )
 
     def complete(
@@ -71,7 +73,7 @@ class AnthropicProvider:
         timeout_s: float,
     ) -> Reply:
         if self._client is None:
-            raise ModelRefused(self.endpoint, "no API key: set ANTHROPIC_API_KEY")
+            raise ModelRefused(self.endpoint, "no API key (set ANTHROPIC_API_KEY)")
         if clashes := sorted(OWN_FIELDS & set(params)):
             raise ModelRefused(self.endpoint, f"not a model parameter: {', '.join(clashes)}")
         system, turns = to_anthropic(messages)

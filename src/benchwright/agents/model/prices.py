@@ -113,6 +113,12 @@ class PriceTable:
             return self._prices[key]
         return self._prices.get(_SNAPSHOT.sub("", key))
 
+    def per_million(self, model: str) -> tuple[float, float] | None:
+        """(input, output) USD per million tokens of ``model``, or None: the shape the
+        model agent's recorder takes a price in."""
+        price = self.lookup(model)
+        return None if price is None else (price.input, price.output)
+
     def cost(self, model: str, usage: Usage) -> float | None:
         """USD for ``usage`` at ``model``'s price; None when the model has no price."""
         price = self.lookup(model)
