@@ -229,3 +229,42 @@ def test_an_answer_trickled_past_the_timeout_is_abandoned_as_a_fault(trickling: 
     with pytest.raises(ModelFault) as caught:
         provider.complete(GO, None, {}, 0.5)
     assert "abandoned" in caught.value.message and caught.value.attempts == 1
+
+
+@dataclass
+class FaultingOnce:
+    """A provider whose first call fails with the given Retry-After, then answers (for
+    values no real header parses to, which another provider's parser might produce)."""
+
+    inner: Provider
+    retry_after_s: float
+    calls: int = 0
+
+    @property
+    def endpoint(self) -> str:
+        return self.inner.endpoint
+
+    def complete(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec] | None,
+        params: Mapping[str, Any], timeout_s: float,
+    ) -> Reply:  # fmt: skip
+        self.calls += 1
+        if self.calls == 1:
+            raise ModelFault(self.endpoint, "busy", 429, self.retry_after_s)
+        return self.inner.complete(messages, tools, params, timeout_s)
+
+
+@pytest.mark.parametrize(("asked", "waits"), [(float("nan"), [0.5]), (-3.0, [0.5])])
+def test_an_unreadable_retry_after_falls_back_to_the_backoff(
+    server: ScriptedModel, asked: float, waits: list[float]
+) -> None:
+    recorder = Recorder()
+    reply = retrying(FaultingOnce(endpoint(server), asked), recorder).complete(GO, None, {}, 10)
+    assert (reply.attempts, recorder.waits) == (2, waits)
+
+
+def test_an_infinite_retry_after_is_over_the_cap(server: ScriptedModel) -> None:
+    recorder = Recorder()
+    with pytest.raises(ModelFault, match="over the 60 s cap"):
+        retrying(FaultingOnce(endpoint(server), float("inf")), recorder).complete(GO, None, {}, 10)
+    assert recorder.waits == []

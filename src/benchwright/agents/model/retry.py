@@ -129,6 +129,8 @@ class Retrying:
         if attempt >= self.max_attempts:
             return 0.0, f"{self.max_attempts} tries is the limit"
         asked = fault.retry_after_s
+        if asked is not None and not asked >= 0:  # NaN or negative from a lax parser
+            asked = None
         if asked is not None and asked > self.max_wait_s:
             return 0.0, f"asked to wait {asked:.0f} s, over the {self.max_wait_s:.0f} s cap"
         if asked is not None:
