@@ -129,6 +129,8 @@ class ModelFault(Exception):
     status: int | None = None
     retry_after_s: float | None = None
     """What the server's ``Retry-After`` asked for, when it sent one."""
+    attempts: int = 1
+    """Calls made before giving up, retries included (set by `retry` and `fleet`)."""
 
     def __str__(self) -> str:
         code = f"{self.status} " if self.status is not None else ""
@@ -144,6 +146,8 @@ class ModelRefused(Exception):
     message: str
     status: int | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
+    attempts: int = 1
+    """Calls made before giving up (a fleet tries each endpoint; set by `fleet`)."""
 
     def __str__(self) -> str:
         code = f"{self.status} " if self.status is not None else ""
