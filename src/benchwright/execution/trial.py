@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchwright.agents import Agent, AgentOutcome, AgentRequest
 from benchwright.checks import CheckRegistry
@@ -26,6 +26,9 @@ from benchwright.execution.verdict import read_only_error, verdict_of
 from benchwright.model import CheckResult, Phase, Task, Trajectory
 from benchwright.sandbox import CONFINED, Confinement, Network
 from benchwright.workspace import Workspace, WorkspaceCaps, over_caps
+
+if TYPE_CHECKING:
+    from benchwright.agents.model.config import ModelConfig
 
 STEPS = ("isolate_s", "agent_s", "snapshot_s", "stamp_s", "checks_s")
 _OWN_PREFIXES = ("stamp", "agent", "budget", "read-only", "limit")
@@ -49,6 +52,9 @@ class TrialOptions:
     """``--agent-network``: the agent's network policy; None keeps the agent's default."""
     workspace_caps: WorkspaceCaps = field(default_factory=WorkspaceCaps)
     """``--max-workspace-files``/``--max-workspace-mb``: what a phase may leave behind."""
+    model: ModelConfig | None = None
+    """The ``--model-*`` settings of a ``model:`` agent (no key: only its variable's name),
+    so a worker rebuilds the same agent (`trial_job.run_trial_spec`)."""
 
     def budget(self, task: Task, phase: Phase) -> float:
         """``--budget``, then the phase's, the task's, the suite's (docs/suites.md, Budgets)."""
