@@ -2,8 +2,9 @@
 
 * ``shell`` runs one command with ``bash -c`` in the trial's sandbox, exactly as a
   command agent's process runs (`run_process` with ``request.sandbox``): the workspace
-  as its directory, the agent environment without the API key, a timeout within what is
-  left of the phase. Each call is a fresh shell (a ``cd`` does not carry over). The files
+  as its directory, the agent environment without the API key (the grader's interpreter
+  first on ``PATH``, so ``python`` and ``pytest`` are the ones the checks use), a timeout
+  within what is left of the phase. Each call is a fresh shell (a ``cd`` does not carry over). The files
   it changed are recorded as file steps (`changes`), so replay reproduces them.
 * ``editor`` views a file (numbered lines, an optional line range), creates or
   overwrites one, or replaces one exact occurrence of a string. It runs in the grader's
@@ -18,7 +19,9 @@ A call whose arguments are wrong raises `BadToolCall`; the loop answers it to th
 
 from __future__ import annotations
 
+import os
 import posixpath
+import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -117,6 +120,8 @@ class Toolbox:
             return ToolResult("not run: the phase's time budget is spent", [step])
         env = {k: v for k, v in agent_env(request).items()
                if k not in self.hidden_env and v not in self.secrets}  # fmt: skip
+        # ``python``/``pytest`` are the grader's, as in check commands (the sandbox shows it)
+        env["PATH"] = os.pathsep.join((os.path.dirname(sys.executable), env.get("PATH", "")))
         logs = request.log_dir() / "shell"
         logs.mkdir(exist_ok=True)
         before = changes.snapshot(request.workspace)
