@@ -27,7 +27,8 @@ REPO = Path(__file__).parents[3]
 TURNBENCH = REPO / "suites" / "turnbench"
 BENCHWRIGHT = Path(os.environ.get("VIRTUAL_ENV", REPO / ".venv")) / "bin" / "benchwright"
 TASKS = "[efn]*-01"
-"""edit-01, fix-01, nav-01."""
+ALL = ("edit-01", "fix-01", "nav-01")
+"""What ``TASKS`` selects."""
 KEY_ENV = "BW_SCRIPTED_KEY"
 
 _edit = json.loads((TURNBENCH / "solutions" / "edit-01.json").read_text())["steps"][0]["args"]
@@ -42,6 +43,7 @@ new = '''    sign = "-" if cents < 0 else ""
     return f"{sign}{units}.{rest:02d}"'''
 path.write_text(text.replace(old, new))
 EOF"""
+ENV_DUMP = "env; echo ===; cat /proc/self/environ | tr '\\0' '\\n'"
 SCRIPTS: dict[str, list[dict[str, Any]]] = {
     "Store.search": [
         {"tool": "editor", "raw_arguments": '{"command": "view", "path": '},  # malformed
@@ -56,7 +58,7 @@ SCRIPTS: dict[str, list[dict[str, Any]]] = {
         {"tool": "submit", "args": {"answer": "fixed the sign of negative amounts"}},
     ],
     "How many test functions": [
-        {"tool": "shell", "args": {"command": "env; echo ===; cat /proc/self/environ | tr '\\0' '\\n'"}},
+        {"tool": "shell", "args": {"command": ENV_DUMP}},
         {"tool": "shell", "args": {"command": "grep -c '^def test_' tests/test_store.py"}},
         {"tool": "submit", "args": {"answer": "count: 6\ntest_duplicate_sku_rejected"}},
     ],
@@ -124,14 +126,14 @@ def text(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
 
 def test_the_scripted_model_solves_its_three_tasks_through_tool_calls(native: Run) -> None:
     assert native.proc.returncode == 0, native.proc.stdout + native.proc.stderr
-    for task in ("edit-01", "fix-01", "nav-01"):
+    for task in ALL:
         result = native.trial(task, "result.json")
         assert result["verdict"] == "passed", (task, result.get("error"), result["checks"])
     assert "count: 6" in (native.run_dir / "trials" / "nav-01" / "1" / "answer.txt").read_text()
 
 
 def test_the_tokens_in_the_metadata_are_the_servers_usage(native: Run) -> None:
-    metas = [native.trial(t, "trajectory.json")["metadata"] for t in ("edit-01", "fix-01", "nav-01")]
+    metas = [native.trial(t, "trajectory.json")["metadata"] for t in ALL]
     assert sum(m["usage"]["input_tokens"] for m in metas) == native.server.input_tokens
     assert sum(m["usage"]["output_tokens"] for m in metas) == native.server.output_tokens
     assert sum(m["model_calls"] for m in metas) == len(native.server.requests)
@@ -155,8 +157,9 @@ def test_a_malformed_call_is_answered_as_an_error_and_the_loop_goes_on(native: R
     steps = native.trial("edit-01", "trajectory.json")["steps"]
     errors = [s for s in steps if s["type"] == "tool_error"]
     assert len(errors) == 1 and "not JSON" in errors[0]["error"]
+    told = "error: the arguments"
     answered = [m for r in native.server.requests for m in r["body"]["messages"]
-                if m["role"] == "tool" and m["content"].startswith("error: the arguments")]  # fmt: skip
+                if m["role"] == "tool" and m["content"].startswith(told)]  # fmt: skip
     assert answered, "the model was not told its call was malformed"
     assert native.trial("edit-01", "result.json")["verdict"] == "passed"
 
@@ -164,7 +167,7 @@ def test_a_malformed_call_is_answered_as_an_error_and_the_loop_goes_on(native: R
 def test_the_trajectories_replay_to_the_same_verdicts(native: Run, tmp_path: Path) -> None:
     recordings = tmp_path / "recordings"
     recordings.mkdir()
-    for task in ("edit-01", "fix-01", "nav-01"):
+    for task in ALL:
         shutil.copy(native.run_dir / "trials" / task / "1" / "trajectory.json",
                     recordings / f"{task}.json")  # fmt: skip
     proc = subprocess.run(
@@ -174,7 +177,7 @@ def test_the_trajectories_replay_to_the_same_verdicts(native: Run, tmp_path: Pat
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
     replayed = next((tmp_path / "runs").iterdir())
-    for task in ("edit-01", "fix-01", "nav-01"):
+    for task in ALL:
         result = json.loads((replayed / "trials" / task / "1" / "result.json").read_text())
         original = native.trial(task, "result.json")
         assert (result["verdict"], result["replay_errors"]) == (original["verdict"], [])
@@ -204,7 +207,7 @@ def test_watch_follows_the_live_trajectories(native: Run) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "3 session(s)" in proc.stdout and "warning" not in proc.stderr
     steps = sum(len(native.trial(t, "trajectory.json")["steps"])
-                for t in ("edit-01", "fix-01", "nav-01"))  # fmt: skip
+                for t in ALL)  # fmt: skip
     assert f"{steps} step(s)" in proc.stdout
 
 

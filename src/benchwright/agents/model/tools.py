@@ -4,8 +4,8 @@
   command agent's process runs (`run_process` with ``request.sandbox``): the workspace
   as its directory, the agent environment without the API key (the grader's interpreter
   first on ``PATH``, so ``python`` and ``pytest`` are the ones the checks use), a timeout
-  within what is left of the phase. Each call is a fresh shell (a ``cd`` does not carry over). The files
-  it changed are recorded as file steps (`changes`), so replay reproduces them.
+  within what is left of the phase. Each call is a fresh shell (a ``cd`` does not carry
+  over). The files it changed are recorded as file steps (`changes`), so replay reproduces them.
 * ``editor`` views a file (numbered lines, an optional line range), creates or
   overwrites one, or replaces one exact occurrence of a string. It runs in the grader's
   process, on a workspace the agent's commands have had the run of, so every path is
