@@ -10,12 +10,12 @@ with the endpoint's own words).
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Mapping, Sequence
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-import httpx
 import openai
 
 from benchwright.agents.model.config import public_url
@@ -96,11 +96,25 @@ class OpenAIProvider:
         return ModelRefused(self.endpoint, message, status)
 
     def _connection_fault(self, exc: openai.APIConnectionError) -> ModelFault | ModelRefused:
-        """Refused or unreachable: nothing listens there (INFRA); cut off mid-call: retry."""
-        cause = exc.__cause__
-        if isinstance(cause, httpx.ConnectError):
-            return ModelRefused(self.endpoint, f"cannot connect: {cause or 'unreachable'}")
-        return ModelFault(self.endpoint, f"connection lost: {cause or exc}")
+        """Refused or unreachable: nothing listens there (INFRA); cut off mid-call: retry.
+
+        The SDK wraps its HTTP library's error (whose module name varies by SDK version),
+        so the connect phase is recognised by the chain of causes, not by one class."""
+        chain = list(_causes(exc))
+        connect = [e for e in chain if type(e).__name__ == "ConnectError"
+                   or isinstance(e, ConnectionRefusedError | socket.gaierror)]  # fmt: skip
+        if connect:
+            return ModelRefused(self.endpoint, f"cannot connect: {connect[0]}")
+        return ModelFault(self.endpoint, f"connection lost: {chain[-1] if chain else exc}")
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    found: list[BaseException] = []
+    cause = exc.__cause__ or exc.__context__
+    while cause is not None and cause not in found:
+        found.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    return found
 
 
 def _wire_message(message: Message) -> dict[str, Any]:
