@@ -176,7 +176,7 @@ class _Trial:
         agent's own ``benchwright`` key is replaced, never merged)."""
         merged: dict[str, Any] = {}
         for outcome in self.outcomes:
-            merged.update(outcome.metadata)
+            merged = _merged(merged, outcome.metadata)
         facts = {
             "snapshots": dict(self.commits),
             "phase_changes": dict(self.phase_changes),
@@ -202,3 +202,22 @@ class _Trial:
         now = time.perf_counter()
         self.timings[key] += now - self._mark
         self._mark = now
+
+
+def _merged(earlier: Mapping[str, Any], later: Mapping[str, Any]) -> dict[str, Any]:
+    """Two phases' agent metadata as one trial's: a later phase's keys win, but what the
+    phases spent adds up (``usage`` tokens and cost, ``model_calls``, ``tool_steps``,
+    ``repair_rounds``) and ``endpoints`` is every endpoint either used (docs/agents.md)."""
+    merged = {**earlier, **later}
+    for key in ("model_calls", "tool_steps", "repair_rounds"):
+        if isinstance(earlier.get(key), int) and isinstance(later.get(key), int):
+            merged[key] = earlier[key] + later[key]
+    if isinstance(earlier.get("endpoints"), list) and isinstance(later.get("endpoints"), list):
+        merged["endpoints"] = list(dict.fromkeys([*earlier["endpoints"], *later["endpoints"]]))
+    before, after = earlier.get("usage"), later.get("usage")
+    if isinstance(before, Mapping) and isinstance(after, Mapping):
+        usage = {k: before.get(k, 0) + after.get(k, 0) for k in ("input_tokens", "output_tokens")}
+        costs = (before.get("cost_usd"), after.get("cost_usd"))
+        usage["cost_usd"] = None if None in costs else sum(costs)  # type: ignore[arg-type]
+        merged["usage"] = usage
+    return merged

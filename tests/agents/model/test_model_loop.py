@@ -18,6 +18,7 @@ from benchwright.agents.model.loop import ELIDED, capped
 from benchwright.agents.model.text_actions import parse_actions
 from benchwright.agents.model.tools import Toolbox
 from benchwright.agents.model.wire import BadToolCall
+from benchwright.execution.trial import TrialOptions, run_trial
 from benchwright.model import Phase, Trajectory
 from benchwright.workspace import Workspace, replay
 
@@ -206,3 +207,23 @@ def test_tool_output_is_capped_to_its_head_and_tail() -> None:
     out = capped(text, 200)
     assert out.startswith("a" * 100) and out.endswith("b" * 100) and "1000 characters elided" in out
     assert capped("short", 200) == "short"
+
+
+def test_a_two_phase_trial_adds_up_what_both_phases_spent(tmp_path, monkeypatch) -> None:
+    """Each phase is a conversation of its own; the trial's metadata is their sum."""
+    task = replace(make_task([{"type": "file_exists", "path": "b.txt"}], id="two"),
+                   phases=(Phase("one", "first"), Phase("two", "second")))  # fmt: skip
+    script = [{"tool": "shell", "args": {"command": "echo x >> b.txt"}},
+              {"tool": "submit", "args": {"answer": "ok"}}]  # fmt: skip
+    with ScriptedModel(script) as server:
+        monkeypatch.setenv(KEY_ENV, server.key)
+        config = build_config("model:openai/scripted", base_urls=[server.openai_url],
+                              api_key_env=KEY_ENV)  # fmt: skip
+        result = run_trial(task, "correctness", ModelAgent(config.spec, config), 1,
+                           TrialOptions(model=config))  # fmt: skip
+    assert result.verdict == "passed", result.error
+    metadata = result.trajectory["metadata"]
+    assert metadata["usage"] == {"input_tokens": server.input_tokens,
+                                 "output_tokens": server.output_tokens, "cost_usd": None}  # fmt: skip
+    assert (metadata["model_calls"], metadata["tool_steps"]) == (4, 4)
+    assert metadata["endpoints"] == [server.openai_url]
