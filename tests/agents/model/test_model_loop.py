@@ -223,7 +223,7 @@ def test_a_two_phase_trial_adds_up_what_both_phases_spent(tmp_path, monkeypatch)
                            TrialOptions(model=config))  # fmt: skip
     assert result.verdict == "passed", result.error
     metadata = result.trajectory["metadata"]
-    assert metadata["usage"] == {"input_tokens": server.input_tokens,
-                                 "output_tokens": server.output_tokens, "cost_usd": None}  # fmt: skip
+    usage = {"input_tokens": server.input_tokens, "output_tokens": server.output_tokens}
+    assert metadata["usage"] == {**usage, "cost_usd": None}
     assert (metadata["model_calls"], metadata["tool_steps"]) == (4, 4)
     assert metadata["endpoints"] == [server.openai_url]
