@@ -12,6 +12,7 @@ from builders import make_task
 
 from agents.model.scripted import ScriptedModel
 from benchwright.agents import AgentOutcome, AgentRequest
+from benchwright.agents.model import changes
 from benchwright.agents.model.agent import ModelAgent
 from benchwright.agents.model.config import build_config
 from benchwright.agents.model.loop import ELIDED, capped
@@ -20,7 +21,7 @@ from benchwright.agents.model.tools import Toolbox
 from benchwright.agents.model.wire import BadToolCall
 from benchwright.execution.trial import TrialOptions, run_trial
 from benchwright.model import Phase, Trajectory
-from benchwright.workspace import Workspace, replay
+from benchwright.workspace import Workspace, WorkspaceCaps, replay
 
 KEY_ENV = "BW_LOOP_TEST_KEY"
 
@@ -107,7 +108,29 @@ def test_a_binary_file_a_command_writes_is_recorded_as_unreplayable(tmp_path: Pa
     assert view.files == {"t.txt": b"hi\n"}
 
 
+def test_a_phase_records_file_content_up_to_its_quota(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(changes, "RECORD_PHASE_BYTES", 12)
+    tools = _toolbox(tmp_path)
+    first = tools.run("shell", {"command": "echo 1234567 > one.txt"})  # 8 bytes
+    second = tools.run("shell", {"command": "echo 1234567 > two.txt"})  # 8 more: past 12
+    assert first.steps[1]["args"]["content"] == "1234567\n"
+    assert (second.steps[1]["type"], second.steps[1]["reason"]) == (
+        "file_unrecorded", "phase quota spent")  # fmt: skip
+
+
 # -- the loop ------------------------------------------------------------------------
+
+
+def test_a_workspace_past_its_file_cap_ends_the_phase_at_once(tmp_path, monkeypatch) -> None:
+    """The stat snapshot around a command stops at the cap, so its cost is bounded."""
+    script = [{"tool": "shell", "args": {"command": "touch f1 f2 f3 f4 f5 f6"}}] * 3
+    with ScriptedModel(script) as server:
+        monkeypatch.setenv(KEY_ENV, server.key)
+        config = build_config("model:openai/scripted", base_urls=[server.openai_url],
+                              api_key_env=KEY_ENV)  # fmt: skip
+        request = replace(_request(tmp_path), caps=WorkspaceCaps(files=4))
+        outcome = ModelAgent(config.spec, config).run(request)
+    assert outcome.error == WorkspaceCaps(files=4).files_reason() and len(server.requests) == 1
 
 
 def test_max_turns_ends_the_loop_as_a_limit_not_an_error(tmp_path, monkeypatch) -> None:

@@ -29,6 +29,14 @@ RECORD_BYTES = 2 * 1024 * 1024
 """Largest file content one step records; past it the step says it was not recorded."""
 RECORD_FILES = 2_000
 """Files one command's changes record; past it one step says how many were left out."""
+RECORD_PHASE_BYTES = 256 * 1024 * 1024
+"""File content one phase records in all (a model rewriting a large file in a loop must
+not grow the trajectory without bound); past it, changed files are unrecorded steps."""
+
+
+class TooManyEntries(Exception):
+    """The tree holds more entries than the workspace may (`WorkspaceCaps.files`)."""
+
 
 Stamp = tuple[int, int, int, int]
 """(kind, size, mtime_ns, inode) as ``lstat`` gives them. Not ``ctime``: the sandbox hands
@@ -37,9 +45,18 @@ that writes a file and then restores its size and mtime hides that write from th
 (never from the grade, which judges the disk)."""
 
 
-def snapshot(root: Path) -> dict[str, Stamp]:
-    """Every entry under ``root`` but caches and harness dirs, by relative path."""
-    return dict(_walk(root))
+def snapshot(root: Path, max_entries: int) -> dict[str, Stamp]:
+    """Every entry under ``root`` but caches and harness dirs, by relative path.
+
+    Raises:
+        TooManyEntries: past ``max_entries`` (the walk stops there: its cost is bounded).
+    """
+    found: dict[str, Stamp] = {}
+    for path, stamp in _walk(root):
+        found[path] = stamp
+        if len(found) > max_entries:
+            raise TooManyEntries(path)
+    return found
 
 
 def _walk(root: Path) -> Iterator[tuple[str, Stamp]]:
@@ -63,22 +80,26 @@ def _walk(root: Path) -> Iterator[tuple[str, Stamp]]:
 
 
 def changed_steps(
-    root: Path, before: dict[str, Stamp], after: dict[str, Stamp]
-) -> list[dict[str, Any]]:
-    """File steps that turn the ``before`` tree into the ``after`` one, paths in order."""
+    root: Path, before: dict[str, Stamp], after: dict[str, Stamp], allowance: int
+) -> tuple[list[dict[str, Any]], int]:
+    """File steps that turn the ``before`` tree into the ``after`` one, paths in order, and
+    the content bytes they hold (at most ``allowance``: past it, files are unrecorded)."""
     steps: list[dict[str, Any]] = []
+    used = 0
     changed = sorted(p for p, s in after.items() if before.get(p) != s)
     for path in changed[:RECORD_FILES]:
-        steps.extend(_written(root, path, after[path][0]))
+        written = _written(root, path, after[path][0], allowance - used)
+        used += sum(len(s["args"].get("content", "").encode()) for s in written)
+        steps.extend(written)
     if len(changed) > RECORD_FILES:
         left = len(changed) - RECORD_FILES
         steps.append(_unrecorded(changed[RECORD_FILES], f"{left} more changed files not recorded"))
     steps += [{"type": "file_delete", "tool": "delete_file", "args": {"path": p}, "by": "shell"}
               for p in sorted(before.keys() - after.keys())]  # fmt: skip
-    return steps
+    return steps, used
 
 
-def _written(root: Path, path: str, kind: int) -> list[dict[str, Any]]:
+def _written(root: Path, path: str, kind: int, allowance: int) -> list[dict[str, Any]]:
     if kind == stat.S_IFLNK:
         target = _link_target(root, path)
         if target is None:  # leads outside, dangles, or to a non-file: the checks skip it too
@@ -88,11 +109,13 @@ def _written(root: Path, path: str, kind: int) -> list[dict[str, Any]]:
         path_read = path
     else:  # a FIFO, socket or device: nothing the checks read
         return []
-    data = read_inside(root, path_read, RECORD_BYTES + 1)
+    limit = min(RECORD_BYTES, allowance)
+    data = read_inside(root, path_read, limit + 1)
     if data is None:
         return []
-    if len(data) > RECORD_BYTES:
-        return [_unrecorded(path, f"over {RECORD_BYTES} bytes")]
+    if len(data) > limit:
+        full = limit == RECORD_BYTES
+        return [_unrecorded(path, f"over {RECORD_BYTES} bytes" if full else "phase quota spent")]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -74,7 +74,8 @@ TOOLS = (SHELL, EDITOR, SUBMIT)
 
 
 class ToolInfra(Exception):
-    """A tool could not run at all (the sandbox would not start): the phase errors."""
+    """A tool could not run at all (the sandbox would not start), or the workspace passed
+    its file cap: the phase errors with this message (``agent: …``, ``limit: …``)."""
 
 
 @dataclass
@@ -99,6 +100,8 @@ class Toolbox:
     """Variable names never passed to a command (the API key's)."""
     secrets: tuple[str, ...] = ()
     """Values never passed to a command under any name (the API key)."""
+    recorded_bytes: int = 0
+    """File content the phase's shell steps recorded so far (`changes.RECORD_PHASE_BYTES`)."""
 
     def run(self, name: str, args: Mapping[str, Any]) -> ToolResult:
         """Run one call. Raises `BadToolCall` (unknown tool, bad arguments), `ToolInfra`."""
@@ -124,14 +127,16 @@ class Toolbox:
         env["PATH"] = os.pathsep.join((os.path.dirname(sys.executable), env.get("PATH", "")))
         logs = request.log_dir() / "shell"
         logs.mkdir(exist_ok=True)
-        before = changes.snapshot(request.workspace)
+        before = self._snapshot()
         done = run_process(["bash", "-c", command], request.workspace, env, timeout, logs,
                            request.sandbox(Network.NONE))  # fmt: skip
         if done.error:
             raise ToolInfra(done.error)
         step.update(exit_code=done.exit_code, duration_s=round(done.duration_s, 3))
-        steps = [step, *changes.changed_steps(request.workspace, before,
-                                              changes.snapshot(request.workspace))]  # fmt: skip
+        allowance = changes.RECORD_PHASE_BYTES - self.recorded_bytes
+        found, used = changes.changed_steps(request.workspace, before, self._snapshot(), allowance)
+        self.recorded_bytes += used
+        steps = [step, *found]
         if done.timed_out:
             head = f"timed out after {timeout:.0f}s: the command was killed"
         else:
@@ -140,6 +145,14 @@ class Toolbox:
             head += f" ({done.limit})"
         text = f"{head}\n--- stdout ---\n{done.stdout}\n--- stderr ---\n{done.stderr}"
         return ToolResult(text, steps)
+
+    def _snapshot(self) -> dict[str, changes.Stamp]:
+        """The tree's stamps; past the workspace's file cap the phase ends, as it would
+        after the phase (``limit: workspace files … exceeded``), at a bounded cost."""
+        try:
+            return changes.snapshot(self.request.workspace, self.request.caps.files)
+        except changes.TooManyEntries:
+            raise ToolInfra(self.request.caps.files_reason()) from None
 
     # -- editor --------------------------------------------------------------------
 
