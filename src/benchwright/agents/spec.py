@@ -6,9 +6,9 @@ relative path (``./my-agent``) is made absolute against the directory benchwrigh
 was started in, since agents run inside each task's workspace, where the
 relative path would not exist and every task would error.
 
-`preflight` then asks whether a command agent's program exists at all, so that a
-typo in ``--agent`` is one line and exit 2, not a run of trials that each say
-``cannot start``.
+`preflight` then asks whether a command agent's program exists at all, and whether a
+model agent's key variable is set, so that a typo in ``--agent`` or a key not exported
+is one line and exit 2, not a run of trials that each say ``cannot start``.
 """
 
 from __future__ import annotations

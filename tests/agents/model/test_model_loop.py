@@ -148,6 +148,13 @@ def test_max_tokens_counts_the_servers_usage(tmp_path, monkeypatch) -> None:
     assert len(server.requests) == 1
 
 
+def test_max_cost_without_a_known_price_is_said_not_enforced(tmp_path, monkeypatch) -> None:
+    script = [{"tool": "submit", "args": {"answer": "x"}}]
+    outcome, _ = _run(tmp_path, monkeypatch, script, max_cost=0.01)
+    assert outcome.answer == "x" and outcome.metadata["usage"]["cost_usd"] is None
+    assert outcome.metadata["model_agent_notes"] == ["max_cost_not_enforced"]
+
+
 def test_the_phase_budget_ends_a_long_command_and_the_loop_as_budget(tmp_path, monkeypatch):
     script = [{"tool": "shell", "args": {"command": "sleep 30"}}]
     outcome, _ = _run(tmp_path, monkeypatch, script, budget=2)

@@ -75,6 +75,7 @@ class Loop:
         self.native = mode != "text"
         self.auto = mode == "auto"
         self.messages: list[Message] = []
+        self.unpriced = False
         self.observations: list[int] = []
         """Indices of the messages that hold tool output (what may be elided), oldest first."""
 
@@ -99,6 +100,8 @@ class Loop:
                 return End("infra", error=f"infra: {fault}")
             turn += 1
             self.recorder.call(reply)
+            if self.limits.max_cost is not None and self.recorder.cost_usd is None:
+                self._unpriced(reply.model)
             calls = list(reply.tool_calls) if self.native else parse_actions(reply.text, turn)
             self.messages.append(Message("assistant", reply.text,
                                          reply.tool_calls if self.native else ()))  # fmt: skip
@@ -135,6 +138,12 @@ class Loop:
         if limits.max_cost is not None and cost is not None and cost >= limits.max_cost:
             return End(f"limit: max cost ({limits.max_cost:g} USD) reached ({cost:.4f} USD)")
         return None
+
+    def _unpriced(self, model: str) -> None:
+        """Say once that ``--model-max-cost`` cannot apply: the model's price is unknown."""
+        if not self.unpriced:
+            self.unpriced = True
+            self.recorder.note("max_cost_not_enforced", reason=f"no price for {model}")
 
     def _falls_back(self, fault: ModelFault | ModelRefused) -> bool:
         """In auto mode, a 400 that names tools: go on without native tools (recorded)."""
