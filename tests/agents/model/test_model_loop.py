@@ -204,6 +204,15 @@ def test_a_refused_key_ends_the_phase_as_infra_with_the_endpoints_message(tmp_pa
     assert outcome.exit_code is None and outcome.metadata["model_calls"] == 1
 
 
+def test_a_key_an_endpoint_echoes_is_redacted_from_the_error_and_the_records(tmp_path, monkeypatch):
+    server = ScriptedModel([{"text": "x"}], key="sk-echoed-0123456789")
+    server.fail_next(403, message="key sk-echoed-0123456789 may not use this model")
+    outcome, _ = _run(tmp_path, monkeypatch, [], server=server)
+    assert outcome.error == f"infra: {server.openai_url}: 403 key [redacted] may not use this model"
+    live = Path(outcome.metadata["live_trajectory"]).read_text()
+    assert "[redacted]" in live and "sk-echoed" not in live + json.dumps(outcome.steps)
+
+
 def test_the_live_trajectory_is_the_steps_between_a_header_and_the_totals(tmp_path, monkeypatch):
     script = [{"tool": "shell", "args": {"command": "echo hi > b.txt"}},
               {"tool": "submit", "args": {"answer": "done"}}]  # fmt: skip

@@ -82,7 +82,8 @@ class ModelAgent:
         config, started = self.config, time.monotonic()
         key = config.api_key()
         directory = Path(config.live_dir) if config.live_dir else request.log_dir()
-        recorder = Recorder(live_path(directory, request.task.id, request.phase.name), PRICE)
+        live = live_path(directory, request.task.id, request.phase.name)
+        recorder = Recorder(live, PRICE, secrets=(key,) if key else ())
         recorder.open({"agent": self.spec, "task": request.task.id,
                        "phase": request.phase.name, "tools": config.tools})  # fmt: skip
         request.answer_file.unlink(missing_ok=True)
@@ -104,6 +105,8 @@ class ModelAgent:
             end = End("agent", error=str(exc))
         finally:
             recorder.close(end.answer)
+        if end.error is not None:  # an endpoint may echo the key in its message
+            end = End(end.stop, end.answer, recorder.scrub(end.error))
         return _outcome(request, end, recorder, time.monotonic() - started)
 
 

@@ -74,6 +74,7 @@ class Loop:
         self.limits, self.params = limits, params
         self.native = mode != "text"
         self.auto = mode == "auto"
+        self.system = ""
         self.messages: list[Message] = []
         self.unpriced = False
         self.observations: list[int] = []

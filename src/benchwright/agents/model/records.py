@@ -48,6 +48,8 @@ class Recorder:
 
     live: Path
     price: Price = no_price
+    secrets: tuple[str, ...] = ()
+    """Text never recorded (the API key, should an endpoint echo it in an error)."""
     steps: list[dict[str, Any]] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     cost_usd: float | None = 0.0
@@ -110,8 +112,15 @@ class Recorder:
         self.step({"type": kind, **details})
 
     def step(self, step: dict[str, Any]) -> None:
+        step = json.loads(self.scrub(json.dumps(step)))
         self.steps.append(step)
         self._line(step)
+
+    def scrub(self, text: str) -> str:
+        """``text`` with every secret replaced by ``[redacted]``."""
+        for secret in self.secrets:
+            text = text.replace(secret, "[redacted]")
+        return text
 
     def metadata(self) -> dict[str, Any]:
         """The contract's keys (docs/agents.md): model, usage, calls, steps, endpoints."""
@@ -130,7 +139,7 @@ class Recorder:
 
     def _line(self, doc: Mapping[str, Any]) -> None:
         if self._file is not None:
-            self._file.write(json.dumps(doc, ensure_ascii=False) + "\n")
+            self._file.write(self.scrub(json.dumps(doc, ensure_ascii=False)) + "\n")
             self._file.flush()
 
 
