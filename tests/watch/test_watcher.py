@@ -96,8 +96,28 @@ def test_other_agents_transcripts_are_named_once_and_left_alone(tmp_path):
     assert watcher.poll() == []
     _append(tmp_path / "goose.jsonl", goose.read_text())
     assert watcher.poll() == []
-    assert warnings == ["goose.jsonl: a goose transcript, not a Claude Code or Codex session: "
-                        "not watched"]  # fmt: skip
+    assert warnings == ["goose.jsonl: a goose transcript, not a Claude Code or Codex session "
+                        "or a model agent's trajectory: not watched"]  # fmt: skip
+
+
+def test_a_model_agents_live_trajectory_alerts_as_its_shell_changes_a_test(tmp_path):
+    """The model agent's own steps (``RUN_DIR/live/…``): a file a shell command changed is a
+    ``write_file`` step, so the protected test alerts in the poll that first sees it."""
+    live = tmp_path / "fix-add" / "main-20260101T000000-1.jsonl"
+    live.parent.mkdir()
+    header = {"type": "metadata", "format": "benchwright-model-agent", "metadata": {}}
+    call = {"type": "model_call", "model": "m", "input_tokens": 3, "output_tokens": 1}
+    shell = {"type": "tool_call", "tool": "shell", "agent_tool": "shell",
+             "args": {"command": "python rewrite.py"}}  # fmt: skip
+    wrote = {"type": "file_edit", "tool": "write_file",
+             "args": {"path": "tests/test_calc.py", "content": "# gone\n"}}  # fmt: skip
+    _append(live, "".join(json.dumps(line) + "\n" for line in (header, call, shell)))
+    watcher, warnings = _watcher(tmp_path)
+    assert watcher.poll() == [] and watcher.steps == 2
+    _append(live, json.dumps(wrote) + "\n")
+    [alert] = watcher.poll()
+    assert alert.alert.detail == "tests/test_calc.py written (write_file)" and warnings == []
+    assert alert.session == "fix-add/main-20260101T000000-1.jsonl" and alert.line == 4
 
 
 def test_a_rewritten_file_is_read_again_from_the_start(tmp_path):

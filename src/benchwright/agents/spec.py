@@ -6,9 +6,9 @@ relative path (``./my-agent``) is made absolute against the directory benchwrigh
 was started in, since agents run inside each task's workspace, where the
 relative path would not exist and every task would error.
 
-`preflight` then asks whether a command agent's program exists at all, so that a
-typo in ``--agent`` is one line and exit 2, not a run of trials that each say
-``cannot start``.
+`preflight` then asks whether a command agent's program exists at all, and whether a
+model agent's key variable is set, so that a typo in ``--agent`` or a key not exported
+is one line and exit 2, not a run of trials that each say ``cannot start``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import shlex
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from benchwright.agents._protocol import Agent
 from benchwright.agents.builtin import NopAgent, OracleAgent, ReplayAgent
@@ -26,11 +27,19 @@ from benchwright.agents.presets import PRESETS, preset_agent
 from benchwright.errors import SpecError
 from benchwright.model import Task
 
-KNOWN = ("nop", "oracle", "replay:FILE|DIR", "command:TEMPLATE", *PRESETS)
+if TYPE_CHECKING:
+    from benchwright.agents.model.agent import ModelAgent
+    from benchwright.agents.model.config import ModelConfig
+
+KNOWN = ("nop", "oracle", "replay:FILE|DIR", "command:TEMPLATE", "model:PROVIDER/MODEL", *PRESETS)
 
 
-def build_agent(spec: str, tasks: Sequence[Task]) -> Agent:
-    """The agent ``spec`` names, ready to run ``tasks``; `SpecError` (exit 2) otherwise."""
+def build_agent(spec: str, tasks: Sequence[Task], model: ModelConfig | None = None) -> Agent:
+    """The agent ``spec`` names, ready to run ``tasks``; `SpecError` (exit 2) otherwise.
+
+    ``model`` configures a ``model:`` agent (the ``--model-*`` flags); without it, or when
+    it is another model's, the defaults and the environment do.
+    """
     if spec == "nop":
         return NopAgent()
     if spec == "oracle":
@@ -42,6 +51,8 @@ def build_agent(spec: str, tasks: Sequence[Task]) -> Agent:
         return CommandAgent(f"command:{absolute_program(rest)}", absolute_program(rest))
     if sep and kind == "replay":
         return _replay(rest, tasks)
+    if sep and kind == "model":
+        return _model(spec, model)
     raise SpecError.single("--agent", f"unknown agent {spec!r}; known: {', '.join(KNOWN)}")
 
 
@@ -68,6 +79,16 @@ def _replay(target: str, tasks: Sequence[Task]) -> ReplayAgent:
     return ReplayAgent(f"replay:{path}", {task.id: trajectory for task, trajectory in pairs})
 
 
+def _model(spec: str, config: ModelConfig | None) -> Agent:
+    from benchwright.agents.model.agent import ModelAgent, provider_class
+    from benchwright.agents.model.config import build_config
+
+    if config is None or config.spec != spec:
+        config = build_config(spec)
+    provider_class(config.provider)  # a provider this install cannot load: exit 2 now
+    return ModelAgent(config.spec, config)
+
+
 def preflight(agent: Agent, env: dict[str, str] | None = None) -> None:
     """Refuse a command agent whose program is missing, before any trial starts.
 
@@ -79,6 +100,10 @@ def preflight(agent: Agent, env: dict[str, str] | None = None) -> None:
     Raises:
         SpecError: on ``--agent``, naming the program and why it cannot run (exit 2).
     """
+    from benchwright.agents.model.agent import ModelAgent
+
+    if isinstance(agent, ModelAgent):
+        return _model_preflight(agent)
     if not isinstance(agent, CommandAgent):
         return
     program = parse_template(agent.template)[0]
@@ -99,3 +124,14 @@ def preflight(agent: Agent, env: dict[str, str] | None = None) -> None:
     raise SpecError.single(
         "--agent", f"the agent's program {program!r} cannot start: {why}; no trial was started"
     )
+
+
+def _model_preflight(agent: ModelAgent) -> None:
+    """A model agent whose key variable is unset would error every trial: refuse it now."""
+    name = agent.config.api_key_env
+    if name is not None and not os.environ.get(name):
+        raise SpecError.single(
+            "--model-api-key-env",
+            f"{name} is not set: export the key for {agent.spec} (or, for a server that needs "
+            "none, pass --model-api-key-env none); no trial was started",
+        )

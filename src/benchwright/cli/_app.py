@@ -26,7 +26,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 JsonOpt = Annotated[Path | None, typer.Option("--json", help="Write the JSON report here.")]
 JunitOpt = Annotated[Path | None, typer.Option("--junit", help="Write JUnit XML here.")]
-AGENT_HELP = "nop | oracle | replay:F | command:'…' | claude-code | codex | aider | goose"
+AGENT_HELP = (
+    "nop | oracle | replay:F | command:'…' | model:openai|anthropic/MODEL | claude-code | codex "
+    "| aider | goose"
+)
 KeepOpt = Annotated[bool, typer.Option("--keep", help="Keep workspaces (and their initial copy).")]
 NoSandboxOpt = Annotated[
     bool,

@@ -134,6 +134,33 @@ def run(
     max_mb: Annotated[
         int, typer.Option("--max-workspace-mb", min=1, help="MiB a workspace's files may hold.")
     ] = 512,
+    model_base_url: Annotated[
+        list[str] | None,
+        typer.Option("--model-base-url", help="model: endpoint (repeatable: a fleet)."),
+    ] = None,
+    model_arg: Annotated[
+        list[str] | None,
+        typer.Option("--model-arg", help="model: KEY=VALUE passed to every call (temperature=0)."),
+    ] = None,
+    model_tools: Annotated[
+        str | None, typer.Option("--model-tools", help="model: native | text | auto (default).")
+    ] = None,
+    model_max_turns: Annotated[
+        int | None, typer.Option("--model-max-turns", help="model: calls per phase (50).")
+    ] = None,
+    model_max_tokens: Annotated[
+        int | None, typer.Option("--model-max-tokens", help="model: tokens per phase, in + out.")
+    ] = None,
+    model_max_cost: Annotated[
+        float | None, typer.Option("--model-max-cost", help="model: USD per phase (known prices).")
+    ] = None,
+    model_api_key_env: Annotated[
+        str | None,
+        typer.Option(
+            "--model-api-key-env",
+            help="model: the variable holding the key (OPENAI_API_KEY…; none: no key).",
+        ),
+    ] = None,
 ) -> None:
     """Run an agent on a suite (SUITE --agent A), resume a run, or replay one --task."""
     from benchwright.execution.executor import make_executor
@@ -149,11 +176,15 @@ def run(
         _say_run_of(trajectory)
         _grade(one_task_plan(task, trajectory, isolation, keep), SerialExecutor(), json_out,
                junit_out)  # fmt: skip
-    from benchwright.cli.suites import run_suite
+    from benchwright.cli.suites import model_options, run_suite
 
+    flags = {"base_urls": model_base_url or [], "args": model_arg or [], "tools": model_tools,
+             "max_turns": model_max_turns, "max_tokens": model_max_tokens,
+             "max_cost": model_max_cost, "api_key_env": model_api_key_env}  # fmt: skip
+    model = model_options(agent, resume, {k: v for k, v in flags.items() if v not in (None, [])})
     run_suite(suite, agent, tasks_glob, iterations, budget, env or [], seed, out, resume,
               json_out, junit_out, isolation, pool, (max_files, max_mb),
-              allow_unverified)  # fmt: skip
+              allow_unverified, model)  # fmt: skip
 
 
 @app.command()

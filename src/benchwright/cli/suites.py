@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from benchwright.cli._app import app, invalid, reports_errors, say_written
 
 if TYPE_CHECKING:
+    from benchwright.agents.model.config import ModelConfig
     from benchwright.execution.executor import Executor
     from benchwright.execution.isolation import IsolationRequest
 
@@ -19,6 +20,7 @@ def run_suite(
     budget: float | None, env: list[str], seed: int, out: Path, resume: Path | None,
     json_out: Path | None, junit_out: Path | None, isolation: IsolationRequest,
     executor: Executor, caps: tuple[int, int], allow_unverified: bool = False,
+    model: ModelConfig | None = None,
 ) -> None:  # fmt: skip
     """Plan (exit 2 on bad input), run with a progress bar, print tiers, exit by docs/suites.md."""
     from rich.console import Console
@@ -42,7 +44,8 @@ def run_suite(
     else:
         plan = plan_run(suite, agent, tasks_glob=tasks_glob, iterations=iterations,
                         budget_s=budget, env=extra, seed=seed, out=out,
-                        isolation=isolation, caps=WorkspaceCaps(*caps))  # fmt: skip
+                        isolation=isolation, caps=WorkspaceCaps(*caps),
+                        model=model)  # fmt: skip
     console = Console()
     todo = len(plan.trials) - len(plan.done)
     with TrialProgress(todo, console, Console(stderr=True)) as progress:
@@ -57,6 +60,23 @@ def run_suite(
     if message:
         typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
+
+
+def model_options(
+    agent: str | None, resume: Path | None, flags: dict[str, Any]
+) -> ModelConfig | None:
+    """The ``--model-*`` flags given as a `ModelConfig` for a ``model:`` agent; refused
+    (exit 2) with any other agent, and with ``--resume`` (the run's recorded ones apply)."""
+    from benchwright.agents.model.config import build_config
+
+    if flags and resume is not None:
+        invalid(f"--model-* flags with --resume: the run's recorded settings apply "
+                f"(given: {', '.join(sorted(flags))})")  # fmt: skip
+    if agent is None or not agent.startswith("model:"):
+        if flags:
+            invalid("--model-* flags need --agent model:PROVIDER/MODEL")
+        return None
+    return build_config(agent, **flags)
 
 
 @app.command()

@@ -13,7 +13,10 @@ from benchwright.cli._app import app, invalid, reports_errors
 @app.command()
 @reports_errors
 def watch(
-    session_dir: Annotated[Path, typer.Argument(help="Claude Code or Codex session directory.")],
+    session_dir: Annotated[
+        Path,
+        typer.Argument(help="Claude Code or Codex session directory, or a run's live/ directory."),
+    ],
     once: Annotated[bool, typer.Option("--once", help="Check what is there, then exit.")] = False,
     live_only: Annotated[
         bool, typer.Option("--live-only", help="Alert on new activity only, not on history.")

@@ -20,6 +20,7 @@ from typing import Any
 
 from benchwright import __version__
 from benchwright.agents import Agent, build_agent, preflight
+from benchwright.agents.model.config import ModelConfig
 from benchwright.dsl import load_suite
 from benchwright.errors import (
     EXIT_FAILED,
@@ -39,6 +40,10 @@ from benchwright.model import Suite
 from benchwright.sandbox import Network
 from benchwright.services.build_vendor import allow_list, require_one_at_a_time
 from benchwright.workspace import WorkspaceCaps
+
+LIVE_DIR = "live"
+"""Under a run directory: the model agent's live trajectories, ``<task>/<phase>-….jsonl``
+(not sealed: the trial's ``trajectory.json`` is the record; these are for ``watch``)."""
 
 
 @dataclass
@@ -67,9 +72,12 @@ def plan_run(
     suite_path: Path, agent_spec: str, *, tasks_glob: str = "*", iterations: int = 1,
     budget_s: float | None = None, env: dict[str, str] | None = None, seed: int = 0,
     out: Path = Path("runs"), isolation: IsolationRequest = IsolationRequest(),
-    caps: WorkspaceCaps = WorkspaceCaps(),
+    caps: WorkspaceCaps = WorkspaceCaps(), model: ModelConfig | None = None,
 ) -> RunPlan:  # fmt: skip
     """Load and check everything, then create the run directory and its ``run.json``.
+
+    ``model`` (the ``--model-*`` flags) configures a ``model:`` agent; it is recorded in
+    ``run.json`` without any key, and its live trajectories go to ``RUN_DIR/live``.
 
     Raises HarnessError (exit 3) when the run needs the sandbox and it cannot run here.
     """
@@ -81,13 +89,14 @@ def plan_run(
     ids = [t.id for t in suite.tasks if fnmatch.fnmatchcase(t.id, tasks_glob)]
     if not ids:
         raise SpecError.single("--tasks", f"{tasks_glob!r} matches no task of suite {suite.name}")
-    agent = _agent(agent_spec, suite, ids)
+    agent = _agent(agent_spec, suite, ids, model)
     preflight(agent, env)
     confinement = choose_confinement(isolation, [suite.task(i) for i in ids], agent.spec)
     network = _network(isolation, suite)
     egress = _egress(isolation.egress)
     env = env or {}
     run_dir = store.new_run_dir(out, agent.spec)
+    model = _live_model(agent, run_dir)
     key = integrity.new_key()
     info = {
         "schema_version": SCHEMA_VERSION, "run_id": run_dir.name,
@@ -99,12 +108,24 @@ def plan_run(
         "agent_egress": None if egress is None else list(egress),
         "workspace_caps": {"files": caps.files, "megabytes": caps.megabytes},
     }  # fmt: skip
+    if model is not None:
+        info["model"] = model.record()
     # sealed: `run --resume` runs the agent and the suite it names (plan_resume)
     _seal_run_json(run_dir, info, key)
     options = TrialOptions(suite.budget_s, budget_s, env, seed, confinement=confinement,
                            agent_network=network, workspace_caps=caps,
-                           agent_egress=egress)  # fmt: skip
+                           agent_egress=egress, model=model)  # fmt: skip
+    if model is not None:
+        agent = build_agent(agent.spec, [suite.task(i) for i in ids], model)
     return RunPlan(suite, agent, ids, iterations, options, run_dir, info, key)
+
+
+def _live_model(agent: Agent, run_dir: Path) -> ModelConfig | None:
+    """A model agent's config, its live trajectories under ``RUN_DIR/live`` (`watch` them)."""
+    config = getattr(agent, "config", None)
+    if not isinstance(config, ModelConfig):
+        return None
+    return replace(config, live_dir=str((run_dir / LIVE_DIR).resolve()))
 
 
 def _seal_run_json(run_dir: Path, info: dict[str, Any], key: bytes) -> None:
@@ -136,13 +157,18 @@ def plan_resume(
     missing = [i for i in info["tasks"] if i not in suite.tiers]
     if missing:
         raise SpecError.single(str(run_dir), f"task {missing[0]!r} is no longer in the suite")
-    agent = _agent(info["agent"], suite, info["tasks"])
+    recorded = info.get("model")
+    model = ModelConfig.from_record(recorded) if isinstance(recorded, dict) else None
+    agent = _agent(info["agent"], suite, info["tasks"], model)
     preflight(agent, env)
+    model = _live_model(agent, run_dir)
+    if model is not None:
+        agent = build_agent(agent.spec, [suite.task(i) for i in info["tasks"]], model)
     confinement = choose_confinement(isolation, [suite.task(i) for i in info["tasks"]], agent.spec)
     options = TrialOptions(
         suite.budget_s, info.get("budget_s"), env or {}, info.get("seed", 0),
         confinement=confinement, agent_network=_network(isolation, suite),
-        workspace_caps=WorkspaceCaps(**info.get("workspace_caps", {})),
+        workspace_caps=WorkspaceCaps(**info.get("workspace_caps", {})), model=model,
         agent_egress=_egress(isolation.egress if isolation.egress is not None
                              else info.get("agent_egress")),
     )  # fmt: skip
@@ -209,7 +235,7 @@ def _egress(hosts: Sequence[str] | None) -> tuple[str, ...] | None:
     return tuple(hosts)
 
 
-def _agent(spec: str, suite: Suite, ids: Sequence[str]) -> Agent:
+def _agent(spec: str, suite: Suite, ids: Sequence[str], model: ModelConfig | None = None) -> Agent:
     tasks = [suite.task(i) for i in ids]
     for task in tasks:  # the seed's false pass: an oracle run in the caller's directory
         if task.checks and not task.files and not task.empty_workspace:
@@ -217,7 +243,7 @@ def _agent(spec: str, suite: Suite, ids: Sequence[str]) -> Agent:
                 task.source, "has checks but no workspace: refused (a task that starts from "
                 "no files on purpose says 'workspace: empty')", "fixture",
             )  # fmt: skip
-    return build_agent(spec, tasks)
+    return build_agent(spec, tasks, model)
 
 
 def _versions() -> dict[str, str]:

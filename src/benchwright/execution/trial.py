@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchwright.agents import Agent, AgentOutcome, AgentRequest
 from benchwright.checks import CheckRegistry
@@ -30,6 +30,9 @@ from benchwright.model import CheckResult, Phase, Task, Trajectory
 from benchwright.sandbox import CONFINED, Confinement, Edge, Network
 from benchwright.services.build_vendor import build_vendor
 from benchwright.workspace import Workspace, WorkspaceCaps, over_caps
+
+if TYPE_CHECKING:
+    from benchwright.agents.model.config import ModelConfig
 
 STEPS = ("isolate_s", "agent_s", "snapshot_s", "stamp_s", "checks_s")
 _OWN_PREFIXES = ("stamp", "agent", "budget", "read-only", "limit")
@@ -56,6 +59,9 @@ class TrialOptions:
     agent_egress: tuple[str, ...] | None = None
     """``--agent-egress``: the hosts an agent building against a vendor in its own namespace
     may reach through the egress proxy; None keeps the agent's own (a preset's provider)."""
+    model: ModelConfig | None = None
+    """The ``--model-*`` settings of a ``model:`` agent (no key: only its variable's name),
+    so a worker rebuilds the same agent (`trial_job.run_trial_spec`)."""
 
     def budget(self, task: Task, phase: Phase) -> float:
         """``--budget``, then the phase's, the task's, the suite's (docs/suites.md, Budgets)."""
@@ -197,7 +203,7 @@ class _Trial:
         the agent ran, when it started (`run_meta.harness_facts`)."""
         merged: dict[str, Any] = {}
         for outcome in self.outcomes:
-            merged.update(outcome.metadata)
+            merged = _merged(merged, outcome.metadata)
         facts = {
             "snapshots": dict(self.commits),
             "phase_changes": dict(self.phase_changes),
@@ -228,3 +234,22 @@ class _Trial:
         now = time.perf_counter()
         self.timings[key] += now - self._mark
         self._mark = now
+
+
+def _merged(earlier: Mapping[str, Any], later: Mapping[str, Any]) -> dict[str, Any]:
+    """Two phases' agent metadata as one trial's: a later phase's keys win, but what the
+    phases spent adds up (``usage`` tokens and cost, ``model_calls``, ``tool_steps``,
+    ``repair_rounds``) and ``endpoints`` is every endpoint either used (docs/agents.md)."""
+    merged = {**earlier, **later}
+    for key in ("model_calls", "tool_steps", "repair_rounds"):
+        if isinstance(earlier.get(key), int) and isinstance(later.get(key), int):
+            merged[key] = earlier[key] + later[key]
+    if isinstance(earlier.get("endpoints"), list) and isinstance(later.get("endpoints"), list):
+        merged["endpoints"] = list(dict.fromkeys([*earlier["endpoints"], *later["endpoints"]]))
+    before, after = earlier.get("usage"), later.get("usage")
+    if isinstance(before, Mapping) and isinstance(after, Mapping):
+        usage = {k: before.get(k, 0) + after.get(k, 0) for k in ("input_tokens", "output_tokens")}
+        costs = (before.get("cost_usd"), after.get("cost_usd"))
+        usage["cost_usd"] = None if None in costs else sum(costs)  # type: ignore[arg-type]
+        merged["usage"] = usage
+    return merged

@@ -51,7 +51,7 @@ def run_trial_spec(spec: TrialSpec) -> TrialResult:
     """Run one trial from its spec (in a worker): load, build the agent, run, return."""
     suite = _suite(spec.suite_path)
     task = suite.task(spec.task_id)
-    agent = build_agent(spec.agent_spec, [task])
+    agent = build_agent(spec.agent_spec, [task], spec.options.model)
     return run_trial(task, suite.tiers[spec.task_id], agent, spec.iteration, spec.options)
 
 

@@ -65,7 +65,9 @@ class FileEdit:
     tool: str
     path: str
     """Forward slashes, no ``./``; may still be absolute or escape the root (replay refuses)."""
-    kind: Literal["write", "replace", "delete"]
+    kind: Literal["write", "replace", "delete", "unrecorded"]
+    """``unrecorded``: the file was written but its content is not in the recording
+    (binary or too large, ``type: file_unrecorded``): replay reports it, never guesses."""
     content: str | None = None
     """Whole new content, for ``write``."""
     replacements: tuple[Replacement, ...] = ()
@@ -207,6 +209,9 @@ def normalize_step(index: int, step: Mapping[str, Any]) -> FileEdit | CommandSte
         return _file_edit(index, tool or "file_edit", args, delete=False)
     if tool in DELETE_TOOLS or kind == "file_delete":
         return _file_edit(index, tool or "file_delete", args, delete=True)
+    if kind == "file_unrecorded":
+        edit = _file_edit(index, tool or "file_unrecorded", args, delete=True)
+        return FileEdit(index, edit.tool, edit.path, "unrecorded")
     if tool in COMMAND_TOOLS or kind == "command":
         key, text = _first(args, COMMAND_KEYS)
         if key is None:

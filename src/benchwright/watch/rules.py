@@ -25,7 +25,8 @@ DEFAULT_PROTECTED = ("tests/**", "test/**", "**/test_*.py", "**/*_test.py", "**/
                      ".github/workflows/**")  # fmt: skip
 """Protected without a task: test files anywhere, and the CI that runs them."""
 
-_DONE = {"write": "written", "replace": "edited", "delete": "deleted"}
+_DONE = {"write": "written", "replace": "edited", "delete": "deleted",
+         "unrecorded": "written (content not recorded)"}  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """Follow every session transcript under a directory and alert on new steps.
 
 A Claude Code project directory holds one ``<session>.jsonl`` per session; a Codex
-sessions directory holds ``YYYY/MM/DD/rollout-*.jsonl``. Each poll finds new files,
+sessions directory holds ``YYYY/MM/DD/rollout-*.jsonl``; a run of the model agent holds
+``RUN_DIR/live/<task>/<phase>-….jsonl`` (benchwright's own steps, the ``jsonl`` format,
+as the agent appends them). Each poll finds new files,
 reads the lines appended since the last poll (`TailedFile`), converts the whole
 session so far with the importer's converter (the converters need earlier lines
 for context: the workspace root, tool ids, tool results) and checks only the steps
@@ -17,7 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from benchwright.agents.transcripts import _common as c
-from benchwright.agents.transcripts import claude_code, codex
+from benchwright.agents.transcripts import claude_code, codex, jsonl
 from benchwright.agents.transcripts.detect import line_format
 from benchwright.agents.transcripts.live import json_lines, safe_steps
 from benchwright.watch.rules import Alert, Rules
@@ -26,6 +28,7 @@ from benchwright.watch.tail import TailedFile
 CONVERTERS: dict[str, Callable[[list[c.Line]], c.Converted]] = {
     "claude-code": claude_code.convert,
     "codex": partial(codex.convert, lenient=True),  # a redacted call must not stop the watch
+    "jsonl": partial(jsonl.convert, lenient=True),  # the model agent's live trajectory
 }
 
 
@@ -114,7 +117,7 @@ class SessionWatcher:
         if session.fmt not in CONVERTERS:
             session.ignored = True
             self.warn(f"{session.name}: a {session.fmt} transcript, not a Claude Code or Codex "
-                      "session: not watched")  # fmt: skip
+                      "session or a model agent's trajectory: not watched")  # fmt: skip
             return []
         converted = self._convert(session, session.fmt, lines)
         steps = safe_steps(converted.steps)

@@ -1,7 +1,13 @@
 """Isolated workspaces: materialize a task's files, replay an agent's edits, clean up."""
 
 from benchwright.workspace._caps import WorkspaceCaps, over_caps
-from benchwright.workspace._fresh import read_regular, tail_bytes, tail_text, write_fresh
+from benchwright.workspace._fresh import (
+    read_inside,
+    read_regular,
+    tail_bytes,
+    tail_text,
+    write_fresh,
+)
 from benchwright.workspace._workspace import (
     HARNESS_DIRS,
     UNCOPIED_DIRS,
@@ -18,6 +24,7 @@ __all__ = [
     "WorkspaceCaps",
     "match_glob",
     "over_caps",
+    "read_inside",
     "read_regular",
     "read_tree",
     "replay",

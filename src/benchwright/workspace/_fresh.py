@@ -9,6 +9,7 @@ by one with ``O_DIRECTORY | O_NOFOLLOW``. Nothing is followed out of the
 directory, nothing outside is written through, nothing blocks, and no handle the
 agent opened before refers to the new file. `read_regular` reads only a regular
 file at the path itself, never through a link, and at most a bounded size;
+`read_inside` reads one under a directory the same way, no link followed on the way there;
 `tail_bytes` reads the end of one the same way, seeking past everything before it,
 so a process that printed gigabytes costs the grader only the tail it keeps.
 """
@@ -58,6 +59,34 @@ def read_regular(path: Path, limit: int) -> bytes | None:
         return None
     with os.fdopen(fd, "rb") as file:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return file.read(limit)
+
+
+def read_inside(directory: Path, rel: str, limit: int) -> bytes | None:
+    """The first ``limit`` bytes of the regular file ``rel`` under ``directory``, reached
+    without following any link: each parent is opened with ``O_NOFOLLOW``, so a directory
+    link the agent planted (``docs -> /etc``) never leads the grader's read outside.
+    None for anything but a regular file there (absent, a link, a FIFO, a directory)."""
+    *parents, name = rel.split("/")
+    if any(part in ("", ".", "..") for part in (*parents, name)):
+        return None
+    try:
+        fd = os.open(directory, _DIR)
+    except OSError:
+        return None
+    try:
+        for part in parents:
+            child = os.open(part, _DIR, dir_fd=fd)
+            os.close(fd)
+            fd = child
+        file_fd = os.open(name, _READ, dir_fd=fd)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    with os.fdopen(file_fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file_fd).st_mode):
             return None
         return file.read(limit)
 

@@ -43,6 +43,8 @@ def _apply(workspace: Workspace, edit: FileEdit) -> str | None:
     path = edit.path
     if not inside_root(path):
         return "path is outside the workspace"
+    if edit.kind == "unrecorded":
+        return "content not recorded (binary or too large): replay cannot reproduce this file"
     if edit.kind == "delete":
         if workspace.files.pop(path, None) is None:
             return "cannot delete: file does not exist"

@@ -5,11 +5,14 @@ Each format has a line shape no other one shares: a Codex rollout has
 ``user``/``assistant`` lines holding a ``message`` object, goose ``stream-json``
 ``message`` lines whose message has a ``role`` (or a ``complete`` line), and an
 aider chat history is markdown with ``#### `` user turns. JSON lines that match none
-of them are the generic ``jsonl`` format. The first line that decides wins.
+of them are the generic ``jsonl`` format; the model agent's live trajectory is that format
+and says so on its first line (``"format": "benchwright-model-agent"``), so that a watcher
+can tell it from any other JSON lines. The first line that decides wins.
 """
 
 from __future__ import annotations
 
+from benchwright.agents.model.records import FORMAT as MODEL_AGENT_FORMAT
 from benchwright.agents.transcripts.live import json_lines
 
 CODEX_TYPES = frozenset({"session_meta", "turn_context", "response_item"})
@@ -33,6 +36,8 @@ def detect_format(text: str) -> str | None:
 def line_format(line: dict[str, object]) -> str | None:
     """The format one JSON line belongs to, when its shape says so."""
     kind, message = line.get("type"), line.get("message")
+    if kind == "metadata" and line.get("format") == MODEL_AGENT_FORMAT:
+        return "jsonl"
     if kind in CODEX_TYPES:
         return "codex"
     if kind in CLAUDE_TYPES and isinstance(message, dict):
