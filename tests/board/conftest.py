@@ -1,17 +1,23 @@
 """The board database for a test: a fresh migrated SQLite file always, and a fresh
 PostgreSQL schema too when ``BENCHWRIGHT_TEST_PG`` holds a URL
-(``postgresql+psycopg://user:pw@127.0.0.1/db``); the schema is dropped afterwards."""
+(``postgresql+psycopg://user:pw@127.0.0.1/db``); the schema is dropped afterwards. A
+served board on it, posted to with signed requests (``client``), and a served SQLite
+board for ``publish`` (``board``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
+from benchwright.board.app import create_app
 from benchwright.board.migrate import upgrade
 from benchwright.board.store import BoardStore
+from benchwright.services._server import BackgroundServer
 from board._pg import PG_URL, pg_schema
+from board._posts import Clock, Signer, serve_board
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -33,3 +39,22 @@ def store(db_url: str) -> Iterator[BoardStore]:
     upgrade(board.engine)
     yield board
     board.engine.dispose()
+
+
+@pytest.fixture
+def client(store: BoardStore) -> Iterator[httpx.Client]:
+    clock = Clock()
+    with (
+        serve_board(store, clock) as url,
+        httpx.Client(base_url=url, timeout=30, auth=Signer(clock)) as http,
+    ):
+        yield http
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[tuple[str, BoardStore]]:
+    store = BoardStore(f"sqlite:///{tmp_path / 'board.sqlite'}")
+    upgrade(store.engine)
+    with BackgroundServer(create_app(store)) as server:
+        yield server.base_url, store
+    store.engine.dispose()

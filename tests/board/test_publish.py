@@ -6,7 +6,6 @@ answer, and a refusal or a bad card ends the command with the right code and mes
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,27 +14,14 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from benchwright.board.app import create_app
 from benchwright.board.db import RunRow
-from benchwright.board.migrate import upgrade
-from benchwright.board.store import BoardStore
 from benchwright.reports.scorecard import scorecard_dict
 from benchwright.scoring import compose, defect_rows
-from benchwright.services._server import BackgroundServer
 from board._pages_seed import png
 from board._posts import sb6
 
 SHOTS = ("load-1280", "load-375", "error", "empty", "note-conflict", "viz")
 """Six marked screenshots: one more than a post may carry."""
-
-
-@pytest.fixture
-def board(tmp_path: Path) -> Iterator[tuple[str, BoardStore]]:
-    store = BoardStore(f"sqlite:///{tmp_path / 'board.sqlite'}")
-    upgrade(store.engine)
-    with BackgroundServer(create_app(store)) as server:
-        yield server.base_url, store
-    store.engine.dispose()
 
 
 @pytest.fixture

@@ -8,21 +8,17 @@ judges what was measured."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from benchwright.board.app import create_app
 from benchwright.board.from_run import trial_card
-from benchwright.board.migrate import upgrade
 from benchwright.board.store import BoardStore
 from benchwright.errors import SpecError
 from benchwright.execution import integrity
 from benchwright.reports.scorecard import scorecard_dict
 from benchwright.scoring import compose, defect_rows
-from benchwright.services._server import BackgroundServer
 from board._pages_seed import png
 from board._posts import sb6
 from board._trials import FLEET, add_trial, make_run
@@ -35,15 +31,6 @@ def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     return env
-
-
-@pytest.fixture
-def board(tmp_path: Path) -> Iterator[tuple[str, BoardStore]]:
-    store = BoardStore(f"sqlite:///{tmp_path / 'board.sqlite'}")
-    upgrade(store.engine)
-    with BackgroundServer(create_app(store)) as server:
-        yield server.base_url, store
-    store.engine.dispose()
 
 
 @pytest.fixture

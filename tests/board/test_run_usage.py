@@ -5,7 +5,6 @@ validate, and a board migrated from 0002 keeps its runs."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from alembic import command
 from benchwright.board.migrate import _config, upgrade
 from benchwright.board.payload import Payload
 from benchwright.board.store import BoardStore
-from board._posts import Clock, Signer, post, serve_board
+from board._posts import Clock, post
 
 API = "/api/benchmark-runs"
 USAGE = {"inputTokens": 181220, "outputTokens": 40213, "costUsd": 0.8544}
@@ -26,16 +25,6 @@ def with_usage(**usage: Any) -> dict[str, Any]:
     body = post()
     body["run"] |= usage
     return body
-
-
-@pytest.fixture
-def client(store: BoardStore) -> Iterator[httpx.Client]:
-    clock = Clock()
-    with (
-        serve_board(store, clock) as url,
-        httpx.Client(base_url=url, timeout=30, auth=Signer(clock)) as http,
-    ):
-        yield http
 
 
 def test_tokens_and_cost_are_stored_and_shown(client: httpx.Client) -> None:

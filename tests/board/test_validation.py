@@ -4,26 +4,14 @@ against the board app served over real HTTP on 127.0.0.1."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from benchwright.board.store import BoardStore
-from board._posts import INSTALL_ID, Clock, Signer, b64, png_of_size, post, serve_board
+from board._posts import INSTALL_ID, b64, png_of_size, post
 
 API = "/api/benchmark-runs"
-
-
-@pytest.fixture
-def client(store: BoardStore) -> Iterator[httpx.Client]:
-    clock = Clock()
-    with (
-        serve_board(store, clock) as url,
-        httpx.Client(base_url=url, timeout=30, auth=Signer(clock)) as http,
-    ):
-        yield http
 
 
 def rejected(client: httpx.Client, body: Any, status: int, code: str) -> str:

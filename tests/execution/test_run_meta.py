@@ -4,6 +4,7 @@ an agent's bogus or forged metadata is dropped with a note and never breaks anyt
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from datetime import datetime
@@ -49,20 +50,27 @@ TASK = {
 
 def test_the_block_takes_the_agents_facts_and_the_harness_clock() -> None:
     block = run_block({**GOOD, **FACTS}, steps=3)
-    assert block == {
-        "model": "gpt-4o-2024-08-06",
-        "started_at": "2026-12-03T22:00:00.000000Z",
-        "finished_at": "2026-12-03T22:10:00.500000Z",
-        "wall_s": 600.5,
-        "engine_events": 13,  # 7 model calls + 6 tool steps, not the 3 trajectory steps
-        "model_calls": 7,
-        "tool_steps": 6,
-        "repair_rounds": 2,
-        "input_tokens": 1200,
-        "output_tokens": 340,
-        "cost_usd": 0.0125,
-        "nodes": 2,  # two distinct endpoints (a trailing slash is the same one)
-    }
+    assert (
+        block
+        == {
+            "model": "gpt-4o-2024-08-06",
+            "started_at": "2026-12-03T22:00:00.000000Z",
+            "finished_at": "2026-12-03T22:10:00.500000Z",
+            "wall_s": 600.5,
+            "engine_events": 13,  # 7 model calls + 6 tool steps, not the 3 trajectory steps
+            "model_calls": 7,
+            "tool_steps": 6,
+            "repair_rounds": 2,
+            "input_tokens": 1200,
+            "output_tokens": 340,
+            "cost_usd": 0.0125,
+            "nodes": 2,  # two distinct endpoints (a trailing slash is the same one)
+            "endpoint_ids": sorted(
+                hashlib.sha256(url.encode()).hexdigest()[:16]
+                for url in ("http://10.0.0.1:1234/v1", "http://10.0.0.2:1234/v1")
+            ),
+        }
+    )
 
 
 def test_unknown_facts_stay_unknown_and_events_fall_back_to_the_steps() -> None:
@@ -296,3 +304,16 @@ def test_ace_rungs_and_turnbench_results_gain_the_block(
     assert run["wall_s"] >= 0 and run["engine_events"] >= 0 and run["nodes"] == 0
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["usage"]["trials"] == 1 and summary["usage"]["models"] == []
+
+
+def test_a_runs_nodes_are_the_endpoints_that_served_any_of_its_trials() -> None:
+    """Two trials each served by one endpoint of a two-endpoint fleet: each is a single
+    agent, the run was served by two nodes; a forged digest list is dropped on reading."""
+    one = run_block({"endpoints": ["http://10.0.0.1:1234/v1"]}, steps=1)
+    other = run_block({"endpoints": ["http://10.0.0.2:1234/v1"]}, steps=1)
+    assert (one["nodes"], other["nodes"]) == (0, 0)
+    assert usage_totals([one, other, one])["nodes"] == 2
+    assert usage_totals([one, one])["nodes"] == 0
+    forged = read_block({**one, "endpoint_ids": ["not-a-digest"] * 3})
+    assert forged is not None and forged["endpoint_ids"] == []
+    assert any(line.startswith("endpoint_ids:") for line in forged["dropped"])

@@ -127,9 +127,11 @@ def preflight(agent: Agent, env: dict[str, str] | None = None) -> None:
 
 
 def _model_preflight(agent: ModelAgent) -> None:
-    """A model agent whose key variable is unset would error every trial: refuse it now."""
-    name = agent.config.api_key_env
-    if name is not None and not os.environ.get(name):
+    """A model agent whose key variable is unset would error every trial: refuse it now
+    (each endpoint's: a fleet file names one per endpoint)."""
+    unset = [n for n in agent.config.key_names() if n is not None and not os.environ.get(n)]
+    if unset:
+        name = unset[0]
         raise SpecError.single(
             "--model-api-key-env",
             f"{name} is not set: export the key for {agent.spec} (or, for a server that needs "

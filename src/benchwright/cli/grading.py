@@ -161,6 +161,14 @@ def run(
             help="model: the variable holding the key (OPENAI_API_KEY…; none: no key).",
         ),
     ] = None,
+    model_fleet: Annotated[
+        Path | None,
+        typer.Option("--model-fleet", help="model: a fleet file (endpoints, each one's key)."),
+    ] = None,
+    model_prices: Annotated[
+        Path | None,
+        typer.Option("--model-prices", help="model: a price file on top of the built-in table."),
+    ] = None,
 ) -> None:
     """Run an agent on a suite (SUITE --agent A), resume a run, or replay one --task."""
     from benchwright.execution.executor import make_executor
@@ -180,7 +188,9 @@ def run(
 
     flags = {"base_urls": model_base_url or [], "args": model_arg or [], "tools": model_tools,
              "max_turns": model_max_turns, "max_tokens": model_max_tokens,
-             "max_cost": model_max_cost, "api_key_env": model_api_key_env}  # fmt: skip
+             "max_cost": model_max_cost, "api_key_env": model_api_key_env,
+             "fleet": model_fleet and str(model_fleet),
+             "prices": model_prices and str(model_prices)}  # fmt: skip
     model = model_options(agent, resume, {k: v for k, v in flags.items() if v not in (None, [])})
     run_suite(suite, agent, tasks_glob, iterations, budget, env or [], seed, out, resume,
               json_out, junit_out, isolation, pool, (max_files, max_mb),

@@ -13,12 +13,14 @@ the agent writes that transcript), so every value is checked for type and bounds
 it is kept: counts are non-negative integers up to the board's `COUNT_MAX`, a cost is a
 finite number up to `COST_MAX`, a model id is a name the board accepts. A value that is
 not is dropped, with a line in the block's ``dropped`` list saying which and why; it
-never fails the trial or the summary. Endpoints are only counted (``nodes``), never
-stored: a URL could carry a key.
+never fails the trial or the summary. Endpoints are never stored as URLs (one could
+carry a key): the block keeps their count (``nodes``) and a short digest of each
+(``endpoint_ids``), so a run's totals count the endpoints that served it across trials.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
@@ -43,6 +45,8 @@ BLOCK_KEYS = (
     "model", "started_at", "finished_at", "wall_s", "engine_events", "model_calls",
     "tool_steps", "repair_rounds", "input_tokens", "output_tokens", "cost_usd", "nodes",
 )  # fmt: skip
+ENDPOINT_ID_CHARS = 16
+"""Hex characters of an endpoint's sha256 kept to tell endpoints apart (never the URL)."""
 
 
 class _Dropped(ValueError):
@@ -86,8 +90,13 @@ def run_block(metadata: Mapping[str, Any], steps: int) -> dict[str, Any]:
         "output_tokens": _field(usage, "output_tokens", _count, dropped, "usage."),
         "cost_usd": _field(usage, "cost_usd", _cost, dropped, "usage."),
         "nodes": len(endpoints) if len(endpoints) > 1 else 0,
+        "endpoint_ids": sorted(_endpoint_id(url) for url in endpoints),
     }
     return {**block, "dropped": dropped} if dropped else block
+
+
+def _endpoint_id(url: str) -> str:
+    return hashlib.sha256(url.encode()).hexdigest()[:ENDPOINT_ID_CHARS]
 
 
 def read_block(raw: Any) -> dict[str, Any] | None:
@@ -99,6 +108,7 @@ def read_block(raw: Any) -> dict[str, Any] | None:
     checks = {"model": _model, "started_at": _timestamp, "finished_at": _timestamp,
               "wall_s": _seconds, "cost_usd": _cost}  # fmt: skip
     block = {k: _field(raw, k, checks.get(k, _count), dropped) for k in BLOCK_KEYS}
+    block["endpoint_ids"] = _field(raw, "endpoint_ids", _endpoint_ids, dropped) or []
     notes = raw.get("dropped")
     kept = [str(n)[:200] for n in notes[:50]] if isinstance(notes, list) else []
     return {**block, "dropped": kept + dropped} if kept or dropped else block
@@ -178,12 +188,26 @@ def _endpoints(value: Any) -> set[str]:
     return {v.rstrip("/") for v in value}
 
 
+def _endpoint_ids(value: Any) -> list[str]:
+    digits = set("0123456789abcdef")
+    if (
+        not isinstance(value, list)
+        or len(value) > ENDPOINTS_MAX
+        or not all(
+            isinstance(v, str) and len(v) == ENDPOINT_ID_CHARS and set(v) <= digits for v in value
+        )
+    ):
+        raise _Dropped(f"not a list of at most {ENDPOINTS_MAX} endpoint digests")
+    return sorted(set(value))
+
+
 def usage_totals(blocks: Iterable[Mapping[str, Any] | None]) -> dict[str, Any]:
     """The sums over trials' ``run`` blocks (a run's, a class's): ``trials`` with a block,
     ``models`` (distinct), token and model-call sums (None when no trial reported any),
     ``cost_usd`` (None unless every trial that reported tokens also had a price: a partial
-    sum would read as the whole bill), ``engine_events``, ``wall_s``, and ``nodes`` (the
-    most any trial used)."""
+    sum would read as the whole bill), ``engine_events``, ``wall_s``, and ``nodes``: the
+    distinct endpoints that served any of them when more than one (a fleet), else the
+    most any trial used (a block from before ``endpoint_ids``)."""
     found = [b for b in blocks if b]
     with_tokens = [b for b in found if b.get("input_tokens") is not None]
     costs = [b.get("cost_usd") for b in with_tokens]
@@ -197,8 +221,15 @@ def usage_totals(blocks: Iterable[Mapping[str, Any] | None]) -> dict[str, Any]:
         "model_calls": _sum(found, "model_calls"),
         "engine_events": _sum(found, "engine_events"),
         "wall_s": round(sum(b.get("wall_s") or 0.0 for b in found), 6),
-        "nodes": max((b.get("nodes") or 0 for b in found), default=0),
+        "nodes": _nodes(found),
     }
+
+
+def _nodes(blocks: list[Mapping[str, Any]]) -> int:
+    served = {i for b in blocks if isinstance(b.get("endpoint_ids"), list)
+              for i in b["endpoint_ids"]}  # fmt: skip
+    most = max((b.get("nodes") or 0 for b in blocks), default=0)
+    return max(len(served) if len(served) > 1 else 0, most)
 
 
 def _sum(blocks: list[Mapping[str, Any]], key: str) -> int | None:

@@ -93,3 +93,33 @@ def test_cli_refuses_model_flags_without_a_model_agent_and_a_missing_key(cli, tm
     assert not runs.exists()
     done = cli("run", str(TURNBENCH), "--agent", "model:mistral/x")
     assert done.returncode == 2 and "unknown model provider 'mistral'" in done.stderr
+
+
+def test_a_fleet_file_adds_endpoints_each_with_its_own_key_and_preflight_wants_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fleet = tmp_path / "fleet.yaml"
+    fleet.write_text("- http://10.0.0.2:1234/v1\n- url: http://10.0.0.3:1234/v1\n"
+                     "  key_env: BOX3_KEY\n")  # fmt: skip
+    monkeypatch.setenv("BOX3_KEY", "k3")
+    monkeypatch.setenv("MAIN_KEY", "k1")
+    config = build_config("model:openai/m", base_urls=["http://10.0.0.1:1234/v1"],
+                          api_key_env="MAIN_KEY", fleet=str(fleet))  # fmt: skip
+    assert config.base_urls[1:] == ("http://10.0.0.2:1234/v1", "http://10.0.0.3:1234/v1")
+    assert config.key_names() == ("MAIN_KEY", "MAIN_KEY", "BOX3_KEY")
+    assert config.endpoint_keys() == ("k1", "k1", "k3")
+    assert "k3" not in str(config.record()) and "k1" not in str(config.record())
+    agent = build_agent(config.spec, [], config)
+    monkeypatch.delenv("BOX3_KEY")
+    with pytest.raises(SpecError, match="BOX3_KEY is not set"):
+        preflight(agent)
+
+
+def test_a_bad_price_file_is_refused_before_any_trial(tmp_path: Path) -> None:
+    prices = tmp_path / "prices.yaml"
+    prices.write_text("my-model: {input: -1, output: 2}\n")
+    with pytest.raises(SpecError, match="my-model"):
+        build_config("model:openai/m", api_key_env="none", prices=str(prices))
+    prices.write_text("my-model: {input: 1, output: 2}\n")
+    config = build_config("model:openai/m", api_key_env="none", prices=str(prices))
+    assert config.prices_file == str(prices.resolve())

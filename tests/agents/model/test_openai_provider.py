@@ -7,7 +7,7 @@ import socket
 import pytest
 
 from agents.model.scripted import MODEL_ID, ScriptedModel
-from benchwright.agents.model.openai_provider import OpenAIProvider, retry_after_s
+from benchwright.agents.model.openai_provider import OpenAIProvider
 from benchwright.agents.model.tools import TOOLS
 from benchwright.agents.model.wire import Message, ModelFault, ModelRefused, ToolCall
 
@@ -68,15 +68,9 @@ def test_nothing_listening_is_refused_and_a_hung_call_times_out() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    with pytest.raises(ModelRefused, match="cannot connect"):
+    with pytest.raises(ModelRefused, match="unreachable"):
         OpenAIProvider(f"http://127.0.0.1:{port}/v1", "k", "m").complete(PROMPT, None, {}, 5)
     with ScriptedModel([{"text": "x"}]) as server:
         server.fail_next(hang_s=30)
-        with pytest.raises(ModelFault, match=r"no answer within 0\.5s"):
+        with pytest.raises(ModelFault, match="no answer within"):
             OpenAIProvider(server.openai_url, server.key, "m").complete(PROMPT, None, {}, 0.5)
-
-
-def test_retry_after_reads_seconds_and_http_dates() -> None:
-    assert retry_after_s("2.5") == 2.5
-    assert retry_after_s("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0  # in the past
-    assert retry_after_s("soon") is None and retry_after_s(None) is None

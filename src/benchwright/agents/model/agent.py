@@ -5,14 +5,17 @@ trial's sandbox, which therefore needs no network for the model and never sees t
 (docs/agents.md, "The model agent"). Each phase is a fresh conversation: the phase's
 prompt, the tools, the loop (`loop`), a live trajectory (`records`).
 
-The provider a phase talks to is composed here (`compose`), and this is where the
-modelwire pieces join: each endpoint's provider wrapped for retries (`_retrying`),
-several endpoints spread as a fleet (`_fleet`), costs from a price table (`PRICE`).
+The provider a phase talks to is composed here (`compose`): each endpoint's provider
+wrapped for retries (`retry.Retrying`), several endpoints spread as a fleet
+(`fleet.Fleet`); costs come from the price table (`_price`, `prices`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import os
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,8 +23,11 @@ from pathlib import Path
 
 from benchwright.agents._protocol import AgentOutcome, AgentRequest
 from benchwright.agents.model.config import ModelConfig
+from benchwright.agents.model.fleet import Fleet
 from benchwright.agents.model.loop import End, Limits, Loop
-from benchwright.agents.model.records import Price, Recorder, live_path, no_price
+from benchwright.agents.model.prices import price_table
+from benchwright.agents.model.records import Price, Recorder, live_path
+from benchwright.agents.model.retry import Retrying
 from benchwright.agents.model.tools import Toolbox, ToolInfra
 from benchwright.agents.model.wire import Provider
 from benchwright.errors import SpecError
@@ -32,8 +38,14 @@ PROVIDER_CLASSES = {
 }
 """Provider → (module, class); a class is built as ``Class(base_url, api_key, model)``."""
 
-PRICE: Price = no_price
-"""USD per million (input, output) tokens of a model id; modelwire's price table joins here."""
+
+def _price(config: ModelConfig) -> Price:
+    """USD per million (input, output) tokens of a model id: the built-in table, extended
+    by the file ``BENCHWRIGHT_MODEL_PRICES`` names, then ``--model-prices``'s
+    (`benchwright.agents.model.prices`)."""
+    path = Path(config.prices_file) if config.prices_file else None
+    return price_table(path).per_million
+
 
 SYSTEM = """\
 You are a software engineer working alone in a repository, in the directory {workspace}.
@@ -54,23 +66,26 @@ def provider_class(provider: str) -> type:
                                ) from None  # fmt: skip
 
 
-def compose(config: ModelConfig, api_key: str | None) -> Provider:
-    """The provider one phase calls: every endpoint, each retried, spread as a fleet."""
+def compose(config: ModelConfig, keys: Sequence[str | None], deadline: float) -> Provider:
+    """The provider one phase calls: every endpoint, each retried within the phase's wall
+    budget (``deadline``, on `time.monotonic`), several spread as a fleet, least busy first
+    across the run's workers."""
     cls = provider_class(config.provider)
-    endpoints = [_retrying(cls(url, api_key, config.model), config) for url in config.base_urls]
-    return _fleet(endpoints)
+    members = [Retrying(cls(url, key, config.model), deadline=deadline)
+               for url, key in zip(config.base_urls, keys, strict=True)]  # fmt: skip
+    if len(members) == 1:
+        return members[0]
+    return Fleet(members, state_dir=fleet_dir(config))
 
 
-def _retrying(provider: Provider, config: ModelConfig) -> Provider:
-    """Seam for modelwire's retry wrapper (backoff, bounded Retry-After): until it is joined,
-    one call is one attempt."""
-    return provider
-
-
-def _fleet(providers: Sequence[Provider]) -> Provider:
-    """Seam for modelwire's fleet (least busy endpoint first): until it is joined, the first
-    endpoint serves every call."""
-    return providers[0]
+def fleet_dir(config: ModelConfig) -> Path:
+    """Where the run's workers count each endpoint's calls in flight: beside the live
+    trajectories (in the run directory, which no sandbox can write), else a directory of
+    this user's temp dir named by the endpoints."""
+    if config.live_dir:
+        return Path(config.live_dir).parent / ".model-fleet"
+    name = hashlib.sha256("\n".join(config.base_urls).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"benchwright-fleet-{os.getuid()}-{name}"
 
 
 @dataclass(frozen=True)
@@ -80,17 +95,18 @@ class ModelAgent:
 
     def run(self, request: AgentRequest) -> AgentOutcome:
         config, started = self.config, time.monotonic()
-        key = config.api_key()
+        keys = config.endpoint_keys()
+        secrets = tuple(dict.fromkeys(key for key in keys if key))
         directory = Path(config.live_dir) if config.live_dir else request.log_dir()
         live = live_path(directory, request.task.id, request.phase.name)
-        recorder = Recorder(live, PRICE, secrets=(key,) if key else ())
+        recorder = Recorder(live, _price(config), secrets=secrets)
         recorder.open({"agent": self.spec, "task": request.task.id,
                        "phase": request.phase.name, "tools": config.tools})  # fmt: skip
         request.answer_file.unlink(missing_ok=True)
         toolbox = Toolbox(
             request, started + request.budget_s, config.shell_timeout_s,
-            hidden_env=(config.api_key_env,) if config.api_key_env else (),
-            secrets=(key,) if key else (),
+            hidden_env=tuple(dict.fromkeys(name for name in config.key_names() if name)),
+            secrets=secrets,
         )  # fmt: skip
         limits = Limits(config.max_turns, config.max_tokens, config.max_cost,
                         started + request.budget_s, config.context_chars, config.output_chars,
@@ -98,8 +114,8 @@ class ModelAgent:
         system = SYSTEM.format(workspace=request.workspace)
         end = End("agent")
         try:
-            loop = Loop(compose(config, key), toolbox, recorder, limits, config.tools,
-                        config.params)  # fmt: skip
+            provider = compose(config, keys, started + request.budget_s)
+            loop = Loop(provider, toolbox, recorder, limits, config.tools, config.params)
             end = loop.run(system, request.phase.prompt)
         except ToolInfra as exc:
             end = End("agent", error=str(exc))

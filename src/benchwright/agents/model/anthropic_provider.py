@@ -19,6 +19,7 @@ from typing import Any
 
 import anthropic
 
+from benchwright.agents.model.config import public_url
 from benchwright.agents.model.faults import from_sdk_error
 from benchwright.agents.model.wire import (
     Message,
@@ -58,9 +59,9 @@ class AnthropicProvider:
 
     def __init__(self, base_url: str, api_key: str | None, model: str) -> None:
         self.model = model
-        self.endpoint = base_url.rstrip("/")
+        self.endpoint = public_url(base_url.rstrip("/"))
         self._client = (
-            anthropic.Anthropic(base_url=self.endpoint, api_key=api_key, max_retries=0)
+            anthropic.Anthropic(base_url=base_url, api_key=api_key, max_retries=0)
             if api_key
             else None
         )

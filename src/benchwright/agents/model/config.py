@@ -14,6 +14,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -61,6 +62,11 @@ class ModelConfig:
     """Seconds one model call may take (never more than what is left of the phase)."""
     live_dir: str | None = None
     """Where each phase's live trajectory (JSONL) is appended; None: the phase's log dir."""
+    key_envs: tuple[str | None, ...] = ()
+    """Per endpoint (``--model-fleet``'s ``key_env``), the variable holding its own key;
+    None or absent: ``api_key_env``'s."""
+    prices_file: str | None = None
+    """``--model-prices``: a price file read on top of the built-in table."""
 
     @property
     def spec(self) -> str:
@@ -69,6 +75,15 @@ class ModelConfig:
     def api_key(self) -> str | None:
         """The key, from the environment, at the moment it is needed (never stored)."""
         return None if self.api_key_env is None else os.environ.get(self.api_key_env) or None
+
+    def key_names(self) -> tuple[str | None, ...]:
+        """Each endpoint's key variable, in ``base_urls``' order."""
+        own = tuple(self.key_envs) + (None,) * (len(self.base_urls) - len(self.key_envs))
+        return tuple(name or self.api_key_env for name in own)
+
+    def endpoint_keys(self) -> tuple[str | None, ...]:
+        """Each endpoint's key, read from the environment now (never stored)."""
+        return tuple(os.environ.get(name) or None if name else None for name in self.key_names())
 
     def record(self) -> dict[str, Any]:
         """For ``run.json``: every setting, the key's variable name but never its value."""
@@ -83,6 +98,7 @@ class ModelConfig:
         known = {f.name for f in fields(cls)}
         values = {k: v for k, v in doc.items() if k in known}
         values["base_urls"] = tuple(values.get("base_urls") or ())
+        values["key_envs"] = tuple(values.get("key_envs") or ())
         return cls(**values)
 
 
@@ -110,14 +126,24 @@ def build_config(
     max_tokens: int | None = None,
     max_cost: float | None = None,
     api_key_env: str | None = None,
+    fleet: str | None = None,
+    prices: str | None = None,
 ) -> ModelConfig:
     """The config of ``spec`` from the ``--model-*`` flags, each checked (`SpecError`, exit 2).
 
     Without ``--model-base-url`` the provider's ``*_BASE_URL`` variable, else its public
-    endpoint; without ``--model-api-key-env`` its ``*_API_KEY`` variable.
+    endpoint; without ``--model-api-key-env`` its ``*_API_KEY`` variable. ``fleet`` (a
+    fleet file) adds its endpoints after the ``--model-base-url`` ones, each with its own
+    key variable; ``prices`` (a price file) is read now, so a bad one is refused here.
     """
+    from benchwright.agents.model.fleet_file import load_fleet
+    from benchwright.agents.model.prices import price_table
+
     provider, model = parse_spec(spec)
-    urls = tuple(base_urls) or (
+    listed = load_fleet(Path(fleet)) if fleet else []
+    if prices:
+        price_table(Path(prices))
+    urls = (*base_urls, *(e.url for e in listed)) or (
         os.environ.get(BASE_URL_ENV[provider]) or DEFAULT_BASE_URLS[provider],
     )
     for url in urls:
@@ -140,6 +166,8 @@ def build_config(
         provider, model, urls, parse_model_args(args), tools,  # type: ignore[arg-type]
         None if key_env.lower() in (NO_KEY, "") else key_env,
         max_turns, max_tokens, max_cost,
+        key_envs=(*(None for _ in base_urls), *(e.key_env for e in listed)),
+        prices_file=None if prices is None else str(Path(prices).resolve()),
     )  # fmt: skip
 
 

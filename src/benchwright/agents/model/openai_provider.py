@@ -5,34 +5,28 @@ hosted open-model APIs, so this one provider covers them. It makes exactly one H
 request per `complete` (the SDK's own retries are off: `retry` is the one place that
 decides about trying again) and translates what went wrong into the two faults the
 loop knows: `ModelFault` (worth retrying) and `ModelRefused` (the trial ends as INFRA,
-with the endpoint's own words).
+with the endpoint's own words), sorted by `faults.from_sdk_error` as every provider's are.
 """
 
 from __future__ import annotations
 
-import socket
 import time
 from collections.abc import Mapping, Sequence
-from email.utils import parsedate_to_datetime
 from typing import Any
 
 import openai
 
 from benchwright.agents.model.config import public_url
+from benchwright.agents.model.faults import from_sdk_error
 from benchwright.agents.model.wire import (
     Message,
     ModelFault,
-    ModelRefused,
     Reply,
     ToolCall,
     ToolSpec,
     Usage,
 )
 
-RETRYABLE = frozenset({408, 409, 429})
-"""Besides every 5xx: a request timeout, a conflict (a busy server), a rate limit."""
-MESSAGE_CHARS = 500
-"""Of an endpoint's error message kept in a fault (a proxy may answer a whole HTML page)."""
 NO_KEY = "no-key"
 """Sent as the bearer token to a key-less local server (the SDK insists on one)."""
 
@@ -59,12 +53,8 @@ class OpenAIProvider:
         started = time.perf_counter()
         try:
             response = self._client.chat.completions.create(**body, timeout=timeout_s)
-        except openai.APIStatusError as exc:
-            raise self._status_fault(exc) from None
-        except openai.APITimeoutError:
-            raise ModelFault(self.endpoint, f"no answer within {timeout_s:g}s") from None
-        except openai.APIConnectionError as exc:
-            raise self._connection_fault(exc) from None
+        except openai.OpenAIError as exc:
+            raise from_sdk_error(exc, openai, self.endpoint) from None
         latency = time.perf_counter() - started
         if not response.choices:
             raise ModelFault(self.endpoint, "the reply holds no choices")
@@ -87,35 +77,6 @@ class OpenAIProvider:
             latency_s=latency,
         )
 
-    def _status_fault(self, exc: openai.APIStatusError) -> ModelFault | ModelRefused:
-        status = exc.status_code
-        message = _message(exc)
-        if status in RETRYABLE or status >= 500:
-            wait = retry_after_s(exc.response.headers.get("retry-after"))
-            return ModelFault(self.endpoint, message, status, wait)
-        return ModelRefused(self.endpoint, message, status)
-
-    def _connection_fault(self, exc: openai.APIConnectionError) -> ModelFault | ModelRefused:
-        """Refused or unreachable: nothing listens there (INFRA); cut off mid-call: retry.
-
-        The SDK wraps its HTTP library's error (whose module name varies by SDK version),
-        so the connect phase is recognised by the chain of causes, not by one class."""
-        chain = list(_causes(exc))
-        connect = [e for e in chain if type(e).__name__ == "ConnectError"
-                   or isinstance(e, ConnectionRefusedError | socket.gaierror)]  # fmt: skip
-        if connect:
-            return ModelRefused(self.endpoint, f"cannot connect: {connect[0]}")
-        return ModelFault(self.endpoint, f"connection lost: {chain[-1] if chain else exc}")
-
-
-def _causes(exc: BaseException) -> list[BaseException]:
-    found: list[BaseException] = []
-    cause = exc.__cause__ or exc.__context__
-    while cause is not None and cause not in found:
-        found.append(cause)
-        cause = cause.__cause__ or cause.__context__
-    return found
-
 
 def _wire_message(message: Message) -> dict[str, Any]:
     if message.role == "tool":
@@ -134,29 +95,3 @@ def _wire_message(message: Message) -> dict[str, Any]:
 def _wire_tool(tool: ToolSpec) -> dict[str, Any]:
     return {"type": "function", "function": {"name": tool.name, "description": tool.description,
                                              "parameters": dict(tool.parameters)}}  # fmt: skip
-
-
-def _message(exc: openai.APIStatusError) -> str:
-    """The endpoint's own message: ``error.message`` of its JSON, else its text."""
-    body = exc.body
-    if isinstance(body, Mapping):
-        error = body.get("error", body)
-        text = error.get("message") if isinstance(error, Mapping) else error
-        if isinstance(text, str) and text:
-            return text[:MESSAGE_CHARS]
-    return (exc.response.text or exc.message)[:MESSAGE_CHARS]
-
-
-def retry_after_s(header: str | None) -> float | None:
-    """``Retry-After`` in seconds: a number of seconds or an HTTP date; None if absent or
-    unreadable (the retry wrapper bounds what it honours)."""
-    if not header:
-        return None
-    try:
-        return max(0.0, float(header))
-    except ValueError:
-        pass
-    try:
-        return max(0.0, parsedate_to_datetime(header).timestamp() - time.time())
-    except (TypeError, ValueError):
-        return None

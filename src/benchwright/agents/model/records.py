@@ -38,7 +38,7 @@ Price = Callable[[str], "tuple[float, float] | None"]
 
 
 def no_price(model: str) -> tuple[float, float] | None:
-    """Until a price table is joined (`agent.PRICE`), every model's price is unknown."""
+    """No price for any model: a recorder built without a price table reports tokens only."""
     return None
 
 
@@ -97,7 +97,8 @@ class Recorder:
         })  # fmt: skip
 
     def failed_call(self, fault: ModelFault | ModelRefused) -> None:
-        self.model_calls += 1
+        """A call that failed for good, after every try it was given (``attempts``)."""
+        self.model_calls += fault.attempts
         self.step({"type": "model_error", "endpoint": fault.endpoint, "status": fault.status,
                    "error": fault.message, "refused": isinstance(fault, ModelRefused)})  # fmt: skip
 
