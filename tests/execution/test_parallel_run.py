@@ -19,8 +19,9 @@ pytestmark = pytest.mark.slow
 
 BENCHWRIGHT = Path(sys.executable).with_name("benchwright")
 TURNBENCH = Path(__file__).resolve().parents[2] / "suites" / "turnbench"
-RUN_FIELDS = {"run_id", "created_at", "mac"}
-"""Fields that differ between any two runs: the run's name, its clock, its key's seal."""
+RUN_FIELDS = {"run_id", "created_at", "mac", "started_at", "finished_at"}
+"""Fields that differ between any two runs: the run's name, its clock (and each trial's
+agent's, in its ``run`` block and trajectory), its key's seal."""
 CANARY_FIELDS = {"canaries", "stdout", "stderr"}
 """A check's evidence that differs between any two runs when it ran canary tests (new,
 unguessable tests every trial): their names, and the output that shows them failing."""

@@ -75,7 +75,8 @@ class SuiteGrader:
         from benchwright.scoring import load_scorer
 
         module = grader_for(suite)
-        return cls(suite, module, load_scorer(scorer_path(suite, module.SCORER), thresholds))
+        scorer = load_scorer(scorer_path(suite, module.SCORER), thresholds=thresholds)
+        return cls(suite, module, scorer)
 
     def grade(
         self, tree: Path, *, seed: int, phases: Sequence[str] | None, confinement: Confinement,

@@ -240,7 +240,7 @@ def test_a_control_naming_an_unknown_phase_or_check_is_refused(auditor, tmp_path
 def test_validate_checks_a_graded_suites_controls(cli, tmp_path):
     done = cli("validate", str(SUITE))
     assert done.returncode == 0, done.stderr
-    assert f"valid: {len(load_controls(SUITE))} controls" in done.stdout
+    assert f"valid: 1 task, 1 suite, {len(load_controls(SUITE))} controls" in done.stdout
     suite = tmp_path / "copy" / "vspro"  # the grader is found by the directory's name
     shutil.copytree(SUITE, suite)
     bad = suite / "controls" / "blind-write.json"
