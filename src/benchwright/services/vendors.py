@@ -1,4 +1,5 @@
-"""Build vendors: the mock an entrant builds against, by profile name (``vendor: meridian``).
+"""Build vendors: the mock an entrant builds against, by profile name (``vendor: meridian``,
+``vendor: meridian-v1``).
 
 A profile is what the entrant is told (the base URL, the docs URL and the API key
 rendered into its prompt) and which mock answers there. The prompt is rendered by
@@ -8,11 +9,13 @@ JSON examples whose braces must reach the entrant as written.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 TOKENS = ("{BASE_URL}", "{DOCS_URL}", "{API_KEY}")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +28,8 @@ class VendorProfile:
     its sandbox serves the mock at (its own network namespace: trials never collide)."""
     docs_path: str
     api_key: str
+    api_version: str = "v2"
+    """Which version of the Meridian API the mock serves (``v1``, ``v2``)."""
 
     @property
     def docs_url(self) -> str:
@@ -47,12 +52,29 @@ class VendorProfile:
         """A fresh mock of this vendor (not started): ``start(port) -> base URL``, ``stop()``."""
         from benchwright.services.meridian import MeridianMock
 
-        return MeridianMock(seed)
+        return MeridianMock(seed, version=self.api_version)
 
 
 MERIDIAN = VendorProfile("meridian", "http://127.0.0.1:9003", "/v2/docs", "sk_test_meridian")
 """Meridian API v2 as the public sb-6 harness serves it (suites/vspro/README.md)."""
-PROFILES = {MERIDIAN.name: MERIDIAN}
+MERIDIAN_V1 = VendorProfile(
+    "meridian-v1", "http://127.0.0.1:8787", "/v1/docs", "sk_test_meridian", api_version="v1"
+)
+"""Meridian API v1, sb-5.2 ``vendorsync``'s vendor, at the public v1 mock's own default
+port (docs/facts/meridian-v1.md §1)."""
+PROFILES = {profile.name: profile for profile in (MERIDIAN, MERIDIAN_V1)}
+
+
+def named(table: Mapping[str, T], name: str, what: str) -> T:
+    """``table[name]``.
+
+    Raises:
+        KeyError: no such entry; the message names ``what`` and lists the known ones.
+    """
+    try:
+        return table[name]
+    except KeyError:
+        raise KeyError(f"unknown {what} {name!r}; known: {', '.join(sorted(table))}") from None
 
 
 def vendor_profile(name: str) -> VendorProfile:
@@ -61,7 +83,4 @@ def vendor_profile(name: str) -> VendorProfile:
     Raises:
         KeyError: no such profile; the message lists the known ones.
     """
-    try:
-        return PROFILES[name]
-    except KeyError:
-        raise KeyError(f"unknown vendor {name!r}; known: {', '.join(sorted(PROFILES))}") from None
+    return named(PROFILES, name, "vendor")

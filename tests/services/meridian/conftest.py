@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -18,13 +19,17 @@ FAST = Timing(
 )
 
 
+def _serving(version: str, trace: Path | None = None) -> Iterator[MeridianMock]:
+    """A started mock of API ``version`` (seed 0, `FAST`), its controls served too."""
+    with MeridianMock(0, timing=FAST, trace_path=trace, version=version) as started:
+        started.start_control()
+        yield started
+
+
 @pytest.fixture(scope="session")
 def served(tmp_path_factory) -> Iterator[MeridianMock]:
     """One server for the session (starting and stopping uvicorn costs ~0.2 s)."""
-    trace = tmp_path_factory.mktemp("meridian") / "trace.jsonl"
-    with MeridianMock(0, timing=FAST, trace_path=trace) as started:
-        started.start_control()
-        yield started
+    yield from _serving("v2", tmp_path_factory.mktemp("meridian") / "trace.jsonl")
 
 
 @pytest.fixture
@@ -37,10 +42,14 @@ def mock(served: MeridianMock) -> MeridianMock:
     return served
 
 
+def _http(base_url: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=base_url, timeout=5.0) as http:
+        yield http
+
+
 @pytest.fixture
 def client(mock: MeridianMock) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=mock.base_url, timeout=5.0) as http:
-        yield http
+    yield from _http(mock.base_url)
 
 
 @pytest.fixture
@@ -49,3 +58,21 @@ def control(mock: MeridianMock) -> Iterator[httpx.Client]:
     auth = {"Authorization": f"Bearer {mock.control_token}"}
     with httpx.Client(base_url=mock.control_url, headers=auth, timeout=5.0) as http:
         yield http
+
+
+@pytest.fixture(scope="session")
+def served_v1() -> Iterator[MeridianMock]:
+    """One v1 server for the session, delays shrunk as for v2."""
+    yield from _serving("v1")
+
+
+@pytest.fixture
+def mock_v1(served_v1: MeridianMock) -> MeridianMock:
+    """The Meridian v1 mock (seed 0), reset to a fresh start for each test."""
+    served_v1.reset()
+    return served_v1
+
+
+@pytest.fixture
+def client_v1(mock_v1: MeridianMock) -> Iterator[httpx.Client]:
+    yield from _http(mock_v1.base_url)

@@ -56,7 +56,7 @@ def test_mutate_and_unmutate_flip_twelve_statuses_and_versions(mock, client, con
 
 def test_ledgers_over_http(control):
     body = control.post("/admin/ledgers").json()
-    assert set(body) == {"trap_results", "batch_trace", "conflict_trace"}
+    assert set(body) == {"trap_results", "batch_trace", "conflict_trace", "contract_ledger"}
     assert body["trap_results"]["retry_after"] == 0.0
 
 

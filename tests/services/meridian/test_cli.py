@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -9,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -28,25 +30,40 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+@contextlib.contextmanager
+def _vendor(*args: str) -> Iterator[tuple[subprocess.Popen[str], str, list[str]]]:
+    """``benchwright vendor meridian ARGS`` on a free port for the block: the process, its
+    base URL, and a list that gets its remaining output once the block's end SIGTERMs it."""
+    port, output = _free_port(), []
+    command = [str(BENCHWRIGHT), "vendor", "meridian", *args, "--port", str(port)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, env={**os.environ, "NO_COLOR": "1"})  # fmt: skip
+    try:
+        yield process, f"http://127.0.0.1:{port}", output
+        process.send_signal(signal.SIGTERM)
+        output.append(process.communicate(timeout=15)[0])
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate(timeout=5)
+
+
+def _first_reply(process: subprocess.Popen[str], url: str) -> httpx.Response:
+    """GET ``url`` until the server started as ``process`` answers (bounded)."""
+    deadline = time.monotonic() + READY_S
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            return httpx.get(url, timeout=2)
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise AssertionError(f"not ready within {READY_S} s (exit {process.poll()})")
+
+
 @pytest.mark.slow
 def test_vendor_meridian_serves_docs_and_api_until_terminated(tmp_path):
-    port, trace = _free_port(), tmp_path / "trace.jsonl"
-    command = [str(BENCHWRIGHT), "vendor", "meridian", "--port", str(port), "--seed", "3"]
-    process = subprocess.Popen(
-        [*command, "--trace", str(trace)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env={**os.environ, "NO_COLOR": "1"},
-    )
-    try:
-        base, reply, deadline = f"http://127.0.0.1:{port}", None, time.monotonic() + READY_S
-        while reply is None and time.monotonic() < deadline and process.poll() is None:
-            try:
-                reply = httpx.get(base + "/v2/payments", timeout=2)
-            except httpx.TransportError:
-                time.sleep(0.1)
-        assert reply is not None, f"not ready within {READY_S} s (exit {process.poll()})"
+    trace = tmp_path / "trace.jsonl"
+    with _vendor("--seed", "3", "--trace", str(trace)) as (process, base, output):
+        reply = _first_reply(process, base + "/v2/payments")
         assert reply.status_code == 200 and len(reply.json()["data"]) == 25
         assert reply.json()["total"] != 1553  # seed 3 is not the published fixture
         assert "# Meridian API v2" in httpx.get(base + "/v2/docs", timeout=2).text
@@ -58,15 +75,26 @@ def test_vendor_meridian_serves_docs_and_api_until_terminated(tmp_path):
         capped = httpx.post(f"{control}/admin/halfset", json={"on": True}, headers=auth)
         assert capped.json()["ok"] and capped.json()["visible_rows"] < reply.json()["total"]
         assert httpx.post(f"{control}/admin/halfset", json={"on": True}).status_code == 401
-        process.send_signal(signal.SIGTERM)
-        output, _ = process.communicate(timeout=15)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate(timeout=5)
     assert process.returncode == 0
-    assert "stopped" in output
+    assert "stopped" in output[0]
     assert '"path": "/v2/payments"' in trace.read_text()
+
+
+@pytest.mark.slow
+def test_vendor_meridian_api_v1_serves_the_v1_docs_and_list():
+    with _vendor("--api", "v1") as (process, base, output):
+        assert _first_reply(process, base + "/v1/payments").json()["total"] == 247
+        assert httpx.get(base + "/v1/docs", timeout=2).text.startswith("# Meridian API v1")
+        banner, _ = _up_to_controls(process)
+        assert f"Meridian API v1 mock (seed 0) on {base}" in banner
+    assert process.returncode == 0 and "stopped" in output[0]
+
+
+def test_an_unknown_api_version_is_a_one_line_error(cli):
+    result = cli("vendor", "meridian", "--api", "v9")
+    assert result.returncode != 0
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "--api" in result.stderr and "'v9'" in result.stderr and "v1, v2" in result.stderr
 
 
 def _up_to_controls(process: subprocess.Popen[str]) -> tuple[str, re.Match[str]]:

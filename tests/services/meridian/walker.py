@@ -32,6 +32,8 @@ class Walker:
     timeout: float = 5.0
     retry_on_timeout: bool = True
     max_requests: int = 200
+    path: str = "/v2/payments"
+    """The list endpoint (``/v1/payments`` for the v1 mock)."""
     requests: int = 0
     rows: dict[str, dict] = field(default_factory=dict)
 
@@ -43,7 +45,7 @@ class Walker:
                 self.requests += 1
                 params = {"limit": self.limit} | ({"cursor": cursor} if cursor else {})
                 try:
-                    reply = http.get("/v2/payments", params=params)
+                    reply = http.get(self.path, params=params)
                 except httpx.TimeoutException:
                     if not self.retry_on_timeout:
                         raise

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 def _halfset(mock: MeridianMock, body: dict) -> dict:
     on = bool(body.get("on", True))
-    cap = mock.fixture.expect.total // 2
+    cap = mock.fixture.total // 2
     visible = mock.set_visible_cap(cap) if on else mock.clear_visible_cap()
     return {"ok": True, "visible_rows": visible}
 
@@ -63,6 +63,7 @@ def _ledgers(mock: MeridianMock, body: dict) -> dict:
         "trap_results": mock.trap_results().as_dict(),
         "batch_trace": mock.batch_trace().as_dict(),
         "conflict_trace": mock.conflict_trace().as_dict(),
+        "contract_ledger": mock.contract_ledger().as_dict(),
     }
 
 

@@ -1,4 +1,4 @@
-"""``GET /v2/payments`` (paging, traps, stall, ETag) and ``GET /v2/payments/<id>``."""
+"""``GET /vN/payments`` (paging, traps, stall, ETag) and ``GET /v2/payments/<id>``."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ async def list_payments(mock: MeridianMock, request: Request, line: dict) -> Res
         line.update(status=0, stall_client_dropped=True)
         return VendorResponse(499)  # never read: the client has gone
     with store.lock:
-        tag = paging.etag(store.generation, page.offset, page.take)
+        tag = paging.etag(store.generation, page.offset, page.take, mock.api.etag_salt)
         rows = store.visible_rows(page.offset, page.take)
     if request.headers.get("if-none-match") == tag:
         return VendorResponse(304, headers={"ETag": tag})

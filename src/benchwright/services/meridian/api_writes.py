@@ -1,4 +1,8 @@
-"""``POST /v2/payments``, ``POST /v2/payments/batch`` and ``PATCH /v2/payments/<id>``."""
+"""``POST /vN/payments``, ``POST /v2/payments/batch`` and ``PATCH /v2/payments/<id>``.
+
+What a create validates and stores is the mock's version's (`versions.ApiVersion`);
+the key, the replay and the create log are the same in every version.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from benchwright.services.meridian._http import error, json_object, reply
 from benchwright.services.meridian.api_list import ID_RE
 from benchwright.services.meridian.config import BATCH_MAX_ITEMS
 from benchwright.services.meridian.store import public
-from benchwright.services.meridian.validation import MESSAGES, content_hash, new_row, problem
+from benchwright.services.meridian.validation import MESSAGES
 
 if TYPE_CHECKING:
     from benchwright.services.meridian.control import MeridianMock
@@ -22,18 +26,18 @@ IF_MATCH_RE = re.compile(r'(?:W/)?"?([^"]*)"?')
 
 def _create(mock: MeridianMock, payload: dict, key: str, source: str) -> tuple[str, str]:
     """One create: ``("created"|"duplicate", id)`` or ``("error", code)``; logged for the ledger."""
-    code = "idempotency_key_required" if not key else problem(payload)
-    store = mock.store
+    api, store = mock.api, mock.store
+    code = "idempotency_key_required" if not key else api.problem(payload)
     with store.lock:
         if code is not None:
             outcome = ("error", code)
         elif key in store.idempotency:
             outcome = ("duplicate", store.idempotency[key])
         else:
-            row = store.new_payment(new_row(payload))
+            row = store.new_payment(api.new_row(payload))
             store.idempotency[key] = row["id"]
             outcome = ("created", row["id"])
-        mock.creates.append({"key": key, "content": content_hash(payload), "source": source,
+        mock.creates.append({"key": key, "content": api.content(payload), "source": source,
                              "outcome": outcome[0] if code is None else code})  # fmt: skip
     return outcome
 

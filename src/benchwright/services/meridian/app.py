@@ -1,4 +1,5 @@
-"""The mock's public ASGI app (the vendor's API), and the wrapper that traces every request."""
+"""The mock's public ASGI app (the vendor's API, in the mock's version), and the wrapper
+that traces every request."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from benchwright.services.meridian import config
 from benchwright.services.meridian._http import VendorResponse, error, first_query
 from benchwright.services.meridian.api_list import get_payment, list_payments
 from benchwright.services.meridian.api_writes import create_batch, create_payment, patch_payment
-from benchwright.services.meridian.docs_page import DOCS
 from benchwright.services.meridian.webhooks import register
 
 if TYPE_CHECKING:
@@ -27,15 +27,10 @@ ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
 async def docs(mock: MeridianMock, request: Request, line: dict) -> Response:
     """The API reference every client is expected to read first."""
-    t = mock.timing
-    text = Template(DOCS).substitute(
-        base=str(request.base_url).rstrip("/"),
-        api_key=config.API_KEY,
-        amount_limit=f"{config.AMOUNT_LIMIT_MINOR:,}",
-        batch_max=config.BATCH_MAX_ITEMS,
-        client_timeout=f"{t.documented_client_timeout:g}",
-        handshake_timeout=f"{t.handshake_timeout:g}",
-    )
+    api = mock.api
+    base = str(request.base_url).rstrip("/")
+    values = api.docs_values(mock.timing)
+    text = Template(api.docs).substitute(values, base=base, api_key=config.API_KEY)
     return VendorResponse(200, text.encode(), content_type="text/markdown; charset=utf-8")
 
 
@@ -75,23 +70,40 @@ def anything_else(mock: MeridianMock, **marks: object) -> Route:
     return Route("/{path:path}", traced(mock, not_found, **marks), methods=ALL_METHODS)
 
 
+def _v2_routes(mock: MeridianMock) -> list[Route]:
+    """What v2 answers beyond v1: batch creates, one payment, PATCH, webhooks."""
+    payments = mock.api.list_path
+    one = payments + "/{payment_id}"
+    return [
+        Route(payments + "/batch", traced(mock, create_batch), methods=["POST"]),
+        Route(one, traced(mock, get_payment), methods=["GET"]),
+        Route(one, traced(mock, patch_payment), methods=["PATCH"]),
+        Route("/v2/webhooks", traced(mock, register), methods=["POST"]),
+    ]
+
+
+MORE_ROUTES: dict[str, Callable[[MeridianMock], list[Route]]] = {
+    "v1": lambda mock: [],
+    "v2": _v2_routes,
+}
+"""Per version, the routes beyond the docs, the list and the create every version has."""
+
+
 def build_app(mock: MeridianMock) -> Starlette:
-    """Meridian API v2, each request traced: what an app under test reaches.
+    """The Meridian API in the mock's version, each request traced: what an app under
+    test reaches.
 
     Nothing else: the controls are a separate app on a listener of their own
     (`admin.build_control_app`), so ``/admin/...`` here, in any spelling, is an
     unknown path like any other.
     """
-    payments, one = config.LIST_PATH, config.LIST_PATH + "/{payment_id}"
+    api = mock.api
     routes = [
-        Route("/v2/docs", traced(mock, docs), methods=["GET"]),
+        Route(api.docs_path, traced(mock, docs), methods=["GET"]),
         Route("/docs", traced(mock, docs), methods=["GET"]),
-        Route(payments, traced(mock, list_payments), methods=["GET"]),
-        Route(payments, traced(mock, create_payment), methods=["POST"]),
-        Route(payments + "/batch", traced(mock, create_batch), methods=["POST"]),
-        Route(one, traced(mock, get_payment), methods=["GET"]),
-        Route(one, traced(mock, patch_payment), methods=["PATCH"]),
-        Route("/v2/webhooks", traced(mock, register), methods=["POST"]),
+        Route(api.list_path, traced(mock, list_payments), methods=["GET"]),
+        Route(api.list_path, traced(mock, create_payment), methods=["POST"]),
+        *MORE_ROUTES[api.name](mock),
         anything_else(mock),
     ]
     return Starlette(routes=routes)

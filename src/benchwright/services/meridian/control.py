@@ -1,4 +1,5 @@
-"""`MeridianMock`: the Meridian API v2 mock as one object a grader starts and steers.
+"""`MeridianMock`: the Meridian API mock (v2, or v1 by ``version``) as one object a grader
+starts and steers.
 
 Usage::
 
@@ -20,13 +21,13 @@ import secrets
 from pathlib import Path
 
 from benchwright.services._server import BackgroundServer
-from benchwright.services.meridian import ledgers, write_ledgers
-from benchwright.services.meridian.config import CONFLICT_MODES, Timing
+from benchwright.services.meridian import contract_ledger, ledgers, write_ledgers
+from benchwright.services.meridian.config import API_KEY, CONFLICT_MODES, Timing
 from benchwright.services.meridian.delivery import deliver_update, run_script
-from benchwright.services.meridian.fixture import build_fixture
 from benchwright.services.meridian.store import Store
 from benchwright.services.meridian.trace import Trace
 from benchwright.services.meridian.traps import TrapState
+from benchwright.services.meridian.versions import api_version
 
 _NO_RESET = re.compile(r"(\d+)$")
 
@@ -35,12 +36,19 @@ class MeridianMock:
     """Fixture, state, trace and ledgers of one mock vendor; serves itself on 127.0.0.1."""
 
     def __init__(
-        self, seed: int = 0, *, timing: Timing | None = None, trace_path: Path | None = None
-    ) -> None:
-        self.fixture = build_fixture(seed)
+        self, seed: int = 0, *, timing: Timing | None = None, trace_path: Path | None = None,
+        version: str = "v2",
+    ) -> None:  # fmt: skip
+        """``version``: the API served (``v1``/``v2``), see `versions.py`.
+
+        Raises:
+            KeyError: an unknown ``version``.
+        """
+        self.api = api_version(version)
+        self.fixture = self.api.fixture(seed)
         self.timing = timing or Timing()
         self.store = Store(self.fixture)
-        self.trace = Trace(trace_path)
+        self.trace = Trace(trace_path, API_KEY)
         self.creates: list[dict] = []
         self.control_token = secrets.token_urlsafe(32)
         """What a caller of the HTTP controls must send as ``Authorization: Bearer ...``:
@@ -127,7 +135,7 @@ class MeridianMock:
         if reset:
             self.store.reset_phase()
         if name == "halfset":
-            self.set_visible_cap(self.fixture.expect.total // 2)
+            self.set_visible_cap(self.fixture.total // 2)
 
     def set_visible_cap(self, n: int) -> int:
         self.trace.control("halfset", on=True, cap=n)
@@ -200,7 +208,20 @@ class MeridianMock:
     def trap_results(self) -> ledgers.TrapResults:
         """Wait (bounded) for an in-flight stall, then grade every trap instance so far."""
         self.store.wait_for_holds(self.timing.ledger_wait_secs)
-        return ledgers.trap_results(self.trace.lines(), self.timing)
+        return ledgers.trap_results(self.trace.lines(), self.timing, self.api.list_path)
+
+    def contract_ledger(self, phase: str | None = None) -> contract_ledger.ContractLedger:
+        """Wait (bounded) for an in-flight stall, then read the client's contract habits
+        over phase ``phase`` (None: everything since the start).
+
+        Raises:
+            ValueError: ``phase`` was never marked.
+        """
+        self.store.wait_for_holds(self.timing.ledger_wait_secs)
+        docs = (self.api.docs_path, "/docs")
+        return contract_ledger.contract_ledger(
+            self.trace.lines(), self.timing, self.api.list_path, docs, phase
+        )
 
     def batch_trace(self) -> write_ledgers.BatchTrace:
         with self.store.lock:

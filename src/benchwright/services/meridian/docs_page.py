@@ -1,7 +1,12 @@
 """The Meridian API v2 reference served at ``/v2/docs`` and ``/docs`` (our own text).
 
-A `string.Template`: ``$name`` fields are filled in per request by `app.docs`.
+A `string.Template`: ``$name`` fields are filled in per request by `app.docs`, from
+`values` and the request's base URL.
 """
+
+from __future__ import annotations
+
+from benchwright.services.meridian import config
 
 DOCS = """\
 # Meridian API v2
@@ -150,3 +155,13 @@ within 3 seconds and never call the API from inside the handler.
 Every error is `{"error": "<code>"}` (plus `payment_id` on a duplicate create).
 Unknown paths answer `404 not_found`.
 """
+
+
+def values(timing: config.Timing) -> dict[str, str]:
+    """The page's per-mock fields besides the base URL and the key."""
+    return {
+        "amount_limit": f"{config.AMOUNT_LIMIT_MINOR:,}",
+        "batch_max": str(config.BATCH_MAX_ITEMS),
+        "client_timeout": f"{timing.documented_client_timeout:g}",
+        "handshake_timeout": f"{timing.handshake_timeout:g}",
+    }

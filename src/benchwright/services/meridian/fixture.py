@@ -15,11 +15,11 @@ from itertools import pairwise
 from benchwright.errors import HarnessError
 from benchwright.services.meridian import script
 from benchwright.services.meridian.expectations import Expectations, derive
+from benchwright.services.meridian.paging import ShortPage
 from benchwright.services.meridian.rows import (
     CURRENCY_CYCLE,
     DST_DAY,
     STATUSES,
-    Params,
     instants,
     make_row,
     params_for,
@@ -30,25 +30,45 @@ MUTATION_IDS = tuple(f"pay_{n:04d}" for n in range(100, 1300, 100))
 
 
 @dataclass(frozen=True)
-class Fixture:
-    """Rows in time order, the delivery order (indices) and the derived ground truth."""
+class RowSet:
+    """What the mock serves, whichever API version: rows in time order, the delivery
+    order (indices into them), the short page's knobs and the statuses a mutation sets."""
 
     seed: int
-    params: Params
+    params: ShortPage
     rows: tuple[dict, ...]
     order: tuple[int, ...]
-    expect: Expectations
-    webhook_counters: dict[str, int]
-    webhook_final_rows: dict[str, dict]
     mutation_map: dict[str, str]
+    """The rows `mutate_statuses()` changes, each with the status it sets on fresh rows."""
+
+    @property
+    def total(self) -> int:
+        return len(self.rows)
 
     def fresh_rows(self) -> dict[str, dict]:
         """A deep copy (id -> row) the mock may mutate."""
         return {row["id"]: copy.deepcopy(row) for row in self.rows}
 
+    def mutated(self, payment_id: str, status: str) -> str:
+        """What `mutate_statuses()` sets on ``payment_id``, whose status is now ``status``."""
+        return self.mutation_map[payment_id]
+
+
+@dataclass(frozen=True)
+class Fixture(RowSet):
+    """The v2 rows and the ground truth derived from them."""
+
+    expect: Expectations
+    webhook_counters: dict[str, int]
+    webhook_final_rows: dict[str, dict]
+
+    def mutated(self, payment_id: str, status: str) -> str:
+        """v2 flips whatever the row says now (settled <-> failed)."""
+        return flipped(status)
+
 
 def flipped(status: str) -> str:
-    """What `mutate_statuses()` turns a status into."""
+    """What `mutate_statuses()` turns a v2 status into."""
     return "settled" if status == "failed" else "failed"
 
 

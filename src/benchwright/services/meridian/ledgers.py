@@ -7,6 +7,7 @@ trap means the trap was not passed, and a client that never came back after a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 
 from benchwright.services.meridian.config import LIST_PATH, Timing
@@ -28,25 +29,36 @@ class TrapResults:
         return asdict(self)
 
 
-def trap_results(lines: list[dict], timing: Timing) -> TrapResults:
-    """Grade every 429, 410 and stall in ``lines`` (trace lines ordered by ``seq``)."""
-    lists = [line for line in lines if line["method"] == "GET" and line["path"] == LIST_PATH]
-    scores: dict[str, list[float]] = {"retry_after": [], "cursor_expiry": [], "stall": []}
-    details: list[str] = []
+def list_requests(lines: list[dict], list_path: str = LIST_PATH) -> list[dict]:
+    """The list GETs among ``lines``, in order."""
+    return [line for line in lines if line["method"] == "GET" and line["path"] == list_path]
+
+
+def graded_traps(
+    lines: list[dict], timing: Timing, list_path: str = LIST_PATH
+) -> Iterator[tuple[str, float, str, dict]]:
+    """Each trap instance in ``lines`` (trace lines ordered by ``seq``) as
+    ``(trap, score, detail, its line)``: ``retry_after``, ``cursor_expiry`` or ``stall``."""
+    lists = list_requests(lines, list_path)
     for i, line in enumerate(lists):
         nxt = lists[i + 1] if i + 1 < len(lists) else None
-        graded = None
         if line["status"] == 429:
-            graded = "retry_after", *_retry_verdict(line, nxt, timing)
+            yield "retry_after", *_retry_verdict(line, nxt, timing), line
         elif line["status"] == 410:
             fresh = nxt is not None and not nxt["query"].get("cursor")
             why = "restarted without a cursor" if fresh else "did not restart without a cursor"
-            graded = "cursor_expiry", float(fresh), f"410 #{line['seq']}: {why}"
+            yield "cursor_expiry", float(fresh), f"410 #{line['seq']}: {why}", line
         if "stall_began_t" in line:
-            graded = "stall", *_stall_verdict(line, lists[i + 1 :])
-        if graded is not None:
-            scores[graded[0]].append(graded[1])
-            details.append(graded[2])
+            yield "stall", *_stall_verdict(line, lists[i + 1 :]), line
+
+
+def trap_results(lines: list[dict], timing: Timing, list_path: str = LIST_PATH) -> TrapResults:
+    """Grade every 429, 410 and stall in ``lines`` (trace lines ordered by ``seq``)."""
+    scores: dict[str, list[float]] = {"retry_after": [], "cursor_expiry": [], "stall": []}
+    details: list[str] = []
+    for trap, score, detail, _line in graded_traps(lines, timing, list_path):
+        scores[trap].append(score)
+        details.append(detail)
     return TrapResults(
         retry_after=min(scores["retry_after"], default=0.0),
         cursor_expiry=min(scores["cursor_expiry"], default=0.0),

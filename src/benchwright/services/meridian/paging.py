@@ -8,9 +8,20 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from typing import Protocol
 
 DEFAULT_LIMIT = 25
 MAX_LIMIT = 100
+
+
+class ShortPage(Protocol):
+    """Where a fixture serves its short (not final) page, and how many rows it holds."""
+
+    @property
+    def short_offset(self) -> int: ...
+
+    @property
+    def short_take(self) -> int: ...
 
 
 class BadCursor(ValueError):
@@ -68,7 +79,8 @@ def page(offset: int, limit: int, visible: int, short_offset: int, short_take: i
     return Page(offset, max(take, 0), visible)
 
 
-def etag(generation: int, offset: int, take: int) -> str:
-    """Quoted, changes with the collection generation and the slice."""
-    digest = hashlib.sha256(f"meridian2-{generation}-{offset}-{take}".encode()).hexdigest()
+def etag(generation: int, offset: int, take: int, salt: str = "meridian2") -> str:
+    """Quoted, changes with the collection generation and the slice; ``salt`` names the
+    API version (each publication hashed its own prefix)."""
+    digest = hashlib.sha256(f"{salt}-{generation}-{offset}-{take}".encode()).hexdigest()
     return f'"{digest[:16]}"'

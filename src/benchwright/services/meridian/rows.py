@@ -104,7 +104,8 @@ def utc_z(instant: datetime) -> str:
     return instant.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _in_offset(instant: datetime, offset: str) -> str:
+def in_offset(instant: datetime, offset: str) -> str:
+    """``instant`` in RFC 3339 at ``offset`` (``Z`` or ``±HH:MM``), seconds included."""
     if offset == "Z":
         return utc_z(instant)
     sign = 1 if offset[0] == "+" else -1
@@ -129,7 +130,7 @@ def make_row(i: int, instant: datetime, p: Params) -> dict:
         "id": f"pay_{i:04d}",
         "amount_minor": _amount(i, currency, p),
         "currency": currency,
-        "created_at": _in_offset(instant, OFFSETS[(i + p.offset_shift) % len(OFFSETS)]),
+        "created_at": in_offset(instant, OFFSETS[(i + p.offset_shift) % len(OFFSETS)]),
         "settled_at": utc_z(settled) if status in ("settled", "refunded") else None,
         "status": status,
         "version": 1,

@@ -11,11 +11,13 @@ from benchwright.services.meridian.control import MeridianMock
 
 
 def serve_forever(
-    port: int, seed: int, trace: Path | None, echo: Callable[[str], None], control_port: int = 0
-) -> None:
-    """Serve the API on 127.0.0.1:``port`` and the controls on ``control_port`` (0: any free
-    one) until Ctrl-C or SIGTERM, then stop cleanly. The controls' address and token are
-    printed for the person at the terminal; a client built against the API needs neither.
+    port: int, seed: int, trace: Path | None, echo: Callable[[str], None], control_port: int = 0,
+    version: str = "v2",
+) -> None:  # fmt: skip
+    """Serve API ``version`` on 127.0.0.1:``port`` and the controls on ``control_port`` (0:
+    any free one) until Ctrl-C or SIGTERM, then stop cleanly. The controls' address and
+    token are printed for the person at the terminal; a client built against the API
+    needs neither.
 
     Both signals get a handler explicitly: a shell starting us in the background
     ignores SIGINT for its children, and a stop request must still be honoured.
@@ -23,12 +25,12 @@ def serve_forever(
     stop = threading.Event()
     handled = (signal.SIGINT, signal.SIGTERM)
     previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in handled}
-    mock = MeridianMock(seed, trace_path=trace)
+    mock = MeridianMock(seed, trace_path=trace, version=version)
     try:
         base = mock.start(port)
         control = mock.start_control(control_port)
-        echo(f"Meridian API v2 mock (seed {seed}) on {base}")
-        echo(f"  docs: {base}/v2/docs   list: {base}/v2/payments")
+        echo(f"Meridian API {version} mock (seed {seed}) on {base}")
+        echo(f"  docs: {base}{mock.api.docs_path}   list: {base}{mock.api.list_path}")
         echo(f"  controls: POST {control}/admin/<action> "
              f"with 'Authorization: Bearer {mock.control_token}'")  # fmt: skip
         if trace is not None:

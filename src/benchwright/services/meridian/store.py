@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from benchwright.services.meridian.fixture import Fixture, flipped
+from benchwright.services.meridian.fixture import RowSet
 from benchwright.services.meridian.traps import TrapState
 
 
@@ -18,10 +18,16 @@ def public(row: dict) -> dict:
     return {k: v for k, v in row.items() if not k.startswith("_")}
 
 
+def _bump(row: dict) -> None:
+    """A changed row's version goes up (v1 rows have none: the change is the generation's)."""
+    if "version" in row:
+        row["version"] += 1
+
+
 class Store:
     """What the vendor knows right now."""
 
-    def __init__(self, fixture: Fixture) -> None:
+    def __init__(self, fixture: RowSet) -> None:
         self.fixture = fixture
         self.lock = threading.RLock()
         self.traps = TrapState()
@@ -95,13 +101,13 @@ class Store:
             return row
 
     def mutate_statuses(self) -> dict[str, str]:
-        """Flip the 12 mutation ids (settled <-> failed), bumping each version."""
+        """Set each mutation id's mutated status (v2: settled <-> failed), bumping versions."""
         with self.lock:
             for pid in self.fixture.mutation_map:
                 row = self.rows[pid]
                 self.originals.setdefault(pid, row["status"])
-                row["status"] = flipped(self.originals[pid])
-                row["version"] += 1
+                row["status"] = self.fixture.mutated(pid, self.originals[pid])
+                _bump(row)
             self.generation += 1
             return {pid: self.rows[pid]["status"] for pid in self.fixture.mutation_map}
 
@@ -110,7 +116,7 @@ class Store:
         with self.lock:
             for pid, status in self.originals.items():
                 self.rows[pid]["status"] = status
-                self.rows[pid]["version"] += 1
+                _bump(self.rows[pid])
             restored = dict(self.originals)
             self.originals.clear()
             self.generation += 1

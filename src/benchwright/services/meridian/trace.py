@@ -24,8 +24,9 @@ HEADERS |= {"idempotency_key": "idempotency-key", "ua": "user-agent"}
 class Trace:
     """Append-only, thread-safe; `lines()` returns a sorted snapshot."""
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, api_key: str = API_KEY) -> None:
         self.path = path
+        self.api_key = api_key
         self._lines: list[dict] = []
         self._lock = threading.Lock()
         self._seq = itertools.count(1)
@@ -44,7 +45,7 @@ class Trace:
         line: dict[str, Any] = {"seq": next(self._seq), "t": time.time()}
         line |= {"method": method, "path": path, "query": query, "status": None}
         line |= {field: headers.get(name) for field, name in HEADERS.items()}
-        line["authorized"] = headers.get("authorization") == f"Bearer {API_KEY}"
+        line["authorized"] = headers.get("authorization") == f"Bearer {self.api_key}"
         return line
 
     def write(self, line: dict) -> None:
