@@ -12,8 +12,7 @@ from email.utils import parsedate_to_datetime
 import httpx
 import pytest
 
-from benchwright.services.meridian import MeridianMock
-from benchwright.services.meridian.fixture_v1 import build_fixture_v1
+from benchwright.services.meridian import MeridianMock, build_fixture_v1
 from benchwright.services.vendors import vendor_profile
 
 from .walker import Walker
