@@ -40,6 +40,16 @@ def test_the_prompt_file_is_rendered_by_literal_replacement(tmp_path):
     assert task.files == {} and task.empty_workspace and task.vendor == "meridian"
 
 
+def test_vendor_meridian_v1_renders_the_v1_address(tmp_path):
+    spec = "Docs {DOCS_URL}, base {BASE_URL}, key {API_KEY}\n"
+    task = {"prompt_file": "../spec.md", "workspace": "empty", "vendor": "meridian-v1"}
+    loaded = load_suite(_suite(tmp_path, task, spec)).task("t")
+    assert loaded.prompt == (
+        "Docs http://127.0.0.1:8787/v1/docs, base http://127.0.0.1:8787, key sk_test_meridian\n"
+    )
+    assert loaded.vendor == "meridian-v1"
+
+
 def test_without_a_vendor_the_prompt_file_is_taken_as_written(tmp_path):
     root = _suite(tmp_path, {"prompt_file": "../spec.md", "workspace": {"a": "b"}})
     assert load_suite(root).task("t").prompt == 'Use {BASE_URL} and {"k": {API_KEY}}\n'

@@ -27,8 +27,8 @@ SPEC = 'Build against {BASE_URL} (docs: {DOCS_URL}, key {API_KEY}). JSON: {"a": 
 pytestmark = pytest.mark.skipif(bool(unavailable_reason()), reason="needs bubblewrap")
 
 
-def vendor_suite(root: Path) -> Path:
-    """A suite of one build task against Meridian whose check reads the agent's answer."""
+def vendor_suite(root: Path, vendor: str = "meridian") -> Path:
+    """A suite of one build task against ``vendor`` whose check reads the agent's answer."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "spec.md").write_text(SPEC)
     (root / "suite.yaml").write_text(yaml.safe_dump({
@@ -36,7 +36,7 @@ def vendor_suite(root: Path) -> Path:
         "tasks": ["build.yaml"],
     }))  # fmt: skip
     (root / "build.yaml").write_text(yaml.safe_dump({
-        "id": "build", "prompt_file": "spec.md", "workspace": "empty", "vendor": "meridian",
+        "id": "build", "prompt_file": "spec.md", "workspace": "empty", "vendor": vendor,
         "checks": [{"type": "answer_matches", "all_of": [r'.*"status": 200.*'],
                     "anchored": False}],
     }))  # fmt: skip
@@ -148,3 +148,23 @@ def test_with_the_hosts_network_the_vendor_is_served_on_the_hosts_loopback(tmp_p
     assert seen["base"] == f"http://127.0.0.1:{port}" and seen["docs"]["status"] == 200
     with pytest.raises(OSError):  # stopped after the last phase
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
+def test_the_v1_profile_is_served_at_its_rendered_address_in_the_agents_namespace(tmp_path):
+    """``vendor: meridian-v1`` is relayed exactly as v2 is: the agent reaches the v1 mock at
+    ``127.0.0.1:8787``, the address its prompt names."""
+    from benchwright.agents import build_agent
+    from benchwright.dsl import load_suite
+    from benchwright.execution import TrialOptions, run_trial
+
+    suite = load_suite(vendor_suite(tmp_path, "meridian-v1"))
+    task = suite.task("build")
+    agent = build_agent(f"command:python {SCRIPT} {{workspace}} {{prompt_file}}", [task])
+    result = run_trial(task, suite.tiers["build"], agent, 1, TrialOptions())
+    assert result.verdict == "passed", (result.error, result.log[-2000:])
+    seen = json.loads(result.answer)
+    assert seen["base"] == "http://127.0.0.1:8787"
+    assert seen["docs"]["body"].startswith("# Meridian API v1")
+    first = '{"id": "pay_0000", "amount_minor": 1000, "currency": "EUR", "created_at"'
+    assert seen["payments"]["body"].startswith('{"data": [' + first)  # the v1 fixture
+    assert seen["admin"]["status"] == 404

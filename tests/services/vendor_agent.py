@@ -74,14 +74,15 @@ def main(argv: list[str]) -> None:
     prompt = Path(prompt_file).read_text()
     base = re.search(r"http://127\.0\.0\.1:\d+", prompt).group(0)
     key = re.search(r"sk_test_\w+", prompt).group(0)
-    docs_url = re.search(re.escape(base) + r"/v2/docs", prompt).group(0)
+    docs_url = re.search(re.escape(base) + r"/(v\d)/docs", prompt)
+    version, docs_url = docs_url.group(1), docs_url.group(0)
     options: dict[str, list[str]] = {}
     for flag, value in zip(rest[::2], rest[1::2], strict=True):
         options.setdefault(flag, []).append(value)
     seen = {
         "base": base,
         "docs": _get(docs_url),
-        "payments": _get(base + "/v2/payments?limit=2", key),
+        "payments": _get(base + f"/{version}/payments?limit=2", key),
         "admin": _get(base + "/admin/phase"),
         "probes": {p: _reachable(int(p)) for p in options.get("--probe", [])},
         "tunnels": {t: _tunnel(t) for t in options.get("--tunnel", [])},
