@@ -1,0 +1,90 @@
+"""The vendorsync reference's page in headless Chromium, served by the real app process
+against the temporary fake Meridian v1: the empty, data and error states, the sync
+button, currency formatting, no raw ISO-8601 anywhere, and a 375-pixel viewport."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from fake_meridian1 import TOTAL, FakeMeridian1
+from reference_app import ReferenceApp
+
+ISO_8601 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+
+
+@pytest.fixture(scope="module")
+def vendor() -> Iterator[FakeMeridian1]:
+    fake = FakeMeridian1(retry_secs=0)  # the waits are the backend tests' business
+    fake.url = fake.start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def fresh_app(vendor: FakeMeridian1, tmp_path) -> Iterator[ReferenceApp]:
+    running = ReferenceApp(tmp_path / "page.db", vendor.url).start()
+    yield running
+    running.close()
+
+
+@pytest.fixture(scope="module")
+def synced_app(vendor: FakeMeridian1, tmp_path_factory) -> Iterator[ReferenceApp]:
+    running = ReferenceApp(tmp_path_factory.mktemp("page") / "synced.db", vendor.url).start()
+    assert running.post("/api/sync").status == 200
+    yield running
+    running.close()
+
+
+def _console_errors(page) -> list[str]:
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return errors
+
+
+def test_a_fresh_db_shows_the_empty_state_then_the_sync_button_fills_the_table(page, fresh_app):
+    errors = _console_errors(page)
+    page.goto(fresh_app.url("/"))
+    page.locator("#empty").wait_for(state="visible")
+    assert "No payments yet" in page.locator("#empty").inner_text()
+    assert page.locator("#last-sync").inner_text() == "Never synced"
+    assert page.locator("#loading").is_hidden() and page.locator("#error").is_hidden()
+
+    page.locator("#sync-now").click()
+    page.locator("#data").wait_for(state="visible")
+    assert page.locator("#payments tbody tr").count() == 25
+    assert page.locator("#summary").inner_text() == f"{TOTAL} payments · €44,091.97"
+    first = page.locator("#payments tbody tr").first.locator("td").all_inner_texts()
+    assert first[1:] == ["€10.00", "settled"]  # pay_0000: 1000 minor units, oldest
+    assert page.locator("#last-sync").inner_text() not in ("", "Never synced")
+    assert page.locator("#sync-now").is_enabled()
+    assert page.locator("#empty").is_hidden()
+
+    page.locator("#next").click()
+    page.wait_for_function("document.querySelector('#page-info').textContent.startsWith('26')")
+    assert page.locator("#page-info").inner_text() == f"26\u201350 of {TOTAL}"
+    assert not ISO_8601.search(page.evaluate("document.documentElement.outerHTML"))
+    assert errors == []
+
+
+def test_an_unreachable_api_shows_the_error_state_and_retry_recovers(page, synced_app):
+    page.route("**/api/**", lambda route: route.abort())
+    page.goto(synced_app.url("/"))
+    page.locator("#error").wait_for(state="visible")
+    text = page.locator("#error").inner_text()
+    assert "server is running" in text and page.locator("#retry").is_visible()
+    assert page.locator("#data").is_hidden() and page.locator("#loading").is_hidden()
+    page.unroute("**/api/**")
+    page.locator("#retry").click()
+    page.locator("#data").wait_for(state="visible")
+    assert page.locator("#error").is_hidden()
+
+
+def test_at_375_pixels_nothing_scrolls_sideways(page, synced_app):
+    page.set_viewport_size({"width": 375, "height": 700})
+    page.goto(synced_app.url("/"))
+    page.locator("#data").wait_for(state="visible")
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1]
