@@ -54,6 +54,12 @@ def test_run_warns_naming_the_task_then_runs(cli, tmp_path):
     assert done.stderr.startswith(f"warning: {WARNING}\n"), done.stderr
     assert done.returncode == 1  # the unsolved task fails, as under nop
     assert "FAIL  unsolved #1" in done.stdout and "PASS  solved #1" in done.stdout
+    [run_dir] = (tmp_path / "runs").iterdir()
+    resumed = cli("run", "--resume", str(run_dir), "--strict")
+    assert (resumed.returncode, resumed.stderr) == (
+        2, f"error: --agent oracle: {WARNING} (--strict)\n"
+    )  # fmt: skip
+    assert cli("run", "--resume", str(run_dir)).stderr.startswith(f"warning: {WARNING}\n")
     assert "warning" not in cli("run", "suite", "--agent", "nop").stderr
 
 
