@@ -55,7 +55,7 @@ def watch(
 
     rules = rules_for(load_task(task) if task is not None else None)
     run = find_run_tasks(session_dir, warn) if task is None else None
-    watcher = SessionWatcher(session_dir, rules, by_task=run and run.rules,
+    watcher = SessionWatcher(session_dir, rules, by_task=run.rules if run else None,
                              live_only=live_only, warn=warn)  # fmt: skip
     typer.echo(f"watching {session_dir} ({run.describe(rules) if run else rules.describe()})")
     alerts = 0
