@@ -31,4 +31,8 @@ def test_the_demo_prints_one_line_per_task_and_set_within_40_lines():
         "Gate summary: 0/9 tasks passed",
     ]  # fmt: skip
     assert sum(line.startswith("FAILED  ") and ": caught by " in line for line in lines) == 18
-    assert lines[-1] == "demo-quickstart: honest work passed, every cheat was caught"
+    assert done.stdout.splitlines()[-1] == (
+        "demo-quickstart: honest work passed, every cheat was caught"
+    )
+    # quickstart's tasks are graded from trajectories: none has a solution for oracle
+    assert done.stderr.startswith("warning: 9 task(s) with checks have no solution, ")

@@ -21,8 +21,8 @@ def test_once_reports_the_cheating_sessions_edit_and_network_step_and_fails(cli)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert proc.stdout.splitlines() == [
         f"watching {PROJECT} (protected: tests/test_calc.py; 30 network pattern(s))",
-        "ALERT protected-file: 5e55-cheat.jsonl step 1 (line 7): tests/test_calc.py edited (Edit)",
-        "ALERT network: 5e55-cheat.jsonl step 2 (line 9): Bash matched 'curl', 'https://'",
+        "ALERT protected-file: 5e55-cheat.jsonl step 2 (line 7): tests/test_calc.py edited (Edit)",
+        "ALERT network: 5e55-cheat.jsonl step 3 (line 9): Bash matched 'curl', 'https://'",
         "1 session(s), 4 step(s): 2 alert(s)",
     ]
 
@@ -62,7 +62,7 @@ def test_live_mode_alerts_as_lines_arrive_and_exits_1_on_ctrl_c(tmp_path):
         with session.open("a") as handle:
             handle.write(lines[8].replace("t4", "t9").replace("expected.json", "more.json"))
         alert = proc.stdout.readline()
-        assert alert.startswith("ALERT network: s.jsonl step 3 (line 10): Bash matched 'curl'")
+        assert alert.startswith("ALERT network: s.jsonl step 4 (line 10): Bash matched 'curl'")
     finally:
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)

@@ -35,12 +35,12 @@ def test_each_step_alerts_once_in_the_poll_that_first_sees_it(tmp_path):
     [edit] = watcher.poll()
     assert (
         str(edit)
-        == "ALERT protected-file: s.jsonl step 1 (line 7): tests/test_calc.py edited (Edit)"
+        == "ALERT protected-file: s.jsonl step 2 (line 7): tests/test_calc.py edited (Edit)"
     )
     assert watcher.poll() == []  # nothing new, nothing repeated
     _append(session, "".join(CHEAT[7:]))
     [network] = watcher.poll()
-    assert str(network) == "ALERT network: s.jsonl step 2 (line 9): Bash matched 'curl', 'https://'"
+    assert str(network) == "ALERT network: s.jsonl step 3 (line 9): Bash matched 'curl', 'https://'"
     assert watcher.steps == 4 and warnings == []
 
 
@@ -83,10 +83,10 @@ def test_codex_rollouts_are_followed_in_their_dated_directories(tmp_path):
     watcher, _ = _watcher(tmp_path / "sessions")
     found = [str(a) for a in watcher.poll()]
     assert found[0].startswith(
-        "ALERT protected-file: 2026/11/30/rollout-2026-11-30T10-00-00-r-cheat.jsonl step 0 "
+        "ALERT protected-file: 2026/11/30/rollout-2026-11-30T10-00-00-r-cheat.jsonl step 1 "
         "(line 3): tests/test_calc.py may be written by a shell command (shell): sed -i "
     )
-    assert found[1].endswith("step 1 (line 5): exec_command matched 'wget', 'https://'")
+    assert found[1].endswith("step 2 (line 5): exec_command matched 'wget', 'https://'")
 
 
 def test_other_agents_transcripts_are_named_once_and_left_alone(tmp_path):
@@ -138,6 +138,6 @@ def test_a_rewritten_session_is_checked_again_from_its_first_step(tmp_path):
     assert len(watcher.poll()) == 2
     session.write_text("".join(CHEAT[:7]))  # shorter: a new session under the same name
     assert [str(a) for a in watcher.poll()] == [
-        "ALERT protected-file: s.jsonl step 1 (line 7): tests/test_calc.py edited (Edit)"
+        "ALERT protected-file: s.jsonl step 2 (line 7): tests/test_calc.py edited (Edit)"
     ]
     assert watcher.steps == 2

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +31,18 @@ class NopAgent:
 
     def run(self, request: AgentRequest) -> AgentOutcome:
         return AgentOutcome(exit_code=0, wall_s=0.0)
+
+
+UNSOLVED_SHOWN = 10
+"""Task ids an unsolved-tasks line names before ``and N more``."""
+
+
+def unsolved_line(task_ids: Sequence[str]) -> str:
+    """What ``validate`` and ``run --agent oracle`` say of graded tasks without a solution."""
+    shown = ", ".join(task_ids[:UNSOLVED_SHOWN])
+    more = f" and {len(task_ids) - UNSOLVED_SHOWN} more" if len(task_ids) > UNSOLVED_SHOWN else ""
+    return (f"{len(task_ids)} task(s) with checks have no solution, so --agent oracle "
+            f"changes nothing in them, as nop would: {shown}{more}")  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,13 @@ trajectory_app = typer.Typer(
 )
 app.add_typer(checks_app, name="checks")
 app.add_typer(trajectory_app, name="trajectory")
+StrictOpt = Annotated[
+    bool,
+    typer.Option(
+        "--strict",
+        help="A warning is an error (exit 2): a graded task without a solution for oracle.",
+    ),
+]
 
 
 @app.command()
@@ -50,11 +57,14 @@ def validate(
         Path | None,
         typer.Option("--tasks", help="Where manifests' task files are looked for first (gate's)."),
     ] = None,
+    strict: StrictOpt = False,
 ) -> None:
     """Validate suite files without running anything; exit 2 naming every invalid field.
 
     benchwright's own reports, files inside fixture folders and task-shaped files a suite
-    does not list are skipped, and one line says how many and why."""
+    does not list are skipped, and one line says how many and why. A graded task without a
+    solution (``--agent oracle`` would change nothing in it) is warned about."""
+    from benchwright.agents.builtin import unsolved_line
     from benchwright.dsl import skipped_line, validate_documents
 
     found = validate_documents(paths, tasks_dir=tasks)
@@ -71,6 +81,10 @@ def validate(
         why = f" ({skipped})" if skipped else ""
         typer.echo(f"error: no task, trajectory or manifest file found{why}", err=True)
         raise typer.Exit(2)
+    if unsolved := list(dict.fromkeys(i for v in checked for i in v.unsolved)):
+        if strict:
+            invalid(f"{unsolved_line(unsolved)} (--strict)")
+        typer.echo(f"warning: {unsolved_line(unsolved)}", err=True)
     typer.echo(f"valid: {summary}")
     if skipped:
         typer.echo(skipped)
@@ -121,6 +135,7 @@ def run(
     json_out: JsonOpt = None,
     junit_out: JunitOpt = None,
     keep: KeepOpt = False,
+    strict: StrictOpt = False,
     no_sandbox: NoSandboxOpt = False,
     sandbox_ro: SandboxRoOpt = None,
     agent_network: AgentNetworkOpt = None,
@@ -194,7 +209,7 @@ def run(
     model = model_options(agent, resume, {k: v for k, v in flags.items() if v not in (None, [])})
     run_suite(suite, agent, tasks_glob, iterations, budget, env or [], seed, out, resume,
               json_out, junit_out, isolation, pool, (max_files, max_mb),
-              allow_unverified, model)  # fmt: skip
+              allow_unverified, model, strict)  # fmt: skip
 
 
 @app.command()

@@ -20,7 +20,7 @@ def run_suite(
     budget: float | None, env: list[str], seed: int, out: Path, resume: Path | None,
     json_out: Path | None, junit_out: Path | None, isolation: IsolationRequest,
     executor: Executor, caps: tuple[int, int], allow_unverified: bool = False,
-    model: ModelConfig | None = None,
+    model: ModelConfig | None = None, strict: bool = False,
 ) -> None:  # fmt: skip
     """Plan (exit 2 on bad input), run with a progress bar, print tiers, exit by docs/suites.md."""
     from rich.console import Console
@@ -38,14 +38,16 @@ def run_suite(
         invalid(str(exc))
     if resume is not None:
         # the caps the run was started with; refused unless it verifies (or allowed)
-        plan = plan_resume(resume, extra, isolation, allow_unverified)
+        plan = plan_resume(resume, extra, isolation, allow_unverified, strict)
     elif suite is None or agent is None:
         invalid("give SUITE and --agent (or --resume RUN_DIR, or --task with --trajectory)")
     else:
         plan = plan_run(suite, agent, tasks_glob=tasks_glob, iterations=iterations,
                         budget_s=budget, env=extra, seed=seed, out=out,
                         isolation=isolation, caps=WorkspaceCaps(*caps),
-                        model=model)  # fmt: skip
+                        model=model, strict=strict)  # fmt: skip
+    for warning in plan.warnings:
+        typer.echo(f"warning: {warning}", err=True)
     console = Console()
     todo = len(plan.trials) - len(plan.done)
     with TrialProgress(todo, console, Console(stderr=True)) as progress:

@@ -28,7 +28,11 @@ def watch(
         bool, typer.Option("--fail-on-alert", help="Exit 1 when anything alerted.")
     ] = False,
     task: Annotated[
-        Path | None, typer.Option("--task", help="Alert on this task's static checks.")
+        Path | None,
+        typer.Option(
+            "--task",
+            help="Alert on this task's static checks (default: a watched run's own tasks).",
+        ),
     ] = None,
 ) -> None:
     """Alert on protected-file edits and network use in agent sessions as they are written.
@@ -39,15 +43,21 @@ def watch(
 
     from benchwright.dsl import load_task
     from benchwright.watch import SessionWatcher, rules_for
+    from benchwright.watch.run_tasks import find_run_tasks
 
     if not session_dir.exists():
         invalid(f"{session_dir}: no such session directory or file")
     if once and live_only:
         invalid("--once with --live-only would check nothing: history is all --once sees")
+
+    def warn(message: str) -> None:
+        typer.echo(f"warning: {message}", err=True)
+
     rules = rules_for(load_task(task) if task is not None else None)
-    watcher = SessionWatcher(session_dir, rules, live_only=live_only,
-                             warn=lambda m: typer.echo(f"warning: {m}", err=True))  # fmt: skip
-    typer.echo(f"watching {session_dir} ({rules.describe()})")
+    run = find_run_tasks(session_dir, warn) if task is None else None
+    watcher = SessionWatcher(session_dir, rules, by_task=run.rules if run else None,
+                             live_only=live_only, warn=warn)  # fmt: skip
+    typer.echo(f"watching {session_dir} ({run.describe(rules) if run else rules.describe()})")
     alerts = 0
     try:
         while True:

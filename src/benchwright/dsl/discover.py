@@ -175,6 +175,9 @@ class Validated:
     skipped: str | None = None
     """Why the file is not a suite document (`REPORT`, `IN_FIXTURE`, `UNLISTED`); not
     validated then."""
+    unsolved: tuple[str, ...] = ()
+    """A suite's graded tasks without a solution (`Task.unsolved`), by id: a suite is what
+    ``run --agent oracle`` runs (a task outside one is graded by ``gate`` or replayed)."""
 
 
 def validate_documents(
@@ -189,15 +192,16 @@ def validate_documents(
     """
 
     def validate(path: Path, raw: Any, kind: Kind) -> Validated:
+        tasks: tuple[Task, ...] = ()
         if kind == "task":
             task_from_dict(raw, path, registry)
         elif kind == "trajectory":
             trajectory_from_dict(raw, display_path(path))
         elif kind == "suite":
-            load_suite(path, registry)
+            tasks = load_suite(path, registry).tasks
         else:
             _manifest_lists_tasks(path, tasks_dir)
-        return Validated(path, kind)
+        return Validated(path, kind, unsolved=tuple(t.id for t in tasks if t.unsolved))
 
     ok, skipped = _each_document(paths, validate)
     return [*ok.values(), *(Validated(path, "task", why) for path, why in skipped.items())]

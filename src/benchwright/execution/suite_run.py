@@ -20,6 +20,7 @@ from typing import Any
 
 from benchwright import __version__
 from benchwright.agents import Agent, build_agent, preflight
+from benchwright.agents.builtin import unsolved_line
 from benchwright.agents.model.config import ModelConfig
 from benchwright.dsl import load_suite
 from benchwright.errors import (
@@ -62,6 +63,8 @@ class RunPlan:
     """Trials of a resumed run whose results verified: `execute` skips them."""
     notes: list[str] = field(default_factory=list)
     """One line per trial a resume re-runs, and why (or one line for a missing key)."""
+    warnings: list[str] = field(default_factory=list)
+    """What the user should read before the run starts (`_oracle_warnings`)."""
 
     @property
     def trials(self) -> list[tuple[str, int]]:
@@ -73,11 +76,13 @@ def plan_run(
     budget_s: float | None = None, env: dict[str, str] | None = None, seed: int = 0,
     out: Path = Path("runs"), isolation: IsolationRequest = IsolationRequest(),
     caps: WorkspaceCaps = WorkspaceCaps(), model: ModelConfig | None = None,
+    strict: bool = False,
 ) -> RunPlan:  # fmt: skip
     """Load and check everything, then create the run directory and its ``run.json``.
 
     ``model`` (the ``--model-*`` flags) configures a ``model:`` agent; it is recorded in
     ``run.json`` without any key, and its live trajectories go to ``RUN_DIR/live``.
+    ``strict`` makes a warning (`RunPlan.warnings`) a `SpecError` before anything is made.
 
     Raises HarnessError (exit 3) when the run needs the sandbox and it cannot run here.
     """
@@ -90,6 +95,7 @@ def plan_run(
     if not ids:
         raise SpecError.single("--tasks", f"{tasks_glob!r} matches no task of suite {suite.name}")
     agent = _agent(agent_spec, suite, ids, model)
+    warnings = _oracle_warnings(agent, suite, ids, strict)
     preflight(agent, env)
     confinement = choose_confinement(isolation, [suite.task(i) for i in ids], agent.spec)
     network = _network(isolation, suite)
@@ -117,7 +123,7 @@ def plan_run(
                            agent_egress=egress, model=model)  # fmt: skip
     if model is not None:
         agent = build_agent(agent.spec, [suite.task(i) for i in ids], model)
-    return RunPlan(suite, agent, ids, iterations, options, run_dir, info, key)
+    return RunPlan(suite, agent, ids, iterations, options, run_dir, info, key, warnings=warnings)
 
 
 def _live_model(agent: Agent, run_dir: Path) -> ModelConfig | None:
@@ -140,6 +146,7 @@ def plan_resume(
     env: dict[str, str] | None = None,
     isolation: IsolationRequest = IsolationRequest(),
     allow_unverified: bool = False,
+    strict: bool = False,
 ) -> RunPlan:
     """The plan of an earlier run, minus nothing: `execute` skips its finished trials.
 
@@ -160,6 +167,7 @@ def plan_resume(
     recorded = info.get("model")
     model = ModelConfig.from_record(recorded) if isinstance(recorded, dict) else None
     agent = _agent(info["agent"], suite, info["tasks"], model)
+    warnings = _oracle_warnings(agent, suite, info["tasks"], strict)
     preflight(agent, env)
     model = _live_model(agent, run_dir)
     if model is not None:
@@ -172,7 +180,8 @@ def plan_resume(
         agent_egress=_egress(isolation.egress if isolation.egress is not None
                              else info.get("agent_egress")),
     )  # fmt: skip
-    plan = RunPlan(suite, agent, list(info["tasks"]), info["iterations"], options, run_dir, info)
+    plan = RunPlan(suite, agent, list(info["tasks"]), info["iterations"], options, run_dir, info,
+                   warnings=warnings)  # fmt: skip
     _verify_finished(plan, entry)
     return plan
 
@@ -244,6 +253,17 @@ def _agent(spec: str, suite: Suite, ids: Sequence[str], model: ModelConfig | Non
                 "no files on purpose says 'workspace: empty')", "fixture",
             )  # fmt: skip
     return build_agent(spec, tasks, model)
+
+
+def _oracle_warnings(agent: Agent, suite: Suite, ids: Sequence[str], strict: bool) -> list[str]:
+    """``oracle`` on graded tasks without a solution changes nothing, as ``nop`` would: its
+    failures there say nothing of the tasks. Named in a warning; refused under ``strict``."""
+    unsolved = [i for i in ids if suite.task(i).unsolved] if agent.spec == "oracle" else []
+    if not unsolved:
+        return []
+    if strict:
+        raise SpecError.single("--agent oracle", f"{unsolved_line(unsolved)} (--strict)")
+    return [unsolved_line(unsolved)]
 
 
 def _versions() -> dict[str, str]:

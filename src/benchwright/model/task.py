@@ -98,6 +98,16 @@ class Task:
         object.__setattr__(self, "stamp", MappingProxyType(dict(self.stamp)))
 
     @property
+    def unsolved(self) -> bool:
+        """Graded (it has checks) but with no solution, its own or a phase's: ``--agent
+        oracle`` then changes nothing, as ``nop`` does, and its failure proves nothing."""
+        return (
+            bool(self.checks)
+            and self.solution is None
+            and not any(phase.solution for phase in self.phases)
+        )
+
+    @property
     def agent_phases(self) -> tuple[Phase, ...]:
         """The phases an agent runs, in order (the implicit ``main`` when none are declared)."""
         return self.phases or (Phase("main", self.prompt),)

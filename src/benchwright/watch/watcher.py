@@ -13,7 +13,7 @@ file may hold a line its writer never finished.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -37,12 +37,14 @@ class SessionAlert:
     session: str
     """The transcript, relative to the watched directory."""
     line: int
-    """The transcript line the step came from."""
+    """The transcript line the step came from (from 1, as an editor numbers them)."""
     alert: Alert
 
     def __str__(self) -> str:
+        """The step counted from 1 too (``step 1`` is the session's first step), so that
+        both numbers read the same way; `Alert.step` stays the index into the steps."""
         a = self.alert
-        return f"ALERT {a.rule}: {self.session} step {a.step} (line {self.line}): {a.detail}"
+        return f"ALERT {a.rule}: {self.session} step {a.step + 1} (line {self.line}): {a.detail}"
 
 
 @dataclass
@@ -76,16 +78,19 @@ class SessionWatcher:
     Args:
         root: The session directory (searched recursively for ``*.jsonl``) or a file.
         rules: What to alert on (`rules_for`).
+        by_task: Rules for the sessions of a known task (their metadata's ``task``, as the
+            model agent's live trajectories say), instead of ``rules``.
         live_only: Steps already written when the watcher first looks are history:
             they give context but raise no alert. Sessions that appear later are new.
         warn: Called with each warning (a skipped line, a file that is no session).
     """
 
     def __init__(
-        self, root: Path, rules: Rules, *, live_only: bool = False,
-        warn: Callable[[str], None] = lambda message: None,
+        self, root: Path, rules: Rules, *, by_task: Mapping[str, Rules] | None = None,
+        live_only: bool = False, warn: Callable[[str], None] = lambda message: None,
     ) -> None:  # fmt: skip
         self.root, self.rules, self.warn = root, rules, warn
+        self.by_task = by_task or {}
         self._live_only = live_only
         self.polls = 0
         self.sessions: dict[Path, _Session] = {}
@@ -124,7 +129,8 @@ class SessionWatcher:
         start, session.checked = session.checked, max(session.checked, len(steps))
         if self._live_only and self.polls == 0:
             return []
-        found = self.rules.check(steps, start, converted.metadata)
+        rules = self.by_task.get(str(converted.metadata.get("task")), self.rules)
+        found = rules.check(steps, start, converted.metadata)
         return [SessionAlert(session.name, converted.lines[a.step], a) for a in found]
 
     def _convert(self, session: _Session, fmt: str, lines: list[c.Line]) -> c.Converted:

@@ -1,4 +1,4 @@
-"""The token usage a Claude Code or Codex transcript carries, as trajectory metadata.
+"""The token usage a Claude Code, Codex or goose transcript carries, as trajectory metadata.
 
 The keys are the run metadata's (docs/transcripts.md, "Token usage"): ``usage``
 (``input_tokens``, ``output_tokens``, ``cost_usd``, then the breakdown the transcript
@@ -31,6 +31,7 @@ CLAUDE_COUNTS = (
     "output_tokens",
 )
 CODEX_COUNTS = ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens")
+GOOSE_COUNTS = ("input_tokens", "output_tokens", "total_tokens")
 
 
 class BadUsage(Exception):
@@ -58,6 +59,13 @@ def codex_exec_usage(lines: list[Line]) -> dict[str, Any]:
     """From ``codex exec --json``: each ``turn.completed`` carries the thread's total so far,
     so the last one is the total; the stream does not say how many calls made it."""
     return _guarded(_codex_exec, lines)
+
+
+def goose_session_usage(header: Line) -> dict[str, Any]:
+    """From a goose session file's metadata line: the ``accumulated_*`` counts (the whole
+    session) when it has them, else the plain ones (older goose: the last call's usage);
+    only the counts it gives (an old session may give ``total_tokens`` alone)."""
+    return _guarded(_goose_session, [header])
 
 
 def _guarded(read: Callable[[list[Line]], dict[str, Any]], lines: list[Line]) -> dict[str, Any]:
@@ -133,6 +141,19 @@ def _codex_exec(lines: list[Line]) -> dict[str, Any]:
         return {}
     number, raw = last[-1]
     return {"usage": _codex_block(_counts(number, raw, CODEX_COUNTS))}
+
+
+def _goose_session(lines: list[Line]) -> dict[str, Any]:
+    [(number, header)] = lines
+    accumulated = tuple(f"accumulated_{k}" for k in GOOSE_COUNTS)
+    names = accumulated if any(header.get(k) is not None for k in accumulated) else GOOSE_COUNTS
+    given = tuple(name for name in names if header.get(name) is not None)
+    if not given:
+        return {}
+    counts = _counts(number, header, given)
+    usage = {key: counts[name] for key, name in zip(GOOSE_COUNTS, names, strict=True)
+             if name in counts}  # fmt: skip
+    return {"usage": {**usage, "cost_usd": None}}
 
 
 def _codex_block(totals: Mapping[str, int]) -> dict[str, Any]:

@@ -3,8 +3,10 @@
 Each format has a line shape no other one shares: a Codex rollout has
 ``session_meta``/``turn_context``/``response_item`` lines, a Claude Code session
 ``user``/``assistant`` lines holding a ``message`` object, goose ``stream-json``
-``message`` lines whose message has a ``role`` (or a ``complete`` line), and an
-aider chat history is markdown with ``#### `` user turns. JSON lines that match none
+``message`` lines whose message has a ``role`` (or a ``complete`` line), a goose
+session file bare ``role``/``created``/``content`` messages after a metadata line
+(``description``, ``message_count``), and an aider chat history is markdown with
+``#### `` user turns. JSON lines that match none
 of them are the generic ``jsonl`` format; the model agent's live trajectory is that format
 and says so on its first line (``"format": "benchwright-model-agent"``), so that a watcher
 can tell it from any other JSON lines. The first line that decides wins.
@@ -13,6 +15,7 @@ can tell it from any other JSON lines. The first line that decides wins.
 from __future__ import annotations
 
 from benchwright.agents.model.records import FORMAT as MODEL_AGENT_FORMAT
+from benchwright.agents.transcripts.goose import is_session_message, is_session_metadata
 from benchwright.agents.transcripts.live import json_lines
 
 CODEX_TYPES = frozenset({"session_meta", "turn_context", "response_item"})
@@ -45,6 +48,8 @@ def line_format(line: dict[str, object]) -> str | None:
     if kind == "complete" or (
         kind == "message" and isinstance(message, dict) and "role" in message
     ):
+        return "goose"
+    if is_session_metadata(line) or is_session_message(line):
         return "goose"
     return None
 
