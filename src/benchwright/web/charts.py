@@ -17,29 +17,32 @@ pixels starting at `BAR_X`, and a text column with the figures after it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from markupsafe import Markup, escape
 
-from benchwright.matrix.stats import Rate
+if TYPE_CHECKING:  # a rate only brings its interval: the web layer never imports matrix
+    from benchwright.matrix.stats import Rate
 
-WIDTH = 700
-BAR_X = 150
+WIDTH = 560
+BAR_X = 130
 """Where the value axis starts (the label column is to its left)."""
-BAR_W = 280
+BAR_W = 250
 """Pixels from 0 to 1 on the value axis."""
 TEXT_X = BAR_X + BAR_W + 10
 ROW_H = 24
 BAR_H = 14
 AXIS_H = 18
 """Room under the rows for the axis' tick labels."""
-LABEL_CHARS = 20
+LABEL_CHARS = 18
 """Longer labels are cut with an ellipsis (the whole text is in the mark's title)."""
 TICKS = (0.0, 0.25, 0.5, 0.75, 1.0)
 MAX_MODELS = 25
 """Rows of the board's chart; further models are counted in a line under it."""
 
 INK, MUTED, LINE, TRACK = "#17202a", "#5d6d7e", "#d5dbe1", "#e8edf2"
+RATE = "#8cc49a"
+"""Pass-rate bars are light, so the interval drawn over them in ink stands out."""
 ACCENT, PASS, FAIL, WARN = "#1f4e8c", "#1e7b34", "#b3261e", "#8a5a00"
 
 
@@ -101,7 +104,7 @@ def conditions(excellence: Mapping[str, Any] | None) -> Markup:
             f'<g class="condition" data-state="{state}"><title>{_esc(cond["name"])}: {state}'
             f"</title>{_mark(state, x, mid)}"
             f'<text x="{_n(x + 16)}" y="{_n(mid + 4)}" font-size="12" fill="{INK}">'
-            f"{_esc(_cut(str(cond['name']), 42))}{note}</text></g>"
+            f"{_esc(_cut(str(cond['name']), 34))}{note}</text></g>"
         )
     met = sum(1 for c in found if c.get("met") and not c.get("excluded"))
     judged = sum(1 for c in found if not c.get("excluded"))
@@ -136,7 +139,7 @@ def pass_rates(rates: Sequence[tuple[str, Rate]], title: str) -> Markup:
             )
             + "</g>"
         )
-        rows.append(_bar_row(n, label, rate.value, PASS, figures, f"{label}: {figures}", whisker))
+        rows.append(_bar_row(n, label, rate.value, RATE, figures, f"{label}: {figures}", whisker))
     return _svg(title, len(rates), rows)
 
 
@@ -180,7 +183,7 @@ def entry_scores(entries: Sequence[Entry], baselines: Sequence[Entry]) -> Markup
             f'stroke-width="1.5" stroke-dasharray="4 3"/>'
             f'<text x="{text_x}" y="{y}" font-size="11" fill="{WARN}" '
             f'text-anchor="{"end" if left else "start"}">'
-            f"{_esc(_cut(base.label, 40))} {base.score:.4f}</text></g>"
+            f"{_esc(_cut(base.label, 36))} {base.score:.4f}</text></g>"
         )
     more = len(by_model) - len(models)
     if more:
