@@ -109,6 +109,9 @@ def test_entries_are_dots_by_model_and_baselines_dashed_lines_at_their_scores() 
     lines = [g.find("s:line", NS) for g in root.findall("s:g[@class='baseline']", NS)]
     assert [float(line.get("x1")) for line in lines] == [at(0.9755), at(0.7861)]
     assert all(line.get("stroke-dasharray") for line in lines)
+    assert root.get("aria-label") == (
+        "score of every entry by model (3 entries), 2 published baselines as dashed lines"
+    )
     bottom = max(float(d.get("cy")) for m in models for d in m.findall("s:circle", NS))
     assert all(float(line.get("y2")) > bottom for line in lines)  # the lines span every row
 
@@ -118,6 +121,7 @@ def test_models_past_the_cap_are_counted_not_drawn() -> None:
     root = parse(entry_scores(entries, []))
     assert len(root.findall("s:g[@class='model']", NS)) == MAX_MODELS
     assert root.find("s:text[@class='more']", NS).text == "3 more models: see the table"
+    assert root.get("aria-label") == f"score of every entry by model ({MAX_MODELS} entries)"
 
 
 def test_every_text_is_escaped() -> None:

@@ -191,11 +191,11 @@ def entry_scores(entries: Sequence[Entry], baselines: Sequence[Entry]) -> Markup
             f'<text class="more" x="{BAR_X}" y="{bottom + AXIS_H + 14}" font-size="11" '
             f'fill="{MUTED}">{more} more models: see the table</text>'
         )
-    rows_h = top + len(models) * ROW_H
-    height = rows_h + AXIS_H + (18 if more else 0)
     shown = sum(len(by_model[m]) for m in models)
-    title = f"score of every entry by model ({shown} entries), baselines as dashed lines"
-    return _frame(title, height, [_axis(top, rows_h), *parts])
+    title = f"score of every entry by model ({shown} entries)" + (
+        f", {len(baselines)} published baselines as dashed lines" if baselines else ""
+    )
+    return _frame(title, bottom + AXIS_H + (18 if more else 0), [_axis(top, bottom), *parts])
 
 
 def _bar_row(
