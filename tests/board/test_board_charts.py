@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from web._charts_browser import assert_charts_render
 
 from benchwright.board.payload import Payload
 from benchwright.web.charts import BAR_W
@@ -100,16 +101,5 @@ def test_a_card_whose_rows_do_not_compose_charts_its_stored_means_alone(board) -
 def test_the_charts_render_in_chromium_within_the_page_and_the_policy(
     board, page, width: int
 ) -> None:
-    refused: list[str] = []
-    page.on("console", lambda m: refused.append(m.text) if "Refused" in m.text else None)
-    page.set_viewport_size({"width": width, "height": 900})
-    for path in ("/?version=sb-5.2", f"/runs/{board[1]['genuine']}"):
-        page.goto(board[0] + path)
-        boxes = page.locator("svg.chart").evaluate_all(
-            "svgs => svgs.map(s => s.getBoundingClientRect().toJSON())"
-        )
-        assert boxes and all(0 < b["width"] <= width and b["right"] <= width for b in boxes)
-        assert all(b["height"] > 20 for b in boxes)
-        fill = page.locator("svg.chart rect").first.evaluate("r => getComputedStyle(r).fill")
-        assert fill != "rgb(0, 0, 0)"  # presentation attributes applied, not refused
-    assert refused == []
+    paths = ["/?version=sb-5.2", f"/runs/{board[1]['genuine']}"]
+    assert_charts_render(page, board[0], paths, width)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from web._charts_browser import assert_charts_render
 
 from benchwright.matrix.stats import Rate
 from benchwright.web.charts import BAR_W, BAR_X
@@ -96,3 +97,10 @@ def test_a_run_with_a_tampered_file_draws_no_pass_rate(sealed_runs) -> None:
         verified = httpx.get(f"{url}/runs/{sealed_runs['oracle'].name}").text
     assert "TAMPERED" in tampered and not charts(tampered, "rates")
     assert charts(verified, "rates")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_charts_render_in_chromium_within_the_page_and_the_policy(
+    viewer, runs, page, width: int
+) -> None:
+    assert_charts_render(page, viewer, ["/cards/worse", f"/runs/{runs['nop']}"], width)
