@@ -83,6 +83,7 @@ def create_app(
     app.state.store = store
     app.state.clock = clock
     known = dict(scorers) if scorers is not None else load_scorers(default_scorers_dir())
+    app.state.scorers = known
     _errors(app)
 
     @app.post("/api/benchmark-runs", status_code=201)

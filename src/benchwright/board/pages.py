@@ -10,6 +10,7 @@ frozen one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -18,8 +19,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from benchwright.board.params import PageNumber, RunId, ScreenshotNumber, Version
-from benchwright.board.store import UNMEASURED, BoardStore, RunCard
+from benchwright.board.recompose import stored_composition
+from benchwright.board.store import UNMEASURED, BoardStore, RunCard, ScorePoint
+from benchwright.scoring import Scorer
 from benchwright.web import environment, fmt_secs, fmt_when, static_router
+from benchwright.web.charts import Entry
 
 PER_PAGE = 50
 SORTS = {
@@ -70,8 +74,11 @@ def board(
     if found and page > found.pages:
         return _problem(404, f"page {page} is past the last page ({found.pages})")
     tiers = list(dict.fromkeys(t for row in (found.rows if found else []) for t in row.tiers))
+    points = store.scores(current) if current else []
     return _render(
         "board.html",
+        entries=[_entry(p, p.handle) for p in points if not p.baseline],
+        baselines=[_entry(p, p.model) for p in points if p.baseline],
         versions=versions,
         current=current,
         page=found,
@@ -92,7 +99,12 @@ def run_card(request: Request, run_id: RunId) -> Response:
     base = f"/runs/{quote(card.id, safe='')}/screenshots"
     shots = [{"name": s.name, "url": f"{base}/{s.n}.png"} for s in card.screenshots]
     return _render(
-        "run.html", card=card.json_dict(), meta=_meta(card), shots=shots, unmeasured=UNMEASURED
+        "run.html",
+        card=card.json_dict(),
+        chart=_card_chart(card, request.app.state.scorers),
+        meta=_meta(card),
+        shots=shots,
+        unmeasured=UNMEASURED,
     )
 
 
@@ -133,6 +145,24 @@ def _header_link(version: str | None, sort: str, direction: str, key: str) -> st
         flipped = "asc" if direction == "desc" else "desc"
         return _board_link(version, key, flipped, 1, {})
     return _board_link(version, key, FIRST_DIRECTION.get(key, "asc"), 1, {})
+
+
+def _entry(point: ScorePoint, label: str) -> Entry:
+    return Entry(point.model, point.score, label, point.partial)
+
+
+def _card_chart(card: RunCard, scorers: Mapping[str, Scorer]) -> dict[str, Any]:
+    """The card's tiers with their weights and its excellence conditions, as the pinned
+    scorer composes its stored rows (the figures `recompose` checked when it was posted).
+    An entry the board holds no such scorer or composition for (a seeded baseline has no
+    rows) charts its stored tier means alone, without weights."""
+    scorer = scorers.get(card.scorer_version)
+    rows = [c.json_dict() for c in card.checks]
+    doc = stored_composition(rows, card.score, scorer) if scorer and rows else None
+    if doc is not None:
+        return {"tiers": doc["tiers"], "excellence": doc.get("excellence")}
+    means = [{"name": name, "mean": mean, "weight": None} for name, mean in card.tiers.items()]
+    return {"tiers": means, "excellence": None}
 
 
 def _meta(card: RunCard) -> dict[str, str]:

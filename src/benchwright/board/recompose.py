@@ -16,7 +16,7 @@ give. A number may differ by half a unit of the scorer's last published digit
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,9 @@ from benchwright.board.payload import Payload, scorecard_fields
 from benchwright.errors import SpecError
 from benchwright.reports.scorecard import scorecard_dict
 from benchwright.scoring import Scorer, compose, load_config, load_scorer, rows_from
+
+ROW_KEYS = ("id", "status", "score", "detail")
+"""What composition reads of a posted row."""
 
 
 def load_scorers(folder: Path) -> dict[str, Scorer]:
@@ -48,17 +51,41 @@ def recompose(p: Payload, scorers: Mapping[str, Scorer]) -> None:
             "unknown_scorer_version",
             f"scorerVersion '{p.scorer_version}' is not a scorer this board holds (known: {known})",
         )
-    rows = [
-        {"id": c.id, "status": c.status.value, "score": c.score, "detail": c.detail}
-        for c in p.checks
-    ]
     try:
-        results = rows_from(rows, "checks", scorer)
+        derived = scorecard_fields(composed([c.model_dump(mode="json") for c in p.checks], scorer))
     except SpecError as exc:
         raise Rejected(422, "check_rows", "; ".join(exc.lines())) from None
-    derived = scorecard_fields(scorecard_dict(compose(results, scorer)))
-    tolerance = 0.5 * 10.0**-scorer.config.publish_digits + 1e-12
-    _compare(p, derived, tolerance, scorer.version)
+    _compare(p, derived, _tolerance(scorer), scorer.version)
+
+
+def composed(rows: Sequence[Mapping[str, Any]], scorer: Scorer) -> dict[str, Any]:
+    """The scorecard JSON ``scorer`` composes from posted rows: their ``id``, ``status``,
+    ``score`` and ``detail`` are read (tier and weight are the scorer's own).
+
+    Raises:
+        SpecError: a duplicate or unknown check id, or a score its status contradicts.
+    """
+    read = [{key: row[key] for key in ROW_KEYS} for row in rows]
+    return scorecard_dict(compose(rows_from(read, "checks", scorer), scorer))
+
+
+def stored_composition(
+    rows: Sequence[Mapping[str, Any]], score: float, scorer: Scorer
+) -> dict[str, Any] | None:
+    """The scorecard JSON of a stored entry's rows (what a card's page charts: tier
+    weights, excellence conditions), or None when they do not compose to the stored
+    ``score``: the board only shows figures its stored numbers agree with (an entry
+    inserted without `recompose`, such as a seed, may hold rows that say otherwise)."""
+    try:
+        doc = composed(rows, scorer)
+    except SpecError:
+        return None
+    return doc if abs(doc["score"] - score) <= _tolerance(scorer) else None
+
+
+def _tolerance(scorer: Scorer) -> float:
+    """Half a unit of the scorer's last published digit, the most rounding can move it."""
+    return 0.5 * 10.0**-scorer.config.publish_digits + 1e-12
 
 
 def _compare(p: Payload, derived: Mapping[str, Any], tolerance: float, version: str) -> None:

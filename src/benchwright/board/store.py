@@ -51,6 +51,8 @@ _COLUMNS = {
     "handle": RunRow.handle,
 }
 MAX_PER_PAGE = 200
+MAX_CHART_ENTRIES = 2000
+"""Entries one board chart draws at most (the best ranked): the page stays small."""
 UNMEASURED = tuple(s.value for s in Status if s.is_harness_fault)
 """Statuses of a row that was not measured (UNAVAILABLE, INFRA, SKIPPED): such a row leaves
 its mean, so the score covers less than was asked and the card is partial."""
@@ -138,6 +140,17 @@ class RunCard(_View):
     screenshots: list[ScreenshotRef]
 
 
+class ScorePoint(_View):
+    """One entry as the board's chart draws it."""
+
+    run_id: str
+    handle: str
+    model: str
+    score: float
+    baseline: bool
+    partial: bool
+
+
 class UnknownSort(ValueError):
     """A sort key the board does not offer."""
 
@@ -202,6 +215,26 @@ class BoardStore:
             pages=max(1, ceil(total / per_page)),
             rows=[_board_row(r, shares.get(r["id"], 0.0)) for r in rows],
         )
+
+    def scores(self, version: str, limit: int = MAX_CHART_ENTRIES) -> list[ScorePoint]:
+        """``version``'s entries in rank order (baselines included, flagged), at most
+        ``limit``: the score of every entry for the board's chart, in one query over the
+        runs alone (no check rows)."""
+        partial = _partial()
+        query = (
+            select(RunRow.id, RunRow.handle, RunRow.model, RunRow.score, RunRow.baseline,
+                   partial.label("partial"))
+            .where(RunRow.scorer_version == version)
+            .order_by(partial, RunRow.score.desc(), RunRow.id)
+            .limit(limit)
+        )  # fmt: skip
+        with self._session() as session:
+            found = session.execute(query).mappings().all()
+        return [
+            ScorePoint(run_id=r["id"], handle=r["handle"], model=r["model"], score=r["score"],
+                       baseline=r["baseline"], partial=bool(r["partial"]))
+            for r in found
+        ]  # fmt: skip
 
     def run(self, run_id: str) -> RunCard | None:
         """The run's card, or None when there is no such run."""

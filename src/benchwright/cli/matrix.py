@@ -39,6 +39,10 @@ def matrix(
     markdown_out: Annotated[
         Path | None, typer.Option("--markdown", help="Write the markdown table here.")
     ] = None,
+    html_out: Annotated[
+        Path | None,
+        typer.Option("--html", help="Write a one-file HTML page (charts with intervals) here."),
+    ] = None,
     output: Annotated[
         str | None, typer.Option("--output", help="AgentBench's: 'markdown' or a JSON path.")
     ] = None,
@@ -48,7 +52,14 @@ def matrix(
     """Pass rates per model x prompt cell with Wilson intervals; drift against a baseline."""
     from benchwright.errors import EXIT_FAILED, EXIT_HARNESS
     from benchwright.matrix import compare, read_baseline, read_config, run_matrix
-    from benchwright.matrix.report import document, markdown, summary, write_json, write_text
+    from benchwright.matrix.report import (
+        document,
+        html,
+        markdown,
+        summary,
+        write_json,
+        write_text,
+    )
 
     if (config is None) == (config_opt is None):
         invalid("give the matrix config once: CONFIG or --config")
@@ -72,6 +83,8 @@ def matrix(
         write_json(json_out, document(result, drift))
     if markdown_out is not None:
         write_text(markdown_out, markdown(result, drift))
+    if html_out is not None:
+        write_text(html_out, html(result, drift))
     if result.harness_failed:
         raise typer.Exit(EXIT_HARNESS)
     if fail_on_drift and drift is not None and drift.drift_detected:

@@ -1,4 +1,4 @@
-"""A matrix result as terminal text, a markdown table and a JSON document.
+"""A matrix result as terminal text, a markdown table, a JSON document and an HTML page.
 
 The JSON (``schema: benchwright.matrix/1``) holds a ``baseline`` section with
 counts, so ``matrix --json run.json`` today is ``matrix --baseline run.json``
@@ -15,8 +15,11 @@ from benchwright.errors import SpecError
 from benchwright.matrix.drift import Comparison, DriftReport, baseline_of
 from benchwright.matrix.run import MatrixResult
 from benchwright.matrix.stats import Rate
+from benchwright.web import environment
+from benchwright.web.static import STATIC
 
 SCHEMA = "benchwright.matrix/1"
+_env = environment(Path(__file__).with_name("templates"))
 
 
 def _pct(value: float) -> str:
@@ -91,6 +94,30 @@ def markdown(result: MatrixResult, drift: DriftReport | None) -> str:
             lines.append(f"| {c.scope} | {c.key} | {_pct(c.stated)} | {_pct(c.current.value)} | "
                          f"{c.delta:+.1%} | [{low:+.1%}, {high:+.1%}] | {c.verdict} |")  # fmt: skip
     return "\n".join(lines) + "\n"
+
+
+def html(result: MatrixResult, drift: DriftReport | None) -> str:
+    """One self-contained page (stylesheet inlined, no script): the pass rate of every
+    cell, model and prompt as bars with their Wilson intervals, the cells' table and the
+    drift decisions, for a reader who would rather look than read the terminal lines."""
+    cells = [(cell.key, cell.rate) for cell in result.cells]
+    table = [
+        {"model": c.model, "prompt": c.prompt, "passed": f"{c.rate.passed}/{c.rate.total}",
+         "rate": _pct(c.rate.value), "ci": _ci(c.rate), "mean_score": _score(c.mean_score)}
+        for c in result.cells
+    ]  # fmt: skip
+    return _env.get_template("matrix.html").render(
+        inline_css=(STATIC / "web.css").read_text(encoding="utf-8"),
+        name=result.name,
+        level=f"{result.confidence * 100:g} %",
+        overall=_rate(result.overall),
+        mean_score=_score(result.mean_score()),
+        cells=cells,
+        table=table,
+        by_model=list(result.by("model").items()),
+        by_prompt=list(result.by("prompt").items()),
+        drift=drift_lines(drift) if drift is not None else [],
+    )
 
 
 def document(result: MatrixResult, drift: DriftReport | None) -> dict[str, Any]:

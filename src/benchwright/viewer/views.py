@@ -25,6 +25,7 @@ from benchwright.execution.verification import (
     Seal,
     TrialSeal,
 )
+from benchwright.matrix.stats import Rate
 from benchwright.viewer.sources import Card, Run, Trial, read_text
 from benchwright.web import fmt_when
 
@@ -64,8 +65,20 @@ def run_row(run: Run, links: Links, seals: RunSeals | None = None) -> dict[str, 
         "latency": WITHHELD if withheld else _latency(tiers.get("latency")),
         "complete": bool(summary.get("complete")),
         "summarized": seals.summary_doc is not None,
+        "class_rates": [] if withheld else class_rates(summary),
         "seal": run_seal(seals),
     }
+
+
+def class_rates(summary: Mapping[str, Any]) -> list[tuple[str, Rate]]:
+    """Each class's pass rate as the summary counts it (tasks passed of those attempted),
+    for the run's chart with 95 % Wilson intervals; a latency class has no pass rate and a
+    class with nothing attempted no figure, so neither is drawn."""
+    return [
+        (str(name), Rate(counts["passed"], counts["attempted"]))
+        for name, counts in summary.get("classes", {}).items()
+        if "passed" in counts and counts.get("attempted")
+    ]
 
 
 def run_seal(seals: RunSeals) -> dict[str, Any]:

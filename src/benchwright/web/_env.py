@@ -4,7 +4,8 @@ Autoescape is on for every template, whatever its name: handles, model names and
 details come from posters and graded apps (both adversaries, DESIGN.md principle 8), so
 nothing they wrote may ever reach a page as markup. Pages of a feature (the board, the
 local viewer) live in that feature's own template folder, searched before this one, and
-import the shared components from ``components.html``.
+import the shared components from ``components.html`` and the charts from ``charts.html``
+(which call `benchwright.web.charts`, the global ``svg``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+
+from benchwright.web import charts
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -26,6 +29,7 @@ def environment(*page_dirs: Path) -> Environment:
     loaders = [FileSystemLoader(str(d)) for d in (*page_dirs, TEMPLATES)]
     env = Environment(loader=ChoiceLoader(loaders), autoescape=True, undefined=StrictUndefined)
     env.filters.update(score=fmt_score, secs=fmt_secs, when=fmt_when, share=fmt_share)
+    env.globals["svg"] = charts
     return env
 
 
