@@ -1,7 +1,9 @@
 """JUnit XML: a testsuite per task, a testcase per check, so any CI shows results.
 
 FAIL and NOT_ATTEMPTED become ``<failure>``, INFRA ``<error>``, SKIPPED and
-UNAVAILABLE ``<skipped>``. A trajectory that did not replay faithfully adds a
+UNAVAILABLE ``<skipped>``. A failure's body is text for a person (the check's line, its
+evidence with a test's output as lines); the evidence as JSON is the testcase's
+``evidence`` property. A trajectory that did not replay faithfully adds a
 failing ``replay`` testcase, so the task cannot look green.
 """
 
@@ -11,7 +13,8 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from benchwright.model import GateResult, RunResult, Status
+from benchwright.model import CheckResult, GateResult, RunResult, Status
+from benchwright.reports.evidence_text import evidence_text
 
 _FAILURE = {Status.FAIL: "failure", Status.NOT_ATTEMPTED: "failure", Status.INFRA: "error"}
 _SKIPPED = frozenset({Status.SKIPPED, Status.UNAVAILABLE})
@@ -29,8 +32,12 @@ def _suite(run: RunResult) -> ET.Element:
         if result.status in _FAILURE:
             tag = _FAILURE[result.status]
             counts["failures" if tag == "failure" else "errors"] += 1
+            if result.evidence:  # exact, for machines; the body below is for people
+                props = ET.SubElement(case, "properties")
+                ET.SubElement(props, "property", name="evidence",
+                              value=json.dumps(result.evidence, default=str))  # fmt: skip
             node = ET.SubElement(case, tag, message=result.detail, type=result.status.value)
-            node.text = json.dumps(result.evidence, indent=2, default=str)
+            node.text = _body(result)
         elif result.status in _SKIPPED:
             counts["skipped"] += 1
             ET.SubElement(case, "skipped", message=f"{result.status.value}: {result.detail}")
@@ -43,6 +50,13 @@ def _suite(run: RunResult) -> ET.Element:
     for key, value in counts.items():
         suite.set(key, str(value))
     return suite
+
+
+def _body(result: CheckResult) -> str:
+    """What a CI log shows for a failing check: its verdict line, then its evidence as
+    readable text (a test's output as its lines, not a JSON string of ``\\n``)."""
+    head = f"{result.check_id} {result.status.value}: {result.detail}"
+    return f"{head}\n\n{evidence_text(result.evidence)}\n" if result.evidence else head + "\n"
 
 
 def junit_tree(gate: GateResult) -> ET.ElementTree:
