@@ -95,8 +95,12 @@ def budget_message(results: Iterable[TrialResult]) -> str | None:
     over = [r for r in results if over_budget(r)]
     if not over:
         return None
-    share = "every trial" if len(over) == len(results) else f"{len(over)} of {len(results)} trials"
+    every = len(over) == len(results)
+    share = (
+        "every trial ran out of its"
+        if every
+        else f"{len(over)} of {len(results)} trials ran out of their"
+    )
     return (
-        f"{share} ran out of its budget, the agent's failure ({over[0].error}); "
-        "give it more with --budget SECONDS"
+        f"{share} budget, the agent's failure ({over[0].error}); give it more with --budget SECONDS"
     )
