@@ -63,3 +63,21 @@ def test_a_gate_junit_shows_pytest_output_as_lines(cli, tmp_path):
     assert "\n  =================================== FAILURES ====" in body
     evidence = json.loads(tests_pass.find("properties/property").get("value"))
     assert "FAILURES" in evidence["stdout"] and evidence["exit_code"] == 1
+
+
+def test_a_failed_trial_of_a_run_lists_each_failing_check_readably(tmp_path):
+    from benchwright.execution.junit import write_suite_junit
+    from benchwright.execution.records import TrialResult
+
+    checks = (CheckResult("tests-pass", Status.FAIL, 0.0, "exit 1: 1 failed", EVIDENCE),
+              CheckResult("scope", Status.FAIL, 0.0, "touched ci.yml", {}),
+              CheckResult("kept", Status.PASS, 1.0, "ok", {"n": 1}))  # fmt: skip
+    trial = TrialResult("fix-01", None, "correctness", 1, "nop", "failed", None, checks=checks)
+    write_suite_junit("s", {("fix-01", 1): trial}, tmp_path / "r.xml")
+    case = ET.parse(tmp_path / "r.xml").getroot().find("testcase")
+    body = case.find("failure").text
+    assert body.startswith("tests-pass FAIL: exit 1: 1 failed\n\ncommand: python -m pytest -q\n")
+    assert "\n  E   assert 4 == 3\n" in body and body.endswith("\nscope FAIL: touched ci.yml\n")
+    [prop] = case.findall("properties/property")  # only checks that failed and carry evidence
+    assert prop.get("name") == "evidence.tests-pass"
+    assert json.loads(prop.get("value")) == EVIDENCE

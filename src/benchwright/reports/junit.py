@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from pathlib import Path
 
 from benchwright.model import CheckResult, GateResult, RunResult, Status
@@ -32,12 +33,9 @@ def _suite(run: RunResult) -> ET.Element:
         if result.status in _FAILURE:
             tag = _FAILURE[result.status]
             counts["failures" if tag == "failure" else "errors"] += 1
-            if result.evidence:  # exact, for machines; the body below is for people
-                props = ET.SubElement(case, "properties")
-                ET.SubElement(props, "property", name="evidence",
-                              value=json.dumps(result.evidence, default=str))  # fmt: skip
+            evidence_properties(case, [result])
             node = ET.SubElement(case, tag, message=result.detail, type=result.status.value)
-            node.text = _body(result)
+            node.text = failure_text(result)
         elif result.status in _SKIPPED:
             counts["skipped"] += 1
             ET.SubElement(case, "skipped", message=f"{result.status.value}: {result.detail}")
@@ -52,11 +50,24 @@ def _suite(run: RunResult) -> ET.Element:
     return suite
 
 
-def _body(result: CheckResult) -> str:
+def failure_text(result: CheckResult) -> str:
     """What a CI log shows for a failing check: its verdict line, then its evidence as
     readable text (a test's output as its lines, not a JSON string of ``\\n``)."""
     head = f"{result.check_id} {result.status.value}: {result.detail}"
     return f"{head}\n\n{evidence_text(result.evidence)}\n" if result.evidence else head + "\n"
+
+
+def evidence_properties(case: ET.Element, results: Sequence[CheckResult]) -> None:
+    """The checks' evidence as exact JSON, for machines: a ``properties`` element of
+    ``case`` with one ``evidence`` property per check that has any (``evidence.<check>``
+    when a testcase holds several checks)."""
+    shown = [r for r in results if r.evidence]
+    if not shown:
+        return
+    props = ET.SubElement(case, "properties")
+    for r in shown:
+        name = "evidence" if len(results) == 1 else f"evidence.{r.check_id}"
+        ET.SubElement(props, "property", name=name, value=json.dumps(r.evidence, default=str))
 
 
 def junit_tree(gate: GateResult) -> ET.ElementTree:
