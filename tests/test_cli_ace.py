@@ -140,3 +140,27 @@ def test_selftest_with_an_unknown_executor_exits_2(cli):
     proc = cli("ace", "selftest", str(FIXTURES), "--executor", "slurm")
     assert proc.returncode == 2
     assert "--executor: unknown executor 'slurm'; known: local, ray" in proc.stderr
+
+
+def test_the_python_reference_stack_is_refused_in_one_line_naming_the_workspace_that_works(cli):
+    trading = REPO / "suites" / "ace" / "reference" / "trading"
+    proc = cli("ace", "score", str(trading), "--rung", "L4_state_machine", "--skip-docker")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (
+        f"error: {trading}: not a Java/Gradle workspace (a Python project): rung "
+        "L4_state_machine grades a Java 21 / Spring Boot / Gradle project; score one such as "
+        "suites/ace/selftest/good, and serve a running stack (suites/ace/reference: python -m "
+        "trading) for --base-url\n"
+    )
+    works = cli("ace", "score", str(REPO / "suites/ace/selftest/good"), "--rung",
+                "L4_state_machine", "--skip-docker")  # fmt: skip
+    assert works.returncode == 0 and "│ M1 │ PASS" in works.stdout, works.stderr
+
+
+def test_an_empty_workspace_is_refused_and_a_build_file_alone_is_graded(cli, tmp_path):
+    proc = cli("ace", "score", str(tmp_path), "--rung", "L1_migration_entity", "--skip-docker")
+    assert proc.returncode == 2 and "(no Java source): rung L1_migration_entity" in proc.stderr
+    (tmp_path / "settings.gradle").write_text("rootProject.name = 'x'\n")
+    graded = cli("ace", "score", str(tmp_path), "--rung", "L1_migration_entity", "--skip-docker")
+    assert graded.returncode == 0, graded.stderr
+    assert "│ M1 │ FAIL" in graded.stdout

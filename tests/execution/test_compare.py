@@ -114,3 +114,20 @@ def test_runs_never_sealed_here_are_refused_unless_allowed(tmp_path, cli):
         "machine): refused (--allow-unverified compares it)"
         for run in ("a", "b")
     ]
+
+
+def test_fail_on_regression_exits_1_only_when_a_task_newly_fails(tmp_path, cli):
+    make_run(tmp_path / "a", A)
+    make_run(tmp_path / "b", B)
+    make_run(tmp_path / "fixed", {**A, "t-fixed": ("passed", {"tests": 1.0})})
+    worse = cli("compare", "a", "b", "--allow-unverified", "--fail-on-regression")
+    assert worse.returncode == 1
+    assert "  t-regress: passed -> failed, score 1.0 -> 0.5 (-0.5)" in worse.stdout
+    assert worse.stderr == "error: regression: 1 task(s) newly failing in b\n"
+    as_json = cli("compare", "a", "b", "--json", "--allow-unverified", "--fail-on-regression")
+    assert as_json.returncode == 1 and json.loads(as_json.stdout)["counts"]["newly_failing"] == 1
+    better = cli("compare", "a", "fixed", "--allow-unverified", "--fail-on-regression")
+    assert (better.returncode, better.stderr) == (0, "")
+    assert "1 newly passing" in better.stdout
+    plain = cli("compare", "a", "b", "--allow-unverified")
+    assert plain.returncode == 0  # without the flag a comparison only reports

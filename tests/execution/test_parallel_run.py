@@ -112,8 +112,8 @@ def test_ctrl_c_on_a_parallel_run_keeps_finished_trials_and_resume_finishes(tmp_
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 130, stderr
-    assert "interrupted: finished trials are on disk; continue with --resume RUN_DIR" in stderr
     [run_dir] = out.iterdir()
+    assert f"; continue with: benchwright run --resume {run_dir}\n" in stderr
     kept = _verdicts(run_dir)
     assert 3 <= len(kept) < 15, "the interrupt should land part-way"
     assert json.loads((run_dir / "summary.json").read_text())["complete"] is False

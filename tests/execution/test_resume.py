@@ -89,8 +89,9 @@ def test_ctrl_c_stops_cleanly_keeping_finished_trials(tmp_path):
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
-    assert "interrupted: finished trials are on disk; continue with --resume RUN_DIR" in err
     [run_dir] = (tmp_path / "runs").iterdir()
+    assert "trials finished (kept on disk)" in err
+    assert f"; continue with: benchwright run --resume {run_dir}\n" in err
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["complete"] is False
     assert 2 <= len(_trials(run_dir)) < 10

@@ -39,9 +39,11 @@ def _result(run_dir: Path, task: str, n: int = 1) -> Path:
 
 
 def _resume(run_dir: Path) -> tuple[list[str], dict]:
+    """The resume's lines after its first (``resuming: N trials to run, M verified kept``)."""
     notes: list[str] = []
     outcome = execute(plan_resume(run_dir), lambda e, p: notes.append(p) if e == "note" else None)
-    return notes, outcome.summary
+    assert notes[0].startswith("resuming: "), notes
+    return notes[1:], outcome.summary
 
 
 def test_a_forged_pass_without_a_mac_is_re_run_and_counts_as_what_really_happened(tmp_path):
@@ -114,8 +116,11 @@ def test_a_corrupt_result_is_re_run_with_the_reason_never_a_traceback(tmp_path, 
 def test_missing_results_are_run_and_named(tmp_path):
     run_dir = _finished_run(tmp_path)
     shutil.rmtree(run_dir / "trials" / "nav-count")
-    notes, summary = _resume(run_dir)
-    assert notes == ["resume: re-running nav-count #1: no result.json"]
+    notes: list[str] = []
+    summary = execute(
+        plan_resume(run_dir), lambda e, p: notes.append(p) if e == "note" else None
+    ).summary
+    assert notes == ["resuming: 1 trial to run, 1 verified kept"]  # not run yet: no line of its own
     assert summary["tasks"]["nav-count"]["verdict"] == "failed"
 
 

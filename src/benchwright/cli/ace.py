@@ -37,7 +37,8 @@ def score_cmd(
     gradle: Annotated[str, typer.Option("--gradle", help="docker | local (B1-B3).")] = "docker",
     json_out: JsonOpt = None,
 ) -> None:
-    """Score WORKSPACE on one rung with the fixed denominator (2: unknown rung or input)."""
+    """Score WORKSPACE on one rung with the fixed denominator (2: unknown rung or input, or
+    a workspace with no Java, Kotlin or Gradle file, which no rung can grade)."""
     import json
 
     from rich.console import Console
@@ -48,9 +49,8 @@ def score_cmd(
     if gradle not in GRADLE_MODES:
         invalid(f"--gradle {gradle!r}: choose one of {', '.join(GRADLE_MODES)}")
     mode: Literal["docker", "local"] = "local" if gradle == "local" else "docker"
-    grade = grade_workspace(
-        workspace, rung, skip_docker=skip_docker, base_url=base_url, gradle=mode
-    )
+    grade = grade_workspace(workspace, rung, skip_docker=skip_docker, base_url=base_url,
+                            gradle=mode, refuse_other_kinds=True)  # fmt: skip
     if json_out:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps(grade.to_dict(), indent=2) + "\n", encoding="utf-8")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -58,13 +58,16 @@ def serve(
     """Serve the board; an empty database is migrated, an outdated one refused (exit 3).
 
     A folder holding no scorer is refused (exit 2) rather than served: such a board
-    would answer every post 422 unknown scorer version."""
+    would answer every post 422 unknown scorer version. Once its socket is bound it
+    prints ``board: listening on http://HOST:PORT/`` on stderr (``--port 0``: a free port,
+    the one printed)."""
     import uvicorn
 
     from benchwright.board.app import create_app, default_scorers_dir
     from benchwright.board.migrate import ensure_ready
     from benchwright.board.recompose import load_scorers
     from benchwright.board.store import BoardStore
+    from benchwright.errors import EXIT_HARNESS
     from benchwright.web import allowed_names
 
     folder = scorers or default_scorers_dir()
@@ -83,7 +86,21 @@ def serve(
         store, trusted_proxies=tuple(trusted_proxy or ()), scorers=known, allowed_hosts=names
     )
     # proxy_headers off: the app alone decides whom to believe (--trusted-proxy)
-    uvicorn.run(app_, host=host, port=port, proxy_headers=False, log_level="warning")
+    config = uvicorn.Config(app_, host=host, port=port, proxy_headers=False, log_level="warning")
+    sock = config.bind_socket()  # bound before the URL is printed: it is true when read
+    typer.echo(f"board: listening on {listening_url(sock.getsockname())}", err=True)
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+    if not server.started:  # uvicorn logged why (the app's startup failed)
+        raise typer.Exit(EXIT_HARNESS)
+
+
+def listening_url(address: tuple[Any, ...]) -> str:
+    """``http://HOST:PORT/`` of a bound socket's address (an IPv6 host in brackets), with
+    the port it really got (``--port 0`` picks a free one)."""
+    host, port = address[0], address[1]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
 
 
 @board_app.command("migrate")

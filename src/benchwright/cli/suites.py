@@ -91,14 +91,23 @@ def compare(
         bool,
         typer.Option("--allow-unverified", help="Compare a run never sealed here (marked so)."),
     ] = False,
+    fail_on_regression: Annotated[
+        bool,
+        typer.Option("--fail-on-regression", help="Exit 1 when any task newly fails in B."),
+    ] = False,
 ) -> None:
     """Compare two runs: pass rates, then tasks newly failing, newly passing, changed in
     score (with the check rows that moved); refuses different schema versions, a file
     that fails verification, or a run it cannot verify (never sealed here) unless
-    --allow-unverified, with which the output starts with an UNVERIFIED line (exit 2)."""
+    --allow-unverified, with which the output starts with an UNVERIFIED line (exit 2).
+    With --fail-on-regression, exit 1 when a task passed in A and fails in B."""
     import json
 
     from benchwright.execution.compare import compare_runs, comparison_lines
 
     result = compare_runs(a, b, allow_unverified)
     typer.echo(json.dumps(result, indent=2) if as_json else "\n".join(comparison_lines(result)))
+    failing = result["counts"]["newly_failing"]
+    if fail_on_regression and failing:
+        typer.echo(f"error: regression: {failing} task(s) newly failing in {b}", err=True)
+        raise typer.Exit(1)

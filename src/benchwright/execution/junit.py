@@ -1,7 +1,8 @@
 """JUnit XML for a suite run: one test case per trial, named ``task #iteration``.
 
 Errored trials are JUnit errors, failed ones failures, latency trials plain
-passes carrying their tier in the class name, so CI shows the same split.
+passes carrying their tier in the class name, so CI shows the same split. A failure's
+body is each failing check as readable text, its evidence JSON a property.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from benchwright.execution.records import TrialResult
 from benchwright.execution.store import atomic_write
+from benchwright.reports.junit import evidence_properties, failure_text
 
 
 def write_suite_junit(
@@ -38,6 +40,8 @@ def write_suite_junit(
         elif r.verdict == "failed":
             failed = [c for c in r.checks if not c.passed]
             message = f"{failed[0].check_id}: {failed[0].detail}" if failed else "failed"
-            ET.SubElement(case, "failure", message=message)
+            evidence_properties(case, failed)
+            node = ET.SubElement(case, "failure", message=message)
+            node.text = "\n".join(failure_text(c) for c in failed) or None
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, ET.tostring(root, encoding="unicode") + "\n")

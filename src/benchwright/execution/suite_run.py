@@ -34,6 +34,12 @@ from benchwright.execution import integrity, key_index, store, verification
 from benchwright.execution.executor import Done, Executor, Job, SerialExecutor
 from benchwright.execution.isolation import IsolationRequest, choose_confinement
 from benchwright.execution.records import SCHEMA_VERSION, TrialResult
+from benchwright.execution.run_exit import (
+    RunningTrials,
+    Stopped,
+    budget_message,
+    interrupt_message,
+)
 from benchwright.execution.summary import summarize
 from benchwright.execution.trial import TrialOptions, run_trial
 from benchwright.execution.trial_job import TrialSpec, run_trial_spec, trial_spec
@@ -62,7 +68,8 @@ class RunPlan:
     done: dict[tuple[str, int], TrialResult] = field(default_factory=dict)
     """Trials of a resumed run whose results verified: `execute` skips them."""
     notes: list[str] = field(default_factory=list)
-    """One line per trial a resume re-runs, and why (or one line for a missing key)."""
+    """A resume's lines: how many trials run and how many verified results are kept, then
+    each result that failed verification and why (or one line for a missing key)."""
     warnings: list[str] = field(default_factory=list)
     """What the user should read before the run starts (`_oracle_warnings`)."""
 
@@ -219,11 +226,17 @@ def _verify_finished(plan: RunPlan, entry: key_index.Entry | None) -> None:
         run_id = plan.info.get("run_id")
         plan.notes = [f"resume: run {run_id} was {verification.NEVER_SEALED}: "
                       f"every trial re-runs ({len(reruns)})"]  # fmt: skip
-    else:
-        plan.notes = [f"resume: re-running {t} #{n}: {why}" for (t, n), why in reruns.items()]
+    else:  # one line for the run; one more per result that did not verify, and why
+        plan.notes = [f"resuming: {_trials(len(reruns))} to run, {len(plan.done)} verified kept"]
+        plan.notes += [f"resume: re-running {t} #{n}: {why}" for (t, n), why in reruns.items()
+                       if why != verification.NOT_RUN]  # fmt: skip
     if entry is None or entry.run_json_mac is None:
         # allowed unverified: the run is this machine's from now on, run.json sealed with it
         _seal_run_json(plan.run_dir, plan.info, plan.key)
+
+
+def _trials(n: int) -> str:
+    return f"{n} trial" if n == 1 else f"{n} trials"
 
 
 def _network(isolation: IsolationRequest, suite: Suite) -> Network | None:
@@ -281,7 +294,13 @@ class RunOutcome:
     summary: dict[str, Any]
     """As written to ``summary.json``, sealed: a copy (``run --json``) verifies too."""
     results: dict[tuple[str, int], TrialResult]
+    run_dir: Path
+    total: int
+    """Trials planned (tasks x iterations)."""
     interrupted: bool = False
+    stopped: tuple[Stopped, ...] = ()
+    """Interrupted: the trials that were running (they run again on resume)."""
+    elapsed_s: float = 0.0
 
 
 Listener = Callable[[str, Any], None]
@@ -303,7 +322,8 @@ def execute(
         SpecError: the build vendor would be served on the host's loopback (``--agent-network
             host``, ``--no-sandbox``) and ``executor`` runs more than one trial at a time.
     """
-    notify = on_event or (lambda event, payload: None)
+    running = RunningTrials(on_event or (lambda event, payload: None))
+    notify: Listener = running
     executor = executor or SerialExecutor()
     tasks = [plan.suite.task(t) for t in plan.task_ids]
     options = plan.options
@@ -312,6 +332,7 @@ def execute(
         notify("note", note)
     results = dict(plan.done)
     interrupted = False
+    stopped: tuple[Stopped, ...] = ()
     try:
         with closing(executor.run(_runner(plan, executor, notify), _jobs(plan, notify))) as done:
             for outcome in done:
@@ -320,7 +341,7 @@ def execute(
                 results[(result.task_id, result.iteration)] = result
                 notify("result", result)
     except KeyboardInterrupt:
-        interrupted = True
+        interrupted, stopped = True, running.stopped()
     results = {key: results[key] for key in plan.trials if key in results}
     complete = len(results) == len(plan.trials)
     summary = integrity.seal(summarize(
@@ -329,7 +350,8 @@ def execute(
         complete=complete,
     ), plan.key)  # fmt: skip
     store.write_json(plan.run_dir / verification.SUMMARY, summary)
-    return RunOutcome(summary, results, interrupted)
+    return RunOutcome(summary, results, plan.run_dir, len(plan.trials), interrupted, stopped,
+                      running.elapsed_s())  # fmt: skip
 
 
 def _jobs(plan: RunPlan, notify: Listener) -> Iterator[Job[TrialSpec]]:
@@ -368,14 +390,17 @@ def _lost(plan: RunPlan, outcome: Done[TrialResult]) -> TrialResult:
 
 
 def exit_status(outcome: RunOutcome) -> tuple[int, str | None]:
-    """The exit code of docs/suites.md and, for 3 and 130, the one-line reason."""
+    """The exit code of docs/suites.md and, for 3, 130 and trials that all errored with
+    some out of budget (1: the agent's failure), the one-line reason."""
     if outcome.interrupted:
-        return (
-            EXIT_INTERRUPTED,
-            "interrupted: finished trials are on disk; continue with --resume RUN_DIR",
-        )
+        return EXIT_INTERRUPTED, interrupt_message(
+            outcome.run_dir, len(outcome.results), outcome.total, outcome.stopped,
+            outcome.elapsed_s,
+        )  # fmt: skip
     results = list(outcome.results.values())
     if results and all(r.verdict == "errored" for r in results):
+        if over := budget_message(results):  # the agent's failure, not the harness's
+            return EXIT_FAILED, over
         first = next(r.error for r in results if r.error)
         return EXIT_HARNESS, f"every trial errored ({len(results)}); first: {first}"
     tasks = outcome.summary["tasks"].values()

@@ -255,6 +255,10 @@ def read_trial(run_dir: Path, task_id: str, iteration: int, key: bytes | None) -
     return TrialSeal(task_id, iteration, seal, raw, result)
 
 
+NOT_RUN = f"no {store.RESULT}"
+"""Why `verified_results` re-runs a trial that never finished (the usual case, not news)."""
+
+
 def verified_results(
     run_dir: Path, trials: Iterable[tuple[str, int]], key: bytes
 ) -> tuple[dict[tuple[str, int], TrialResult], dict[tuple[str, int], str]]:
@@ -271,9 +275,7 @@ def verified_results(
         if found is not None and found.seal.state == VERIFIED and found.result is not None:
             results[(task_id, iteration)] = found.result
             continue
-        reruns[(task_id, iteration)] = (
-            f"{store.RESULT} {found.seal.phrase}" if found else f"no {store.RESULT}"
-        )
+        reruns[(task_id, iteration)] = f"{store.RESULT} {found.seal.phrase}" if found else NOT_RUN
         shutil.rmtree(where, ignore_errors=True)
     return results, reruns
 

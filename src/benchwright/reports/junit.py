@@ -1,7 +1,9 @@
 """JUnit XML: a testsuite per task, a testcase per check, so any CI shows results.
 
 FAIL and NOT_ATTEMPTED become ``<failure>``, INFRA ``<error>``, SKIPPED and
-UNAVAILABLE ``<skipped>``. A trajectory that did not replay faithfully adds a
+UNAVAILABLE ``<skipped>``. A failure's body is text for a person (the check's line, its
+evidence with a test's output as lines); the evidence as JSON is the testcase's
+``evidence`` property. A trajectory that did not replay faithfully adds a
 failing ``replay`` testcase, so the task cannot look green.
 """
 
@@ -9,9 +11,11 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from pathlib import Path
 
-from benchwright.model import GateResult, RunResult, Status
+from benchwright.model import CheckResult, GateResult, RunResult, Status
+from benchwright.reports.evidence_text import evidence_text
 
 _FAILURE = {Status.FAIL: "failure", Status.NOT_ATTEMPTED: "failure", Status.INFRA: "error"}
 _SKIPPED = frozenset({Status.SKIPPED, Status.UNAVAILABLE})
@@ -29,8 +33,9 @@ def _suite(run: RunResult) -> ET.Element:
         if result.status in _FAILURE:
             tag = _FAILURE[result.status]
             counts["failures" if tag == "failure" else "errors"] += 1
+            evidence_properties(case, [result])
             node = ET.SubElement(case, tag, message=result.detail, type=result.status.value)
-            node.text = json.dumps(result.evidence, indent=2, default=str)
+            node.text = failure_text(result)
         elif result.status in _SKIPPED:
             counts["skipped"] += 1
             ET.SubElement(case, "skipped", message=f"{result.status.value}: {result.detail}")
@@ -43,6 +48,26 @@ def _suite(run: RunResult) -> ET.Element:
     for key, value in counts.items():
         suite.set(key, str(value))
     return suite
+
+
+def failure_text(result: CheckResult) -> str:
+    """What a CI log shows for a failing check: its verdict line, then its evidence as
+    readable text (a test's output as its lines, not a JSON string of ``\\n``)."""
+    head = f"{result.check_id} {result.status.value}: {result.detail}"
+    return f"{head}\n\n{evidence_text(result.evidence)}\n" if result.evidence else head + "\n"
+
+
+def evidence_properties(case: ET.Element, results: Sequence[CheckResult]) -> None:
+    """The checks' evidence as exact JSON, for machines: a ``properties`` element of
+    ``case`` with one ``evidence`` property per check that has any (``evidence.<check>``
+    when a testcase holds several checks)."""
+    shown = [r for r in results if r.evidence]
+    if not shown:
+        return
+    props = ET.SubElement(case, "properties")
+    for r in shown:
+        name = "evidence" if len(results) == 1 else f"evidence.{r.check_id}"
+        ET.SubElement(props, "property", name=name, value=json.dumps(r.evidence, default=str))
 
 
 def junit_tree(gate: GateResult) -> ET.ElementTree:

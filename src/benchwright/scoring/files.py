@@ -8,7 +8,7 @@ file that breaks its pin is a `RefusedError`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
@@ -116,9 +116,54 @@ class _Row(StrictInput):
     detail: str = ""
     evidence: dict[str, Any] = Field(default_factory=dict)
     duration_s: float = Field(0.0, ge=0)
+    missing: ClassVar[bool] = False
+
+
+class _CardRow(StrictInput):
+    """A row as benchwright writes one: a scorecard's (``compose --json``, ``grade
+    --json``) or a trial's ``result.json`` check. ``check_id`` names it; what composition
+    derived from it (``counted``, ``tier``, ``role``, ``weight``) is derived again, so
+    read and dropped, and a ``missing`` row (none arrived) is left out as it was."""
+
+    check_id: str = Field(min_length=1)
+    status: Status
+    score: float = Field(ge=0, le=1)
+    detail: str = ""
+    evidence: dict[str, Any] = Field(default_factory=dict)
+    duration_s: float = Field(0.0, ge=0)
+    counted: float | None = None
+    tier: str | None = None
+    role: str | None = None
+    weight: float | None = None
+    missing: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.check_id
 
 
 _ROWS = TypeAdapter(list[_Row])
+_CARD_ROWS = TypeAdapter(list[_CardRow])
+
+
+def _rows_of(raw: Any, source: str, scorer: Scorer | None) -> tuple[Any, str]:
+    """The rows of a rows file, and the field path they sit at: a whole scorecard's are
+    under ``rows`` (``compose`` reads back the card it wrote), refused when another
+    scorer composed it (its rows are that scorer's checks, and a page of unknown ids
+    would say so less plainly)."""
+    if not (isinstance(raw, dict) and "scorer_version" in raw and "rows" in raw):
+        return raw, ""
+    version = raw["scorer_version"]
+    if scorer is not None and version != scorer.version:
+        why = f"a scorecard of {version}, not of {scorer.version} (the scorer given)"
+        raise SpecError.single(source, f"{why}: compose it with its own", "scorer_version")
+    return raw["rows"], "rows"
+
+
+def _card_shaped(rows: Any) -> bool:
+    """A list whose first row names itself ``check_id``: rows as benchwright writes them."""
+    first = rows[0] if isinstance(rows, list) and rows else None
+    return isinstance(first, dict) and "check_id" in first and "id" not in first
 
 
 def _contradiction(status: Status, score: float) -> str | None:
@@ -139,7 +184,9 @@ def _contradiction(status: Status, score: float) -> str | None:
 
 
 def load_rows(path: Path, scorer: Scorer | None = None) -> list[CheckResult]:
-    """Check results from a JSON list of ``{id, status, score, detail}``.
+    """Check results from a JSON list of ``{id, status, score, detail}``, or of the rows
+    benchwright writes (``{check_id, ...}``: a scorecard's, a ``result.json``'s checks),
+    or a whole scorecard JSON (its ``rows``).
 
     Duplicate ids are errors; with ``scorer``, so are ids it does not know (a typo
     would otherwise leave the real check missing, hence FAIL, without a word). A
@@ -150,26 +197,31 @@ def load_rows(path: Path, scorer: Scorer | None = None) -> list[CheckResult]:
 
 def rows_from(raw: Any, source: str, scorer: Scorer | None = None) -> list[CheckResult]:
     """`load_rows` of already-read data (a board's posted rows); ``source`` names it."""
+    raw, at = _rows_of(raw, source, scorer)
+    adapter: TypeAdapter[Any] = _CARD_ROWS if _card_shaped(raw) else _ROWS
     try:
-        parsed = _ROWS.validate_python(raw)
+        parsed: list[_Row | _CardRow] = adapter.validate_python(raw)
     except ValidationError as exc:
-        raise SpecError(source, problems_from(exc)) from None
+        raise SpecError(source, [(at + where, why) for where, why in problems_from(exc)]) from None
     problems = []
     seen: set[str] = set()
     known = set(wanted_checks(scorer.config)) if scorer else None
     cfg_name = scorer.name if scorer else ""
     for i, row in enumerate(parsed):
+        name = f"{at}[{i}].{'check_id' if isinstance(row, _CardRow) else 'id'}"
         if row.id in seen:
-            problems.append((f"[{i}].id", f"duplicate row '{row.id}'"))
+            problems.append((name, f"duplicate row '{row.id}'"))
         seen.add(row.id)
         if known is not None and row.id not in known:
-            problems.append((f"[{i}].id", f"'{row.id}' is not a check of {cfg_name}"))
+            problems.append((name, f"'{row.id}' is not a check of {cfg_name}"))
         if contradiction := _contradiction(row.status, row.score):
             problems.append(
-                (f"[{i}].score", f"contradicts status {row.status.value}: {contradiction}")
+                (f"{at}[{i}].score", f"contradicts status {row.status.value}: {contradiction}")
             )
     if problems:
         raise SpecError(source, problems)
     return [
-        CheckResult(r.id, r.status, r.score, r.detail, r.evidence, r.duration_s) for r in parsed
+        CheckResult(r.id, r.status, r.score, r.detail, r.evidence, r.duration_s)
+        for r in parsed
+        if not r.missing
     ]

@@ -14,11 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from tempfile import TemporaryDirectory
 
 from benchwright.errors import EXIT_HARNESS, EXIT_PASSED, SpecError
 from benchwright.execution.executor import Executor, Job
 from benchwright.execution.progress import ProgressDisplay
 from benchwright.execution.tracked import tracked
+from benchwright.reports.phase_progress import PhaseFeed, TreePhases
 from benchwright.sandbox import Confinement
 from benchwright.scoring.thresholds import ThresholdsPin
 
@@ -38,6 +40,8 @@ class TreeJob:
     thresholds: ThresholdsPin | None = None
     vendor_url: str | None = None
     """None keeps the suite's."""
+    phase_feed: Path | None = None
+    """Where the grading appends its phases for the driver's progress display."""
 
 
 @dataclass(frozen=True)
@@ -62,9 +66,10 @@ def grade_tree(job: TreeJob) -> TreeRow:
 
     grader = SuiteGrader.load(job.suite, job.thresholds)
     card = None if job.json_dir is None else job.json_dir / f"{job.name}.json"
+    feed = None if job.phase_feed is None else PhaseFeed(job.phase_feed)
     graded = grader.grade(
         job.tree, seed=job.seed, phases=job.phases, confinement=job.confinement,
-        vendor_url=job.vendor_url, card=card,
+        vendor_url=job.vendor_url, card=card, on_phase=feed,
     )  # fmt: skip
     note = f"harness failed in {'; '.join(graded.broken)}" if graded.broken else "completed"
     code = EXIT_HARNESS if graded.broken else EXIT_PASSED
@@ -122,7 +127,9 @@ def grade_many(
     vendor_url: str | None = None,
 ) -> Iterator[TreeRow]:
     """Grade every tree on ``executor``; write each scorecard as its job finishes; yield
-    the rows in the order the trees were given once all are done.
+    the rows in the order the trees were given once all are done. While they run, each
+    tree's phase and elapsed time is on the progress display, and each finished phase a
+    line on stderr (`TreePhases`, fed through a temporary folder).
 
     Raises:
         SpecError: an unknown suite or phase (before anything is graded).
@@ -133,13 +140,17 @@ def grade_many(
     grader_for(suite).select_phases(selected)
     named = dict(zip(tree_names(trees), trees, strict=True))
     needs = grading_resources(suite, selected)
-    jobs = [
-        Job(name, TreeJob(suite, tree, name, seed, selected, confinement, json_dir, thresholds,
-                          vendor_url), needs)
-        for name, tree in named.items()
-    ]  # fmt: skip
     rows: dict[str, TreeRow] = {}
-    with ProgressDisplay(len(jobs), "trees") as shown:
+    with (
+        TemporaryDirectory(prefix="benchwright-phases-") as folder,
+        ProgressDisplay(len(named), "trees") as shown,
+        TreePhases(Path(folder), shown) as phases,
+    ):
+        jobs = [
+            Job(name, TreeJob(suite, tree, name, seed, selected, confinement, json_dir,
+                              thresholds, vendor_url, phases.feed(name)), needs)
+            for name, tree in named.items()
+        ]  # fmt: skip
         for done in tracked(executor, grade_tree, jobs, shown):
             row = done.result or TreeRow(done.key, str(named[done.key]), None, "-", EXIT_HARNESS,
                                          f"harness error: {done.error}")  # fmt: skip
@@ -147,6 +158,7 @@ def grade_many(
                 json_dir.mkdir(parents=True, exist_ok=True)
                 (json_dir / f"{row.name}.json").write_text(row.scorecard, encoding="utf-8")
             rows[done.key] = row
+            phases.finished(done.key)
             shown.finished(done.key, row.exit_code == EXIT_PASSED, f"graded {row_line(row)}")
     yield from (rows[name] for name in named)
 

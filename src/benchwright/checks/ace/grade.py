@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 import benchwright
 from benchwright.checks.ace._env import AceEnv, Engine, detect_engine
+from benchwright.checks.ace._kind import kind_problem
 from benchwright.checks.ace.oracle import score
 from benchwright.errors import SpecError
 from benchwright.model import CheckResult, Scorecard
@@ -63,6 +64,7 @@ def grade_workspace(
     base_url: str | None = None,
     gradle: Literal["docker", "local"] = "docker",
     phase_changes: Mapping[str, Sequence[str]] | None = None,
+    refuse_other_kinds: bool = False,
 ) -> AceGrade:
     """Run the oracle for ``rung``'s checks over ``workspace`` and compose the rows.
 
@@ -71,10 +73,14 @@ def grade_workspace(
         base_url: a stack the user started; F1-F9 and C2 run against it.
         gradle: ``local`` builds with this machine's JDK/Gradle instead of a container.
         phase_changes: files each phase changed (P3); None when no snapshots exist.
+        refuse_other_kinds: a workspace with no Java, Kotlin or Gradle file is a
+            `SpecError` saying what to grade instead (``ace score``), not a page of FAILs.
     """
     scorer = rung_scorer(rung)
     if not workspace.is_dir():
         raise SpecError.single(str(workspace), "no such workspace directory")
+    if refuse_other_kinds and (problem := kind_problem(workspace, rung)):
+        raise SpecError.single(str(workspace), problem)
     engine = SKIP_DOCKER if skip_docker else detect_engine()
     env = AceEnv(workspace.resolve(), engine, base_url, gradle, phase_changes)
     rows = tuple(score(env, scorer.wanted))
