@@ -99,7 +99,7 @@ def card_row(card: Card, links: Links) -> dict[str, Any]:
         "url": links.card(card.id),
         "scorer": f"{doc.get('scorer', '-')} {doc['scorer_version']}",
         "suite": str(doc.get("provenance", {}).get("suite", "-")),
-        "date": when.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "date": fmt_when(when),
         "tiers": {t["name"]: t["mean"] for t in doc.get("tiers", []) if t.get("mean") is not None},
         "score": doc["score"],
         "excellent": bool(doc.get("flags", {}).get("excellent")),
