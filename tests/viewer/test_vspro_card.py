@@ -6,12 +6,15 @@ a laptop and a phone, the card page a bounded height (its trace and log are fold
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from board._pages_seed import fresh_store, pages_server
 
-from viewer.conftest import cli, serving, thumbs_loaded
+from viewer.conftest import BENCHWRIGHT, cli, serving, thumbs_loaded
 from viewer.layout import WIDTHS, assert_dates_whole, assert_fits, open_at
 
 pytestmark = pytest.mark.slow
@@ -75,3 +78,28 @@ def test_a_real_card_fits_the_screen_at_a_bounded_height(
     open_at(page, out.as_uri(), width)
     assert_fits(page, f"report at {width}")
     assert page.evaluate("document.documentElement.scrollHeight") < MAX_CARD_HEIGHT
+
+
+@pytest.fixture(scope="module")
+def board_with_card(graded: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A local board the real card is published to (`benchwright publish`): its many tier
+    columns are the widest the board's table gets."""
+    base = tmp_path_factory.mktemp("board")
+    store = fresh_store(base)
+    with pages_server(store) as url:
+        env = {**os.environ, "XDG_CONFIG_HOME": str(base / "config")}
+        done = subprocess.run([str(BENCHWRIGHT), "publish", str(graded), "--to", url, "--model",
+                               "golden-reference"], capture_output=True, text=True, env=env,
+                              timeout=120)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        yield url
+    store.engine.dispose()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_board_of_a_real_card_fits_the_screen(board_with_card: str, page, width: int) -> None:
+    open_at(page, f"{board_with_card}/", width)
+    assert page.locator("tr.entry:not(.baseline)").count() == 1
+    assert_fits(page, f"board at {width}")
+    page.locator("tr.entry:not(.baseline) td.handle a").click()
+    assert_fits(page, f"board card at {width}")
