@@ -81,6 +81,10 @@ def test_show_prints_the_summary_each_tasks_verdict_and_where_files_are(runs, cl
     assert lines[2] == "correctness per trial: pass@1 0.00, mean score 0.00 (1 trial(s), 0 errored)"
     assert lines[3].split() == ["failed", "nav-count", "(correctness;", "failed;", "pass@1",
                                 "0.00,", "mean", "score", "0.00)"]  # fmt: skip
+    # then why each trial failed: its first failing check and detail, as `run` printed it
+    result = json.loads((finished / "trials" / "nav-count" / "1" / "result.json").read_text())
+    failed = next(c for c in result["checks"] if c["status"] != "PASS")
+    assert lines[4] == f"    #1 {failed['check_id']}: {failed['detail']}"
     assert lines[-1].startswith(f"files: runs/{finished.name}/run.json, summary.json, trials/")
     shown = cli("runs", "show", f"runs/{killed.name}")
     assert "no summary.json yet" in shown.stdout and "incomplete" in shown.stdout

@@ -35,6 +35,11 @@ def test_the_report_opens_offline_with_its_screenshots_and_trials(
     trial = page.locator(f"#trial-{runs['oracle']}-fix-01-1")
     trial.locator("summary").first.click()
     assert "abs(cents)" in trial.locator("pre.diff").inner_text()
+    # each failed trial says why in the run's list, under the run's pass-rate headline
+    nop = page.locator(f"#run-{runs['nop']}")
+    assert nop.locator(".run-headline p.lead").inner_text().startswith("correctness: 0/6 passed")
+    reason = nop.locator('tr[data-task="fix-01"] .reason').inner_text()
+    assert reason.startswith("failing-test-passes: exit 1: 1 failed"), reason
     page.locator('[data-filter-for="runs"]').fill("nop")  # the inline script filters
     assert page.locator("#runs tbody tr:not([hidden])").count() == 1
     assert asked == []

@@ -22,12 +22,21 @@ def test_a_screenshot_the_card_names_inside_its_directory_is_served(viewer, card
     assert shot.content == (cards["good"].parent / "good.browser/load/load-1280.png").read_bytes()
 
 
+def test_the_app_log_and_trace_it_names_are_served_as_plain_text(viewer, cards) -> None:
+    """The card page folds them and links here: text an app wrote, never a page."""
+    for key, name in (("app_log", "good.app.log"), ("vendor_trace", "good.vendor-trace.jsonl")):
+        answer = httpx.get(viewer + f"/cards/good/evidence/{key}")
+        assert answer.status_code == 200, key
+        assert answer.headers["content-type"] == "text/plain; charset=utf-8"
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.content == (cards["good"].parent / name).read_bytes()
+
+
 @pytest.mark.parametrize(
     "path",
     [
         "/cards/good/evidence/screenshot_escape",  # names ../outside.png
         "/cards/good/evidence/screenshot_absolute",  # names an absolute path outside
-        "/cards/good/evidence/app_log",  # not an image
         "/cards/good/evidence/..%2F..%2Foutside.png",
         "/cards/%2E%2E/evidence/screenshot_load-1280",
         "/runs/%2E%2E%2F%2E%2E%2Fetc/trials/passwd/1",

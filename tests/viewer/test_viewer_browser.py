@@ -61,7 +61,16 @@ def test_a_scorecard_shows_its_screenshots_and_filters_its_trace(viewer, page) -
     page.locator("details.shot summary").first.click()  # enlarge
     assert page.locator("details.shot[open] img.full").is_visible()
     assert "server_runs" in page.locator("table.factors").inner_text()
+    # the log and the trace are folded behind a summary linking to the whole file
+    assert not page.locator("pre.app-log").is_visible()
+    log = page.locator("details.evidence-file", has=page.locator("pre.app-log"))
+    assert log.locator("summary a").get_attribute("href") == "/cards/good/evidence/app_log"
+    log.locator("summary").click(position={"x": 4, "y": 4})  # beside the link
     assert "vspro: serving" in page.locator("pre.app-log").inner_text()
+    folded = page.locator("details.trace-file")
+    assert folded.locator("summary a").get_attribute("href") == "/cards/good/evidence/vendor_trace"
+    assert not page.locator("#trace-good").is_visible()
+    folded.locator("summary").click(position={"x": 4, "y": 4})
     trace = page.locator("#trace-good tbody tr:not([hidden])")
     assert trace.count() == 3
     page.select_option('select[data-filter-for="trace-good"][data-col="2"]', "GET")
@@ -82,6 +91,51 @@ def test_compare_runs_names_the_newly_failing_tasks(viewer, runs, page) -> None:
     assert "failing-test-passes: 1.00 → 0.00 (-1.00)" in row.inner_text()
     totals = page.locator("table.compare-totals").inner_text()
     assert "correctness pass rate" in totals and "-1.0000" in totals
+    # the task's name and each side's verdict lead to its trials in that run
+    assert row.locator("a.side-a").get_attribute("href") == f"/runs/{runs['oracle']}/tasks/fix-01"
+    row.get_by_role("link", name="fix-01").click()
+    page.wait_for_url(f"**/runs/{runs['nop']}/tasks/fix-01")
+    assert page.locator(".side section.trial").count() == 1
+
+
+def test_the_run_page_leads_with_pass_rates_and_says_why_each_trial_failed(
+    viewer, runs, page
+) -> None:
+    """The reason is the terminal's own line (`failure_reason`), per trial, in the list."""
+    page.goto(viewer + f"/runs/{runs['nop']}")
+    lead = page.locator(".run-headline")
+    assert (
+        lead.locator("p.lead").inner_text()
+        == "correctness: 0/6 passed (0.0%), 0 errored, 6 task(s)"
+    )
+    assert lead.locator("table.classes tbody tr").first.inner_text().split() == [
+        "fix", "correctness", "6", "6", "0", "0", "0.00", "0.00", "0.00"
+    ]  # fmt: skip
+    # it comes before the tasks, the run's metadata after them
+    order = page.evaluate(
+        "sel => [...document.querySelectorAll(sel)].map(e => e.id || e.className)",
+        f".run-headline, #tasks-{runs['nop']}, dl.meta",
+    )
+    assert order == ["run-headline", f"tasks-{runs['nop']}", "meta"], order
+    reason = page.locator('tr[data-task="fix-01"] .reason')
+    text = reason.inner_text()
+    assert text.startswith("failing-test-passes: exit 1: 1 failed"), text
+    assert reason.get_attribute("title") == text
+    page.goto(viewer + f"/runs/{runs['oracle']}")
+    assert page.locator(".reason").count() == 0  # every trial passed: no reason shown
+    assert "6/6 passed (100.0%)" in page.locator(".run-headline p.lead").inner_text()
+
+
+def test_a_failed_trial_shows_its_reason_then_its_checks_before_the_timings(
+    viewer, runs, page
+) -> None:
+    page.goto(viewer + f"/runs/{runs['nop']}/trials/fix-01/1")
+    assert page.locator("main > .reason").inner_text().startswith("failing-test-passes: exit 1")
+    headings = page.locator("main h3").all_inner_texts()
+    assert headings.index("Checks (4)") < headings.index("Timings"), headings
+    tiers = page.locator("tr.check td:nth-child(2)").all_inner_texts()
+    assert tiers and set(tiers) == {"-"}, tiers  # never "None"
+    assert "None" not in page.locator("main").inner_text()
 
 
 def test_compare_scorecards_shows_the_score_delta_per_row(viewer, page) -> None:
@@ -103,5 +157,5 @@ def test_markup_from_a_run_or_an_app_is_shown_as_text(viewer, page) -> None:
     assert XSS in page.locator("td.detail").first.inner_text()
     assert page.locator("pre.answer").inner_text() == XSS
     page.goto(viewer + "/cards/evil")
-    assert XSS in page.locator("pre.app-log").inner_text()
+    assert XSS in page.locator("pre.app-log").text_content()
     assert page.dialogs == []

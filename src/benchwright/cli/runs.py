@@ -50,9 +50,11 @@ def runs_show(
     runs_dir: RunsDirOpt = Path("runs"),
     as_json: AsJson = False,
 ) -> None:
-    """A run's summary, each task's verdict, the state of its seals (first, unless it is
-    verified; naming each tampered file), and where its files are; exit 1 if unknown."""
-    from benchwright.execution.run_display import per_trial_lines, task_line
+    """A run's summary, each task's verdict and why each of its trials that did not pass
+    failed (its error, or its first failing check and that check's detail), the state of
+    its seals (first, unless it is verified; naming each tampered file), and where its
+    files are; exit 1 if unknown."""
+    from benchwright.execution.run_display import failure_reason, per_trial_lines, task_line
     from benchwright.execution.run_meta import usage_line
     from benchwright.execution.runs import run_entry
     from benchwright.execution.verification import verify_run
@@ -75,6 +77,9 @@ def runs_show(
         typer.echo(line)
     for task_id, task in tasks.items():
         typer.echo(f"  {task.get('verdict', '?'):<13} {task_id} ({task_line(summary, task)})")
+        for trial in seals.trials if not entry.tampered else ():
+            if trial.task_id == task_id and trial.result and (why := failure_reason(trial.result)):
+                typer.echo(f"    #{trial.iteration} {why}")
     if usage := summary.get("usage"):
         typer.echo(f"run: {usage_line(usage)}")
     if entry.tampered:

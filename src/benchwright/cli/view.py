@@ -31,17 +31,18 @@ def view(
     ] = None,
 ) -> None:
     """Serve runs and scorecards in a browser; prints the URL. Files are read only inside
-    the paths given (default: runs/); requests for any other host name are refused."""
+    the paths given (default: runs/), listed again when they change (a run started later
+    shows up on the next page load); requests for any other host name are refused."""
     import socket
     import sys
 
     import uvicorn
 
     from benchwright.viewer.app import create_app
-    from benchwright.viewer.sources import Sources
+    from benchwright.viewer.live import LiveSources
     from benchwright.web import allowed_names
 
-    sources = Sources.scan(paths or [Path("runs")])
+    sources = LiveSources(paths or [Path("runs")])
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -53,7 +54,7 @@ def view(
         raise typer.Exit(2) from None
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     url = f"http://{shown}:{sock.getsockname()[1]}/"
-    typer.echo(f"benchwright view: at {url} (Ctrl-C stops): {sources.summary_line()}")
+    typer.echo(f"benchwright view: at {url} (Ctrl-C stops): {sources.current().summary_line()}")
     sys.stdout.flush()  # the URL must show now, also through a pipe, not when serving ends
     app_ = create_app(sources, allowed_hosts=allowed_names(host, allowed_host or ()))
     config = uvicorn.Config(app_, log_level="warning", proxy_headers=False)

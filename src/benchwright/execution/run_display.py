@@ -61,15 +61,22 @@ def trial_label(task_id: str, iteration: int) -> str:
 
 def _line(result: TrialResult) -> str:
     mark = MARKS.get(result.verdict, result.verdict)
-    why = f": {result.error}" if result.error else _first_failure(result)
+    reason = failure_reason(result)
+    why = f": {reason}" if reason else ""
     return (
         f"{mark:5} {result.task_id} #{result.iteration} ({result.tier}, {result.agent_s:.2f}s){why}"
     )
 
 
-def _first_failure(result: TrialResult) -> str:
+def failure_reason(result: TrialResult) -> str:
+    """Why a trial did not pass, in one line: its error, else (when it failed) its first
+    failing check and that check's detail (``failing-test-passes: exit 1: 1 failed``);
+    ``""`` for a trial that passed. The terminal, ``runs show`` and the viewer all say it
+    this way, so a reader meets one wording wherever they look."""
+    if result.error:
+        return result.error
     failed = next((c for c in result.checks if not c.passed), None)
-    return f": {failed.check_id}: {failed.detail}" if failed and result.verdict == "failed" else ""
+    return f"{failed.check_id}: {failed.detail}" if failed and result.verdict == "failed" else ""
 
 
 UNCONFINED_WARNING = (
@@ -81,24 +88,12 @@ UNCONFINED_WARNING = (
 def print_summary(summary: dict[str, Any], run_dir: str, console: Console) -> None:
     iterations = summary["iterations"]
     table = Table(title=f"{summary['suite']} / {summary['agent']} ({iterations} iteration(s))")
-    for column in ("class", "tier"):
-        table.add_column(column, no_wrap=True)
-    # "pass" counts tasks whose every iteration passed; with K > 1 the header says so.
-    strict = "pass all" if iterations > 1 else "pass"
-    for column in ("tasks", "tried", "err", strict, "p50 s", "p95 s", "max s"):
-        table.add_column(column, justify="right")
-    for name, row in summary["classes"].items():
-        lat = row["latency_s"]
-        passed = str(row.get("passed", "-")) if row["tier"] != "latency" else "-"
-        table.add_row(
-            str(name),
-            row["tier"],
-            str(row["tasks"]),
-            str(row["attempted"]),
-            str(row["errored"]),
-            passed,
-            *(_s(lat[k]) for k in ("p50", "p95", "max")),
-        )
+    header, rows = class_rows(summary)
+    for n, column in enumerate(header):
+        # the names on the left unbroken, the counts and times right-aligned
+        table.add_column(column, no_wrap=True, justify="left" if n < 2 else "right")
+    for row in rows:
+        table.add_row(*row)
     console.print(table)
     if any(row.get("per_trial") for row in summary["classes"].values()):
         console.print(per_trial_table(summary))
@@ -110,27 +105,49 @@ def print_summary(summary: dict[str, Any], run_dir: str, console: Console) -> No
                 )
     if summary.get("isolation") == "none":
         console.print(UNCONFINED_WARNING, style="bold red")
-    every = f"; a task passes only if all {iterations} iterations passed" if iterations > 1 else ""
-    for tier, key in (("correctness", "correctness_pass_rate"), ("build", "build_pass_rate")):
-        t = summary["tiers"][tier]
-        rate = "n/a" if summary[key] is None else f"{summary[key]:.1%}"
-        console.print(
-            f"{tier}: {t['passed']}/{t['attempted']} passed ({rate}), "
-            f"{t['errored']} errored, {t['tasks']} task(s){every if t['tasks'] else ''}",
-            soft_wrap=True,
-        )
+    for tier in ("correctness", "build"):
+        console.print(tier_line(summary, tier), soft_wrap=True)
         for line in per_trial_lines(summary, (tier,)):
             console.print(line, highlight=False, soft_wrap=True)
-    lat = summary["tiers"]["latency"]
-    console.print(
-        f"latency-only: {lat['tasks']} task(s), {lat['completed']} completed, "
-        f"{lat['errored']} errored (not in any pass rate)"
-    )
+    console.print(latency_line(summary))
     if summary.get("usage", {}).get("trials"):
         console.print(f"run: {usage_line(summary['usage'])}", highlight=False, markup=False)
     if not summary["complete"]:
         console.print("incomplete run: some trials have no result")
     console.print(f"results: {run_dir}")
+
+
+def class_rows(summary: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """The per-class table (header, rows): tasks, tried, errored, passed (``pass all`` with
+    several iterations: a task passes only if every iteration did) and latency."""
+    strict = "pass all" if summary["iterations"] > 1 else "pass"
+    header = ["class", "tier", "tasks", "tried", "err", strict, "p50 s", "p95 s", "max s"]
+    rows = []
+    for name, row in summary["classes"].items():
+        lat = row["latency_s"]
+        passed = str(row.get("passed", "-")) if row["tier"] != "latency" else "-"
+        counts = [str(row[k]) for k in ("tasks", "attempted", "errored")]
+        times = [_s(lat[k]) for k in ("p50", "p95", "max")]
+        rows.append([str(name), row["tier"], *counts, passed, *times])
+    return header, rows
+
+
+def tier_line(summary: Mapping[str, Any], tier: str) -> str:
+    """``correctness: 4/6 passed (66.7%), 0 errored, 6 task(s)`` (``build`` alike)."""
+    iterations = summary["iterations"]
+    every = f"; a task passes only if all {iterations} iterations passed" if iterations > 1 else ""
+    t = summary["tiers"][tier]
+    rate = summary[f"{tier}_pass_rate"]
+    shown = "n/a" if rate is None else f"{rate:.1%}"
+    return (f"{tier}: {t['passed']}/{t['attempted']} passed ({shown}), "
+            f"{t['errored']} errored, {t['tasks']} task(s){every if t['tasks'] else ''}"
+            )  # fmt: skip
+
+
+def latency_line(summary: Mapping[str, Any]) -> str:
+    lat = summary["tiers"]["latency"]
+    return (f"latency-only: {lat['tasks']} task(s), {lat['completed']} completed, "
+            f"{lat['errored']} errored (not in any pass rate)")  # fmt: skip
 
 
 def per_trial_table(summary: dict[str, Any]) -> Table:

@@ -10,6 +10,7 @@ of a run's ``run.json``, results and summary went through `verify_run` first.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,6 +114,14 @@ def trajectory_run_line(trajectory: Path) -> str | None:
     return headline and f"{headline}; --trajectory {trajectory} is from that run"
 
 
+def planned_trials(info: Mapping[str, Any]) -> int:
+    """Trials a run plans (its ``run.json``): tasks x iterations. The file may be anyone's
+    (a copied or hand-edited run), so a field of the wrong type counts as absent."""
+    tasks, iterations = info.get("tasks"), info.get("iterations")
+    per_task = iterations if isinstance(iterations, int) and iterations > 0 else 1
+    return (len(tasks) if isinstance(tasks, list) else 0) * per_task
+
+
 def _is_run(path: Path) -> bool:
     return path.is_dir() and not path.is_symlink() and (path / "run.json").is_file()
 
@@ -124,7 +133,6 @@ def run_entry(run_dir: Path, seals: RunSeals | None = None) -> RunEntry:
     seals = seals or verify_run(run_dir)
     tampered = tuple(seal.sentence for seal in seals.tampered())
     summary = seals.summary_doc or {}
-    tasks, iterations = info.get("tasks") or [], info.get("iterations") or 1
     suite = info.get("suite")
     return RunEntry(
         id=run_dir.name,
@@ -133,7 +141,7 @@ def run_entry(run_dir: Path, seals: RunSeals | None = None) -> RunEntry:
         agent=str(info.get("agent", "?")),
         created_at=str(info.get("created_at", "")),
         done=len(seals.trials),
-        total=len(tasks) * int(iterations),
+        total=planned_trials(info),
         pass_rate=None if tampered else summary.get("correctness_pass_rate"),
         complete=bool(summary.get("complete", False)),
         seals=seals.counts(),

@@ -3,8 +3,9 @@
 Pages: ``/`` (runs and scorecards, filter and sort, a compare form), ``/runs/{run}``,
 ``/runs/{run}/tasks/{task}`` (a task's trials side by side),
 ``/runs/{run}/trials/{task}/{n}``, ``/cards/{card}``, ``/cards/{card}/evidence/{key}``
-(a screenshot the card names) and ``/compare?a=&b=`` (``run:ID`` or ``card:ID``).
-Every id is looked up among what `Sources.scan` listed; nothing in a URL is ever joined
+(a screenshot, the app log or the vendor trace the card names) and ``/compare?a=&b=``
+(``run:ID`` or ``card:ID``). Every id is looked up among what `Sources.scan` listed (again
+when the paths changed: `LiveSources`); nothing in a URL is ever joined
 onto a path. What runs and apps wrote is shown as text (autoescape, and a policy that
 runs no script but the viewer's own).
 """
@@ -20,6 +21,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from benchwright.viewer import views
+from benchwright.viewer.live import LiveSources
 from benchwright.viewer.sources import Card, Sources
 from benchwright.web import LOOPBACK_NAMES, HostGuard, environment, static_router
 
@@ -31,6 +33,12 @@ PAGE_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; object-src 'none'",
 }
 _env = environment(Path(__file__).with_name("templates"))
+EVIDENCE_TYPES = {
+    ".png": "image/png",
+    ".log": "text/plain; charset=utf-8",
+    ".jsonl": "text/plain; charset=utf-8",
+}
+"""The evidence files a card's page links to, by suffix, and the type each is served as."""
 
 
 class PageLinks:
@@ -55,8 +63,8 @@ class PageLinks:
 LINKS = PageLinks()
 
 
-def create_app(sources: Sources, allowed_hosts: Collection[str] = LOOPBACK_NAMES) -> FastAPI:
-    """The viewer over ``sources`` (listed once, at start), answering only requests whose
+def create_app(sources: LiveSources, allowed_hosts: Collection[str] = LOOPBACK_NAMES) -> FastAPI:
+    """The viewer over ``sources`` (listed again when they change), answering only requests whose
     ``Host`` is one of ``allowed_hosts`` (`benchwright.web.hosts`: a page elsewhere that
     rebinds its name to 127.0.0.1 must not read the runs)."""
     app = FastAPI(title="benchwright view", docs_url=None, redoc_url=None, openapi_url=None)
@@ -119,9 +127,10 @@ def create_app(sources: Sources, allowed_hosts: Collection[str] = LOOPBACK_NAMES
     def evidence(request: Request, card_id: str, key: str) -> Response:
         found = _sources(request).cards.get(card_id)
         path = found.evidence().get(key) if found else None
-        if path is None or path.suffix != ".png":
+        if path is None or path.suffix not in EVIDENCE_TYPES:
             return Response(status_code=404, headers=HEADERS)
-        return FileResponse(path, media_type="image/png", headers=HEADERS)
+        # an app wrote these: plain text (nosniff) or an image, never a page of its own
+        return FileResponse(path, media_type=EVIDENCE_TYPES[path.suffix], headers=HEADERS)
 
     @app.get("/compare", response_class=HTMLResponse)
     def compare(request: Request, a: str = "", b: str = "") -> Response:
@@ -144,8 +153,9 @@ def create_app(sources: Sources, allowed_hosts: Collection[str] = LOOPBACK_NAMES
 
 
 def _sources(request: Request) -> Sources:
-    sources: Sources = request.app.state.sources
-    return sources
+    """The listing as the paths are now (a run started after ``view`` is on it)."""
+    live: LiveSources = request.app.state.sources
+    return live.current()
 
 
 def _q(part: str) -> str:

@@ -2,7 +2,8 @@
 
 The stylesheet and the script are inlined and screenshots embedded as ``data:`` URIs,
 so the file opens offline (a CI artifact, an attachment) and loads nothing from
-anywhere. Links between parts are anchors in the same file.
+anywhere. Links between parts are anchors in the same file; the whole app log and vendor
+trace are ``file:`` links to where they lie (the page shows them folded, and cut).
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ class AnchorLinks:
         return f"#card-{card_id}"
 
     def evidence(self, card: Card, key: str, path: Path) -> str:
+        """A screenshot inlined; a text file (app log, vendor trace) linked where it lies,
+        since inlining a trace whole is what made a card page 130,000 px tall."""
+        if path.suffix != ".png":
+            return path.as_uri()
         return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
 
 

@@ -1,8 +1,9 @@
 """What the viewer may show: the runs and scorecards under the paths it was given.
 
 A URL never becomes a path. Runs, trials and scorecards are found by listing the
-given directories once (`Sources.scan`), and a request names them by id; the viewer
-looks the id up among what it listed and reads that file. Evidence files a scorecard
+given directories (`Sources.scan`; again when they change, `benchwright.viewer.live`),
+and a request names them by id; the viewer looks the id up among what it listed and
+reads that file. Evidence files a scorecard
 names (screenshots, the app log, the vendor trace) are read only when they resolve,
 symlinks followed, inside the scorecard's own directory: a hostile card naming
 ``/etc/passwd`` or ``../../secret`` shows nothing. A run's results and summary are read
@@ -98,12 +99,16 @@ class Sources:
     cards: dict[str, Card] = field(default_factory=dict)
 
     @classmethod
-    def scan(cls, paths: Iterable[Path]) -> Sources:
+    def scan(cls, paths: Iterable[Path], *, strict: bool = True) -> Sources:
         """List ``paths``: run directories, directories of runs (and of scorecards), and
-        scorecard files. `SpecError` names a path that holds none of these."""
+        scorecard files; runs newest first (as ``runs list`` orders them). `SpecError`
+        names a path that holds none of these, unless not ``strict`` (a listing again,
+        while serving: a directory whose last run was removed lists nothing)."""
         found = cls()
         for path in paths:
             if not path.exists():
+                if not strict:
+                    continue
                 raise SpecError.single(str(path), "no such file or directory")
             before = len(found.runs) + len(found.cards)
             if path.is_file():
@@ -118,8 +123,10 @@ class Sources:
                         found._add_run(child)
                     elif child.is_file() and child.suffix == ".json":
                         found._add_card(child, strict=False)
-            if len(found.runs) + len(found.cards) == before:
+            if strict and len(found.runs) + len(found.cards) == before:
                 raise SpecError.single(str(path), "holds no run directory and no scorecard JSON")
+        newest = sorted(found.runs.values(), key=_newest_first, reverse=True)
+        found.runs = {run.id: run for run in newest}
         return found
 
     def summary_line(self) -> str:
@@ -146,6 +153,11 @@ class Sources:
             return
         card_id = _unique(path.stem, self.cards)
         self.cards[card_id] = Card(card_id, path, doc)
+
+
+def _newest_first(run: Run) -> tuple[str, str]:
+    """The key ``runs list`` sorts by (reversed): creation time, then id."""
+    return str(run.info.get("created_at", "")), run.id
 
 
 def _trials(root: Path) -> list[Trial]:

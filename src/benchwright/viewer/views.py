@@ -17,7 +17,9 @@ from typing import Any, Protocol
 
 from benchwright.board.payload import scorecard_fields
 from benchwright.execution.pass_at_k import figures_text, shown_ks
+from benchwright.execution.run_display import class_rows, failure_reason, latency_line, tier_line
 from benchwright.execution.run_meta import read_block, usage_fields
+from benchwright.execution.runs import planned_trials
 from benchwright.execution.verification import (
     TAMPERED,
     VERIFIED,
@@ -29,8 +31,9 @@ from benchwright.matrix.stats import Rate
 from benchwright.viewer.sources import Card, Run, Trial, read_text
 from benchwright.web import fmt_when
 
-MAX_TRACE_ROWS = 5000
-"""Vendor trace lines shown; the rest are counted, not rendered."""
+MAX_TRACE_ROWS = 2000
+"""Vendor trace lines shown (folded until opened); the rest are counted, not rendered: the
+whole file is one link away."""
 TRACE_KEYS = ("seq", "method", "path", "status")
 WITHHELD = "withheld (tampered)"
 """Shown instead of a figure that a tampered file would feed."""
@@ -47,8 +50,9 @@ class Links(Protocol):
 
 
 def run_row(run: Run, links: Links, seals: RunSeals | None = None) -> dict[str, Any]:
-    """A runs-list row: suite, agent, date, pass rate per tier, and its verification state;
-    a run with a tampered file shows no pass rate at all."""
+    """A runs-list row: suite, agent, date, trials done of those planned, pass rate per
+    tier, and its verification state; a run with a tampered file shows no pass rate at all.
+    A run without a summary is in progress (or was stopped): it shows how far it got."""
     seals = seals or run.verify()
     summary = seals.summary_doc or {}
     tiers = summary.get("tiers", {})
@@ -58,8 +62,9 @@ def run_row(run: Run, links: Links, seals: RunSeals | None = None) -> dict[str, 
         "url": links.run(run.id),
         "suite": _suite(run.info),
         "agent": str(run.info.get("agent", "-")),
-        "created": str(run.info.get("created_at", "")),
-        "trials": len(run.trials),
+        "created": _when(run.info.get("created_at")),
+        "trials": len(seals.trials),
+        "planned": planned_trials(run.info),
         "correctness": WITHHELD if withheld else _rate(tiers.get("correctness")),
         "build": WITHHELD if withheld else _rate(tiers.get("build")),
         "latency": WITHHELD if withheld else _latency(tiers.get("latency")),
@@ -107,7 +112,7 @@ def card_row(card: Card, links: Links) -> dict[str, Any]:
         "url": links.card(card.id),
         "scorer": f"{doc.get('scorer', '-')} {doc['scorer_version']}",
         "suite": str(doc.get("provenance", {}).get("suite", "-")),
-        "date": when.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "date": fmt_when(when),
         "tiers": {t["name"]: t["mean"] for t in doc.get("tiers", []) if t.get("mean") is not None},
         "score": doc["score"],
         "excellent": bool(doc.get("flags", {}).get("excellent")),
@@ -137,7 +142,25 @@ def run_view(run: Run, links: Links) -> dict[str, Any]:
             entry["verdict"] = TAMPERED
         entry["trials"].append(row)
     return {"id": run.id, "url": links.run(run.id), "meta": _run_meta(run, seals),
-            "row": run_row(run, links, seals), "tasks": list(tasks.values())}  # fmt: skip
+            "row": run_row(run, links, seals), "tasks": list(tasks.values()),
+            "headline": _headline(seals)}  # fmt: skip
+
+
+def _headline(seals: RunSeals) -> dict[str, Any] | None:
+    """What a run page leads with: the pass-rate lines and the per-class table, worded as
+    the terminal summary words them; None without a summary, or with a tampered file."""
+    summary = seals.summary_doc
+    if summary is None or seals.tampered():
+        return None
+    try:
+        header, rows = class_rows(summary)
+        lines = [tier_line(summary, t) for t in ("correctness", "build")
+                 if summary["tiers"][t]["tasks"] or t == "correctness"]  # fmt: skip
+        if summary["tiers"]["latency"]["tasks"]:
+            lines.append(latency_line(summary))
+    except (KeyError, TypeError, AttributeError):  # a summary from another version
+        return None
+    return {"lines": lines, "header": header, "rows": rows}
 
 
 def _sealed(seals: RunSeals, trial: Trial) -> TrialSeal:
@@ -155,13 +178,14 @@ def _trial_row(run: Run, trial: Trial, sealed: TrialSeal, links: Links) -> dict[
     checks = result.get("checks", [])
     claimed = str(result.get("verdict", "-"))
     counted = sealed.seal.state != TAMPERED
+    reason = failure_reason(sealed.result) if counted and sealed.result else ""
     return {
         "n": trial.iteration,
         "url": links.trial(run.id, trial.task_id, trial.iteration),
         "verdict": claimed if counted else TAMPERED,
         "claimed": None if counted else claimed,
         "seal": {"state": sealed.seal.state, "badge": sealed.seal.badge},
-        "error": result.get("error"),
+        "reason": reason,
         "phases": [
             {
                 "name": p["name"],
@@ -205,7 +229,7 @@ def trial_view(
         "verdict": row["verdict"],
         "claimed": row["claimed"],
         "seal": row["seal"],
-        "error": result.get("error"),
+        "reason": row["reason"],
         "phases": phases,
         "steps": [_step(s) for s in trajectory.get("steps", []) if isinstance(s, Mapping)],
         "checks": [_check(c) for c in result.get("checks", [])],
@@ -259,8 +283,8 @@ def card_view(card: Card, links: Links) -> dict[str, Any]:
         "meta": {str(k): str(v) for k, v in doc.get("provenance", {}).items()},
         "phases": grading.get("phases", []),
         "shots": shots,
-        "app_log": read_text(files["app_log"]) if "app_log" in files else None,
-        "trace": _trace(files.get("vendor_trace")),
+        "app_log": _log(card, files, "app_log", links),
+        "trace": _trace(card, files, links),
     }
 
 
@@ -275,7 +299,12 @@ def compare_runs(a: Run, b: Run, links: Links) -> dict[str, Any]:
         va, vb = verdicts_a.get(task, "absent"), verdicts_b.get(task, "absent")
         scores_a, scores_b = _check_means(sa, task), _check_means(sb, task)
         rows = [_delta(c, scores_a.get(c), scores_b.get(c)) for c in sorted(scores_a | scores_b)]
-        tasks.append({"id": task, "a": va, "b": vb, "change": _change(va, vb), "rows": rows})
+        urls = {
+            side: links.task(run.id, task) if task in verdicts else None
+            for side, run, verdicts in (("a_url", a, verdicts_a), ("b_url", b, verdicts_b))
+        }
+        tasks.append({"id": task, "a": va, "b": vb, "change": _change(va, vb), "rows": rows,
+                      **urls})  # fmt: skip
     rates = [
         _delta(f"{tier} pass rate", _rate_value(sa, tier), _rate_value(sb, tier))
         for tier in ("correctness", "build")
@@ -353,7 +382,8 @@ def evidence_text(evidence: Any) -> str:
 
 
 def _check(raw: Mapping[str, Any]) -> dict[str, Any]:
-    return {"id": raw.get("check_id", "?"), "tier": None, "status": raw.get("status", "-"),
+    # a trial's checks carry no scorer tier (its task has one, shown above them)
+    return {"id": raw.get("check_id", "?"), "tier": "-", "status": raw.get("status", "-"),
             "score": raw.get("score"), "weight": None, "detail": raw.get("detail", ""),
             "evidence": evidence_text(raw.get("evidence"))}  # fmt: skip
 
@@ -369,8 +399,21 @@ def _step(step: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _trace(path: Path | None) -> dict[str, Any] | None:
-    """The vendor trace's lines as rows (seq, phase, method, path, status, the rest)."""
+def _log(card: Card, files: Mapping[str, Path], key: str, links: Links) -> dict[str, Any] | None:
+    """A text file of the card's evidence: its text (cut at `MAX_TEXT_BYTES`), how many
+    lines it has, and a link to the whole file."""
+    path = files.get(key)
+    if path is None:
+        return None
+    text = read_text(path)
+    return {"text": text, "lines": text.count("\n"), "url": links.evidence(card, key, path),
+            "name": path.name}  # fmt: skip
+
+
+def _trace(card: Card, files: Mapping[str, Path], links: Links) -> dict[str, Any] | None:
+    """The vendor trace's lines as rows (seq, phase, method, path, status, the rest), and
+    a link to the whole file."""
+    path = files.get("vendor_trace")
     if path is None:
         return None
     rows, skipped, phase = [], 0, "-"
@@ -392,7 +435,8 @@ def _trace(path: Path | None) -> dict[str, Any] | None:
                      "query": json.dumps(entry.get("query") or {}),
                      "rest": json.dumps(rest, default=str)})  # fmt: skip
     columns = {k: sorted({r[k] for r in rows}) for k in ("phase", "method", "status")}
-    return {"rows": rows, "skipped": skipped, "choices": columns}
+    return {"rows": rows, "skipped": skipped, "choices": columns, "name": path.name,
+            "url": links.evidence(card, "vendor_trace", path)}  # fmt: skip
 
 
 def _run_meta(run: Run, seals: RunSeals) -> dict[str, str]:
@@ -436,6 +480,14 @@ def _tiers_per_trial(seals: RunSeals) -> dict[str, str]:
     return {f"{tier} per trial": _per_trial(seals, per_tier.get(tier), counts=True)
             for tier in ("correctness", "build")
             if isinstance(per_tier.get(tier), Mapping)}  # fmt: skip
+
+
+def _when(value: Any) -> str:
+    """A run's ``created_at`` to the minute (`fmt_when`), as written when it is not a time."""
+    try:
+        return fmt_when(value) if isinstance(value, str) else "-"
+    except ValueError:
+        return value
 
 
 def _suite(info: Mapping[str, Any]) -> str:
