@@ -28,7 +28,7 @@ def environment(*page_dirs: Path) -> Environment:
     """
     loaders = [FileSystemLoader(str(d)) for d in (*page_dirs, TEMPLATES)]
     env = Environment(loader=ChoiceLoader(loaders), autoescape=True, undefined=StrictUndefined)
-    env.filters.update(score=fmt_score, secs=fmt_secs, when=fmt_when, share=fmt_share)
+    env.filters.update(score=fmt_score, secs=fmt_secs, when=fmt_when, day=fmt_day, share=fmt_share)
     env.globals["svg"] = charts
     return env
 
@@ -70,3 +70,9 @@ def fmt_when(value: datetime | str | None) -> str:
     if value.tzinfo is not None:
         value = value.astimezone(UTC)
     return value.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def fmt_day(value: datetime | str | None) -> str:
+    """The UTC date alone (``2026-12-04``): where a table has no room for the minute (the
+    board's ranking at 1280 px), the cell's ``title`` carries `fmt_when`."""
+    return fmt_when(value)[:10]
