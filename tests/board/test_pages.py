@@ -139,3 +139,39 @@ def test_a_baseline_card_is_marked_as_a_baseline(board) -> None:
     assert page.status_code == 200
     assert "baseline</span></h1>" in page.text and "0.9755" in page.text
     assert "No per-check rows were recorded" in page.text and ">None<" not in page.text
+
+
+def board_rows(html: str) -> dict[str, str]:
+    """Each entry row's markup by run id."""
+    return dict(re.findall(r'<tr class="entry[^"]*" data-run="([^"]+)">(.*?)</tr>', html, re.S))
+
+
+def test_the_sb52_board_shows_the_three_published_baselines_marked_as_published(board) -> None:
+    page = get(board, "/?version=sb-5.2")
+    rows = board_rows(page.text)
+    published = {i: r for i, r in rows.items() if "published baseline</span>" in r}
+    assert sorted(published) == [
+        "baseline-claude-haiku-4-5", "baseline-claude-opus-5", "baseline-claude-sonnet-5"
+    ]  # fmt: skip
+    assert set(rows) - set(published) == set(board[1]["old"])  # posted runs are not marked
+    figures = {
+        i: re.findall(r'class="num (?:score|wall)">([^<]*)<', r) for i, r in published.items()
+    }
+    assert figures == {  # methodology §04: score and wall clock, as published
+        "baseline-claude-opus-5": ["0.9755", "19 min 30 s"],
+        "baseline-claude-sonnet-5": ["0.9692", "6 min 50 s"],
+        "baseline-claude-haiku-4-5": ["0.7861", "5 min 18 s"],
+    }
+    assert "no per-check rows behind them" in page.text
+
+
+def test_no_other_scorer_board_shows_the_published_baselines(board) -> None:
+    path, shown = "/", []
+    while path:
+        page = get(board, path)
+        assert 'scorer <span class="version">sb-6.0-rc</span>' in page.text
+        shown += list(board_rows(page.text))
+        assert "published baseline" not in page.text
+        after = re.search(r'<a rel="next" href="([^"]+)"', page.text)
+        path = after[1].replace("&amp;", "&") if after else ""
+    assert len(shown) > 50 and not [i for i in shown if i.startswith("baseline-")]

@@ -44,9 +44,7 @@ def test_fixed_denominator_blocks_a_clean_100_when_docker_is_absent() -> None:
 
 def test_sb52_probe_less_runs_score_zero_on_browser_checks() -> None:
     scorer = shipped("sb52")
-    gone = {
-        c: (Status.UNAVAILABLE, 0.0) for c in ("j_page_load", "j_sync_trigger", "j_table_contents")
-    }
+    gone = {c: (Status.UNAVAILABLE, 0.0) for c in scorer.config.tiers["J"].checks}
     card = compose(with_rows(scorer, **gone), scorer)
     assert card.tier("J").mean == 0.0
     assert card.score == 0.85  # the whole 15 % journey component
