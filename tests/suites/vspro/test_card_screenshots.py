@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from viewer.conftest import png
 
 from benchwright.model import CheckResult, Status
+from benchwright.suites.vspro.browser import publishable
+from benchwright.suites.vspro.browser._publish import PREFERRED
 from benchwright.suites.vspro.screenshots import keep_screenshots, relied_on
 
 
@@ -41,3 +44,38 @@ def test_a_card_keeps_the_screenshots_rows_rely_on_and_lists_those_rows(tmp_path
     assert all(Path(s.path).is_file() and Path(s.path).is_relative_to(into) for s in shots)
     assert all(s.published for s in shots)  # five small ones: the board takes them all
     assert moved[str(sync)] == str(into / "sync" / "sync-after.png")
+
+
+@pytest.mark.slow
+def test_a_golden_card_keeps_every_screenshot_a_row_names_and_says_so(golden_twice) -> None:
+    """Nine PNGs, each named by a row and only those, listed on the card and on the
+    terminal with their rows; the five the board receives are the rule's."""
+    tmp, runs, _tree = golden_twice
+    done, card = runs[0]
+    kept = {p for p in (tmp / "card1.browser").rglob("*.png")}
+    listed = card["grading"]["screenshots"]
+    assert {Path(s["path"]) for s in listed} == kept and len(kept) == 9
+    named: dict[str, set[str]] = {}
+    for row in card["grading"]["results"]:
+        for path in row["evidence"].get("screenshots", []):
+            named.setdefault(path, set()).add(row["check_id"])
+    assert {s["path"]: set(s["rows"]) for s in listed} == named  # every one, and only these
+    assert {"sync-after", "viz-before-drag", "viz-after-drag", "viz-fallback"} <= {
+        s["name"] for s in listed
+    }
+    ranked_names = [s["name"] for s in listed]
+    assert [n for n in ranked_names if n in PREFERRED] == [
+        n for n in PREFERRED if n in ranked_names
+    ]
+    published = [s["name"] for s in listed if s["published"]]
+    assert published == [p.stem for p in publishable(Path(s["path"]) for s in listed)]
+    evidence = card["grading"]["evidence"]
+    assert [k for k in evidence if k.startswith("screenshot_")] == [
+        f"screenshot_{n}" for n in published
+    ]
+    out = done.stdout.splitlines()
+    head = out.index("screenshots (9 kept, 5 for the board):")
+    for line, shot in zip(out[head + 1 : head + 10], listed, strict=True):
+        path, mark, rows = line.split(None, 2)
+        assert (path, mark == "board", rows) == (shot["path"], shot["published"],
+                                                 ", ".join(shot["rows"]))  # fmt: skip
