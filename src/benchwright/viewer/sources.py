@@ -84,7 +84,8 @@ class Card:
         ``evidence`` object's, and each kept screenshot (``grading.screenshots``, not only
         the published ones) as ``screenshot_<name>``."""
         grading = self.doc.get("grading", {})
-        named = dict(grading.get("evidence", {})) if isinstance(grading, Mapping) else {}
+        listed = grading.get("evidence") if isinstance(grading, Mapping) else None
+        named = dict(listed) if isinstance(listed, Mapping) else {}
         for shot in self.screenshots():
             named.setdefault(f"screenshot_{shot['name']}", shot["path"])
         found = {}
@@ -100,7 +101,9 @@ class Card:
         (a card is data)."""
         grading = self.doc.get("grading", {})
         listed = grading.get("screenshots") if isinstance(grading, Mapping) else None
-        return [s for s in listed or () if isinstance(s, Mapping)
+        if not isinstance(listed, list):
+            return []
+        return [s for s in listed if isinstance(s, Mapping)
                 and isinstance(s.get("name"), str) and isinstance(s.get("path"), str)]  # fmt: skip
 
 

@@ -242,7 +242,7 @@ def card_view(card: Card, links: Links) -> dict[str, Any]:
         "phases": grading.get("phases", []),
         "shots": card_shots(card, files, links),
         "boot_failure": grading.get("boot_failure"),
-        "no_shots": _no_shots(grading),
+        "no_shots": no_shots_reason(grading),
         "app_log": read_text(files["app_log"]) if "app_log" in files else None,
         "trace": _trace(files.get("vendor_trace")),
     }
@@ -273,7 +273,7 @@ def card_shots(card: Card, files: Mapping[str, Path], links: Links) -> list[dict
     return shots
 
 
-def _no_shots(grading: Mapping[str, Any]) -> str:
+def no_shots_reason(grading: Mapping[str, Any]) -> str:
     """Why a card has no screenshots: the app never booted, the browser phase did not run
     (or could not), or it took none."""
     if grading.get("boot_failure"):
