@@ -76,6 +76,8 @@ def test_a_published_grading_is_on_the_board_with_its_card_and_screenshots(
     handle = json.loads((workdir / "config/benchwright/identity.json").read_text())["handle"]
     marked = [k for k in card["grading"]["evidence"] if k.startswith("screenshot_")]
     assert 1 <= len(marked) <= 5
+    chosen = [s["name"] for s in card["grading"]["screenshots"] if s["published"]]
+    assert marked == [f"screenshot_{name}" for name in chosen]  # the rule's five, in order
 
     page = browser.new_context().new_page()
     page.goto(board_url + "/")
@@ -91,4 +93,7 @@ def test_a_published_grading_is_on_the_board_with_its_card_and_screenshots(
     page.wait_for_function("() => [...document.images].every(i => i.complete)")
     widths = thumbs.evaluate_all("imgs => imgs.map(i => i.naturalWidth)")
     assert all(w > 0 for w in widths), widths
+    shown = thumbs.evaluate_all("imgs => imgs.map(i => i.getBoundingClientRect().width)")
+    assert all(w >= 320 for w in shown), shown  # large enough to read
+    assert page.locator(".shot-name").all_inner_texts() == [f"{n}.png" for n in chosen]
     page.context.close()

@@ -129,3 +129,23 @@ def test_a_perfect_root_attributes_nothing() -> None:
     scorer = shipped("sb6")
     card = compose(with_rows(scorer, total_field=(FAIL, 0.5)), scorer)
     assert card.attribution == ()
+
+
+def test_a_blocking_row_is_the_root_of_the_rows_it_blocked() -> None:
+    """An app that never booted: every row it blocked names ``server_runs``
+    (``blocked_by`` evidence), so the boot is the one root, not ``sync_completeness`` (a
+    configured root that is itself blocked), and the score is what it was without it."""
+    from dataclasses import replace
+
+    scorer = shipped("sb6")
+    blocked = ["sync_completeness", "payment_row_shape", "total_field", "j_first_use"]
+    rows = with_rows(scorer, server_runs=(FAIL, 0.0), **{d: (FAIL, 0.0) for d in blocked})
+    marked = [replace(r, evidence={"blocked_by": "server_runs"}) if r.check_id in blocked
+              else r for r in rows]  # fmt: skip
+    card = compose(marked, scorer)
+    (attribution,) = card.attribution
+    assert attribution.root == "server_runs"
+    assert set(attribution.dependents) == set(blocked)
+    unmarked = compose(rows, scorer)
+    assert [a.root for a in unmarked.attribution] == ["sync_completeness"]
+    assert unmarked.score == card.score

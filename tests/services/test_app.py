@@ -21,7 +21,13 @@ import pytest
 from benchwright.errors import HarnessError
 from benchwright.sandbox import UNCONFINED, Confinement, unavailable_reason
 from benchwright.services import app as app_module
-from benchwright.services.app import AppUnderTest, BootObservation, BootPolicy, boot_ladder
+from benchwright.services.app import (
+    AppUnderTest,
+    BootObservation,
+    BootPolicy,
+    boot_headline,
+    boot_ladder,
+)
 from benchwright.services.ports import lease_port, port_is_free
 
 FAKE_APP = r"""
@@ -557,3 +563,31 @@ def test_boot_ladder_uses_the_policy_rungs():
         "0.75: healthy in 1.2 s (rung <= 3 s; top rung <= 1 s)",
     )
     assert boot_ladder(healthy_after_s=None, bound=False, policy=short)[0] == 0.15
+
+
+TRACEBACK = (b'Traceback (most recent call last):\n  File "vspro/__main__.py", line 9, in main\n'
+             b"    raise RuntimeError('boom')\nRuntimeError: boom\n\n")  # fmt: skip
+
+
+def _seen(**facts) -> BootObservation:
+    facts = {"healthy_after_s": None, "bound": False, "exit_code": 1, "exited_after_s": 0.3,
+             "output_tail": TRACEBACK} | facts  # fmt: skip
+    ladder, detail = boot_ladder(**facts, policy=SEED)
+    return BootObservation(ladder, detail, facts["healthy_after_s"], facts["bound"], (),
+                           facts["exit_code"], facts["exited_after_s"], facts["output_tail"],
+                           None, 1, Path("app.log"))  # fmt: skip
+
+
+def test_a_crash_is_quoted_by_its_last_line_and_headlined_once() -> None:
+    """The detail quotes the traceback's exception line, not the traceback: every row the
+    boot blocked used to repeat it."""
+    crashed = _seen()
+    assert crashed.detail == ("0.0: crashed at boot (exited with code 1 after 0.3 s); "
+                              "last output: RuntimeError: boom")  # fmt: skip
+    assert boot_headline(crashed) == "app exited 1 at boot: RuntimeError: boom"
+    killed = "app killed by signal 9 at boot: RuntimeError: boom"
+    assert boot_headline(_seen(exit_code=-9)) == killed
+    assert boot_headline(_seen(exit_code=None, exited_after_s=None)) == (
+        "app never became healthy at boot: alive after 5 s but never bound the port "
+        "(still running)")  # fmt: skip
+    assert boot_headline(_seen(healthy_after_s=1.0, exit_code=None)) is None

@@ -1,7 +1,8 @@
 """Acceptance on a real grading (slow: ~60 s): ``benchwright grade suites/vspro`` of the
-golden reference, then ``view reports/vspro.json`` shows its screenshots decoded and every
-row, and ``report --html`` of it opens over file:// with the screenshots inline; both fit
-a laptop and a phone, the card page a bounded height (its trace and log are folded)."""
+golden reference, then ``view reports/vspro.json`` shows every screenshot the card keeps
+(decoded, readable, each with the rows that rely on it) and every row, and ``report
+--html`` of it opens over file:// with the screenshots inline; both fit a laptop and a
+phone, the card page a bounded height (its trace and log are folded)."""
 
 from __future__ import annotations
 
@@ -31,8 +32,8 @@ def served(graded: Path) -> Iterator[str]:
         yield url
 
 
-def _shots(card: dict) -> list[str]:
-    return [k for k in card["grading"]["evidence"] if k.startswith("screenshot_")]
+def _shots(card: dict) -> list[dict]:
+    return card["grading"]["screenshots"]
 
 
 def test_view_shows_a_real_gradings_screenshots_rows_and_trace(graded, served, page) -> None:
@@ -40,10 +41,22 @@ def test_view_shows_a_real_gradings_screenshots_rows_and_trace(graded, served, p
     page.goto(f"{served}/cards/{graded.stem}")
     assert page.locator(".score-value").inner_text() == f"{card['score']:.4f}"
     assert page.locator("tr.check").count() == sum(not r["missing"] for r in card["rows"])
-    assert page.locator("img.thumb").count() == len(_shots(card)) >= 1
+    assert page.locator("img.thumb").count() == len(_shots(card)) == 9
     thumbs_loaded(page)
     widths = page.locator("img.thumb").evaluate_all("imgs => imgs.map(i => i.naturalWidth)")
     assert all(w > 0 for w in widths), widths
+    shown = page.locator("img.thumb").evaluate_all(
+        "imgs => imgs.map(i => i.getBoundingClientRect().width)"
+    )
+    assert all(w >= 320 for w in shown), shown
+    for shot in _shots(card):  # each with the rows that rely on it, and its full size
+        figure = page.locator(f'figure.shot-card[data-shot="{shot["name"]}"]')
+        assert figure.locator(".shot-rows").inner_text() == (
+            "relied on by: " + ", ".join(shot["rows"])
+        )
+        assert (figure.locator(".flag-on").count() == 1) == shot["published"]
+        href = figure.locator("a.full-link").get_attribute("href")
+        assert page.request.get(f"{served}{href}").body()[:4] == b"\x89PNG"
     assert page.locator("pre.app-log").text_content().strip() != ""
     assert page.locator("table.trace tbody tr").count() > 10
     assert not page.locator("table.trace").is_visible()  # folded: the file is one link away

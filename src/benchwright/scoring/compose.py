@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from benchwright.model import CheckResult, Flags, Scorecard, ScoredRow
-from benchwright.scoring.attribution import attribute
+from benchwright.scoring.attribution import attribute, blocked_rows
 from benchwright.scoring.criticals import critical_factors
 from benchwright.scoring.excellence import excellence
 from benchwright.scoring.points import points_summary
@@ -47,6 +47,7 @@ def _flags(scorer: Scorer, rows: tuple[ScoredRow, ...], score: float) -> Flags:
 def compose(results: Iterable[CheckResult], scorer: Scorer) -> Scorecard:
     """The scorecard of ``results`` under ``scorer``; wanted checks with no row are FAIL."""
     digits = scorer.config.publish_digits
+    results = list(results)
     rows = resolve_rows(results, scorer)
     by_id = {r.check_id: r for r in rows}
     tiers = all_tiers(scorer, by_id)
@@ -73,7 +74,7 @@ def compose(results: Iterable[CheckResult], scorer: Scorer) -> Scorecard:
         excellence=slice_,
         composed=composed,
         factors=factors,
-        attribution=attribute(scorer, by_id),
+        attribution=attribute(scorer, by_id, blocked_rows(results)),
         score=score,
         flags=_flags(scorer, rows, score),
         unavailable=tuple(r.check_id for r in rows if r.status.is_harness_fault),

@@ -3,8 +3,10 @@
 The ladder is the seed's ``server_runs`` rungs (sb-6): healthy within the rung
 (5 s) is 1.0, healthy later but inside the budget (25 s) 0.75, the port answered
 but health never said 200 0.4, the process alive after the rung without ever
-binding 0.15, and a crash at boot 0.0 with the tail of its output quoted. More
-progress ranks higher: a process that answered 500 and then died earns 0.4.
+binding 0.15, and a crash at boot 0.0 with the last line of its output quoted (the
+whole tail stays on the observation, to be shown once: a traceback repeated in every
+row that depends on the boot buries the one line that says why). More progress ranks
+higher: a process that answered 500 and then died earns 0.4.
 """
 
 from __future__ import annotations
@@ -84,7 +86,19 @@ def boot_ladder(
         )
     if exited_after_s is None or exited_after_s > p.rung_s:
         return 0.15, f"0.15: alive after {p.rung_s:g} s but never bound the port ({ended})"
-    return 0.0, f"0.0: crashed at boot ({ended}); last output: {_quote(output_tail)}"
+    return 0.0, f"0.0: crashed at boot ({ended}); last output: {last_line(output_tail)}"
+
+
+def boot_headline(boot: BootObservation) -> str | None:
+    """One line saying why the app never became healthy (None when it did), e.g.
+    ``app exited 1 at boot: ModuleNotFoundError: No module named 'nope'``."""
+    if boot.healthy_after_s is not None:
+        return None
+    if boot.exit_code is None:
+        return f"app never became healthy at boot: {boot.detail.split(': ', 1)[-1]}"
+    code = boot.exit_code
+    how = f"killed by signal {-code}" if code < 0 else f"exited {code}"
+    return f"app {how} at boot: {last_line(boot.output_tail)}"
 
 
 def _ending(exit_code: int | None, exited_after_s: float | None) -> str:
@@ -94,6 +108,8 @@ def _ending(exit_code: int | None, exited_after_s: float | None) -> str:
     return f"{how} after {exited_after_s:.1f} s"
 
 
-def _quote(tail: bytes) -> str:
-    text = tail.decode("utf-8", errors="replace").strip()
-    return text if text else "(no output)"
+def last_line(tail: bytes) -> str:
+    """The last non-blank line of the app's output (a traceback's exception), or
+    ``(no output)``."""
+    lines = [ln.strip() for ln in tail.decode("utf-8", errors="replace").splitlines()]
+    return next((ln for ln in reversed(lines) if ln), "(no output)")

@@ -29,14 +29,21 @@ from pathlib import Path
 from benchwright.errors import HarnessError
 from benchwright.sandbox import UNCONFINED, WRAPPER_LEVELS, Confinement, leased
 from benchwright.services import _confine, _launch
-from benchwright.services._boot import BootObservation, BootPolicy, boot_ladder
+from benchwright.services._boot import BootObservation, BootPolicy, boot_headline, boot_ladder
 from benchwright.services._bridge import Bridge, VendorRoute
 from benchwright.services._launch import fill, spawn
 from benchwright.services._process_group import Family
 from benchwright.services._readiness import exit_code, wait_ready
 from benchwright.services.ports import port_is_free
 
-__all__ = ["AppUnderTest", "BootObservation", "BootPolicy", "VendorRoute", "boot_ladder"]
+__all__ = [
+    "AppUnderTest",
+    "BootObservation",
+    "BootPolicy",
+    "VendorRoute",
+    "boot_headline",
+    "boot_ladder",
+]
 
 KILL_TIMEOUT_S = 5.0
 PORT_FREE_TIMEOUT_S = 3.0

@@ -16,10 +16,12 @@ from benchwright.scoring.scorer import Scorer
 from benchwright.scoring.thresholds import ThresholdsPin
 from benchwright.suites import grader_for
 from benchwright.suites.report import (
+    boot_lines,
     phase_lines,
     reference_gate,
     scorecard_for,
     scorecard_json,
+    screenshot_lines,
     write_json,
     write_junit,
 )
@@ -169,6 +171,7 @@ def _report(
     from benchwright.reports.scorecard import verdict_lines
 
     card, grading = graded.card, graded.grading
+    yield from boot_lines(grading)
     yield from verdict_lines(card)
     yield from phase_lines(grading)
     yield f"scorer {card.scorer_version} ({scorer.source}), scorecard schema {card.schema_version}"
@@ -177,6 +180,7 @@ def _report(
     if json_out:
         write_json(card, grading, json_out)
         yield f"wrote {json_out} (evidence: {', '.join(grading.evidence.values()) or 'none'})"
+        yield from screenshot_lines(grading)
     if junit_out:
         write_junit(grading, card.provenance.get("suite", ""), junit_out)
         yield f"wrote {junit_out}"

@@ -2,8 +2,9 @@
 
 The scorecard JSON is `reports.scorecard.scorecard_dict` plus a ``grading``
 object: per-phase timings, the tree's sha256, the fixture seed, the staged
-(UNAVAILABLE-by-design) checks, every row with its evidence, and the evidence
-files written next to the JSON.
+(UNAVAILABLE-by-design) checks, why the app never booted (``boot_failure``, or null),
+the screenshots kept with the rows that rely on each (``screenshots``), every row with
+its evidence, and the evidence files written next to the JSON.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ def grading_dict(grading: Any) -> dict[str, Any]:
         "phases": [asdict(p) for p in grading.phases],
         "staged": {"reason": "browser check not implemented", "checks": list(grading.staged)},
         "evidence": dict(grading.evidence),
+        "boot_failure": asdict(grading.boot_failure) if grading.boot_failure else None,
+        "screenshots": [asdict(s) for s in grading.screenshots],
         "results": [r.to_dict() for r in grading.rows],
     }
 
@@ -86,6 +89,29 @@ def reference_gate(grading: Any, scorer: Scorer) -> tuple[FreezeDecision, Path |
     }
     path.write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
     return decision, path
+
+
+def boot_lines(grading: Any) -> list[str]:
+    """An app that never became healthy: its headline, then its output once (the rows it
+    failed say "see the boot failure above" instead of repeating it)."""
+    failure = grading.boot_failure
+    if failure is None:
+        return []
+    return [failure.headline, *(f"  | {line}" for line in failure.output.splitlines())]
+
+
+def screenshot_lines(grading: Any) -> list[str]:
+    """Each kept screenshot, whether the board receives it, and the rows that rely on it."""
+    shots = grading.screenshots
+    if not shots:
+        return []
+    posted = sum(s.published for s in shots)
+    lines = [f"screenshots ({len(shots)} kept, {posted} for the board):"]
+    width = max(len(s.path) for s in shots)
+    for s in shots:
+        mark = "board" if s.published else "-"
+        lines.append(f"  {s.path:<{width}}  {mark:<5}  {', '.join(s.rows)}")
+    return lines
 
 
 def phase_lines(grading: Any) -> list[str]:

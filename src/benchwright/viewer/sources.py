@@ -81,14 +81,31 @@ class Card:
     doc: Mapping[str, Any]
 
     def evidence(self) -> dict[str, Path]:
-        """The evidence files it names that exist inside its directory, by key."""
-        named = self.doc.get("grading", {}).get("evidence", {})
+        """The evidence files it names that exist inside its directory, by key: the
+        ``evidence`` object's, and each kept screenshot (``grading.screenshots``, not only
+        the published ones) as ``screenshot_<name>``."""
+        grading = self.doc.get("grading", {})
+        listed = grading.get("evidence") if isinstance(grading, Mapping) else None
+        named = dict(listed) if isinstance(listed, Mapping) else {}
+        for shot in self.screenshots():
+            named.setdefault(f"screenshot_{shot['name']}", shot["path"])
         found = {}
-        for key, value in named.items() if isinstance(named, Mapping) else ():
+        for key, value in named.items():
             path = inside(self.path.parent, str(value))
             if path is not None:
                 found[str(key)] = path
         return found
+
+    def screenshots(self) -> list[Mapping[str, Any]]:
+        """``grading.screenshots``: each kept screenshot's name, path, the rows relying on
+        it and whether it was published; entries that are not of that shape are left out
+        (a card is data)."""
+        grading = self.doc.get("grading", {})
+        listed = grading.get("screenshots") if isinstance(grading, Mapping) else None
+        if not isinstance(listed, list):
+            return []
+        return [s for s in listed if isinstance(s, Mapping)
+                and isinstance(s.get("name"), str) and isinstance(s.get("path"), str)]  # fmt: skip
 
 
 @dataclass

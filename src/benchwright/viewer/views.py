@@ -262,11 +262,6 @@ def card_view(card: Card, links: Links) -> dict[str, Any]:
     for row in fields["checks"]:
         row["evidence"] = evidence_text(evidence.get(row["id"]))
     files = card.evidence()
-    shots = [
-        {"name": key.removeprefix("screenshot_"), "url": links.evidence(card, key, path)}
-        for key, path in files.items()
-        if key.startswith("screenshot_") and path.suffix == ".png"
-    ]
     grading = doc.get("grading", {})
     return {
         "id": card.id,
@@ -282,10 +277,53 @@ def card_view(card: Card, links: Links) -> dict[str, Any]:
         "flags": doc.get("flags", {}),
         "meta": {str(k): str(v) for k, v in doc.get("provenance", {}).items()},
         "phases": grading.get("phases", []),
-        "shots": shots,
+        "shots": card_shots(card, files, links),
+        "boot_failure": grading.get("boot_failure"),
+        "no_shots": no_shots_reason(grading),
         "app_log": _log(card, files, "app_log", links),
         "trace": _trace(card, files, links),
     }
+
+
+def card_shots(card: Card, files: Mapping[str, Path], links: Links) -> list[dict[str, Any]]:
+    """Every screenshot the card keeps, in its order, with the rows that rely on it and
+    whether the board received it; a card from before ``grading.screenshots`` shows its
+    published ones (``screenshot_<name>`` evidence) without rows."""
+    listed = {str(s["name"]): s for s in card.screenshots()}
+    keys = [f"screenshot_{name}" for name in listed] or [
+        k for k in files if k.startswith("screenshot_")
+    ]
+    shots = []
+    for key in keys:
+        path = files.get(key)
+        if path is None or path.suffix != ".png":
+            continue
+        name = key.removeprefix("screenshot_")
+        entry = listed.get(name, {})
+        rows = entry.get("rows")
+        shots.append({
+            "name": name,
+            "url": links.evidence(card, key, path),
+            "rows": [str(r) for r in rows] if isinstance(rows, list) else [],
+            "published": bool(entry.get("published", not listed)),
+        })  # fmt: skip
+    return shots
+
+
+def no_shots_reason(grading: Mapping[str, Any]) -> str:
+    """Why a card has no screenshots: the app never booted, the browser phase did not run
+    (or could not), or it took none."""
+    if grading.get("boot_failure"):
+        return (
+            "No screenshots: the app never booted, so no page was opened (see the boot "
+            "failure above)."
+        )
+    browser = next((p for p in grading.get("phases", []) if p.get("name") == "browser"), None)
+    if browser is None:
+        return "No screenshots: the browser phase did not run in this grading."
+    if browser.get("outcome") != "ok":
+        return f"No screenshots: the browser phase ended {browser.get('outcome')}."
+    return "No screenshots were kept with this scorecard."
 
 
 def compare_runs(a: Run, b: Run, links: Links) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from browser_canned import (
 from vspro_canned import EXPECT, grade_one, perfect
 
 from benchwright.model import Status
-from benchwright.suites.vspro.browser import FilterDrive, publishable
+from benchwright.suites.vspro.browser import FilterDrive, publishable, ranked
 from benchwright.suites.vspro.checks import ALL_BROWSER_CHECKS, CheckSettings, build_table
 
 MINE = ("j_first_use", "j_sync_journey", "j_error_state", "j_empty_state", "j_loads_data",
@@ -265,11 +265,18 @@ def test_rows_name_their_screenshots():
 def test_publishable_keeps_five_small_shots_in_preference_order(tmp_path):
     from pathlib import Path
 
-    names = ["sync-after", "load-1280", "error", "empty", "load-375", "note-conflict", "viz"]
+    names = ["sync-after", "viz-after-drag", "load-1280", "error", "empty", "load-375",
+             "note-conflict", "viz-before-drag", "viz-fallback", "zz-extra"]  # fmt: skip
     shots = [Path(f"/x/{n}.png") for n in names]
     sizes = dict.fromkeys(shots, 600_000)
     chosen = publishable(shots, sizes)
-    assert [p.stem for p in chosen] == ["load-1280", "load-375", "error", "empty", "note-conflict"]
-    assert len(publishable(shots, sizes | {shots[1]: 1_600_000})) == 5  # too big: skipped
+    assert [p.stem for p in chosen] == ["load-1280", "viz-before-drag", "load-375", "error",
+                                        "empty"]  # fmt: skip
+    rest = ["sync-after", "note-conflict", "viz-after-drag", "viz-fallback", "zz-extra"]
+    assert [p.stem for p in ranked(shots)][5:] == rest
+    too_big = publishable(shots, sizes | {shots[2]: 1_600_000})  # load-1280: skipped
+    assert [p.stem for p in too_big] == ["viz-before-drag", "load-375", "error", "empty",
+                                         "sync-after"]  # fmt: skip
     heavy = dict.fromkeys(shots, 1_200_000)
     assert len(publishable(shots, heavy)) == 2  # 3 x 1.2 MB would pass 3.5 MB together
+    assert publishable(shots[:2], sizes) == (shots[0], shots[1])  # fewer than five: all

@@ -7,12 +7,12 @@ import pytest
 from browser_canned import with_browser
 from test_browser_checks import MINE
 
+from benchwright.board._png import MAX_COUNT, MAX_EACH, MAX_TOTAL
 from benchwright.model import Status
 from benchwright.probes.browser import browser_available
 from benchwright.scoring import compose, load_scorer
 from benchwright.suites.vspro import grade
 from benchwright.suites.vspro.browser import BrowserObservation
-from benchwright.suites.vspro.browser._publish import MAX_EACH, MAX_SHOTS, MAX_TOTAL
 from benchwright.suites.vspro.checks import ALL_BROWSER_CHECKS, CheckSettings, build_table
 
 REPO = Path(__file__).parents[3]
@@ -54,7 +54,7 @@ def test_the_golden_page_earns_every_top_rung(tmp_path):
         assert all(Path(p).is_file() for p in rows[check_id].evidence["screenshots"])
     published = [Path(v) for k, v in grading.evidence.items() if k.startswith("screenshot_")]
     sizes = [p.stat().st_size for p in published]
-    assert 4 <= len(published) <= MAX_SHOTS
+    assert 4 <= len(published) <= MAX_COUNT
     assert max(sizes) <= MAX_EACH and sum(sizes) <= MAX_TOTAL
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from benchwright.errors import HarnessError
 from benchwright.model import CheckResult
 from benchwright.sandbox import CONFINED, Confinement
+from benchwright.services.app import boot_headline
 from benchwright.services.meridian import MeridianMock, Timing
 from benchwright.services.ports import lease_port
 from benchwright.suites.vspro.checks import BROWSER_CHECKS, CheckSettings, browser_rows, build_table
@@ -31,6 +32,7 @@ from benchwright.suites.vspro.checks._timing import judge_timing
 from benchwright.suites.vspro.context import VENDOR_URL, GradeContext, GradeSettings, vendor_port
 from benchwright.suites.vspro.observations import Observations
 from benchwright.suites.vspro.phases import select_phases
+from benchwright.suites.vspro.screenshots import CardShot, keep_screenshots
 from benchwright.suites.vspro.tree import fresh_copy, locate_root, tree_sha256
 
 DB_NAME = "graded-sb6.db"
@@ -43,8 +45,9 @@ class PhaseRecord:
     name: str
     seconds: float
     outcome: str
-    """``ok``; ``failed: <why>`` (it raised: harness); ``harness fault`` (not run because
-    boot/restart raised); ``app down`` (not run: the app never became healthy)."""
+    """``ok``; ``failed: <why>`` (it raised: harness); the boot's headline (``app exited 1
+    at boot: …``: boot ran, the app never became healthy); ``harness fault`` (not run
+    because boot/restart raised); ``app down`` (not run: the app never became healthy)."""
     parts: Mapping[str, float] = field(default_factory=dict)
     """Seconds of the phase's own parts, when its observation times them (the browser's
     scenarios, which run in concurrent lanes: they add up to more than the phase)."""
@@ -70,6 +73,31 @@ class Grading:
     staged: tuple[str, ...] = BROWSER_CHECKS
     isolation: str = "bwrap"
     """How the app was confined (``none``: the user passed ``--no-sandbox``)."""
+    boot_failure: BootFailure | None = None
+    """Why the app never became healthy at boot; None when it did (or never booted)."""
+    screenshots: tuple[CardShot, ...] = ()
+    """The kept screenshots, each with the rows that rely on it; the published ones are
+    also ``evidence["screenshot_<name>"]`` (what ``publish`` posts)."""
+
+
+@dataclass(frozen=True)
+class BootFailure:
+    """An app that never became healthy: said once, at the top of the scorecard; the rows
+    it failed refer to it (``blocked_by: server_runs``) instead of repeating its output."""
+
+    headline: str
+    """``app exited 1 at boot: <last line of its output>``."""
+    output: str
+    """The tail of the app's output (its traceback), printed once."""
+
+
+def boot_failure(obs: Observations) -> BootFailure | None:
+    """The boot's failure, when the boot phase ran and the app never became healthy."""
+    boot = obs["boot"].boot if obs.has("boot") else None
+    headline = boot_headline(boot) if boot is not None else None
+    if boot is None or headline is None:
+        return None
+    return BootFailure(headline, boot.output_tail.decode("utf-8", errors="replace").strip())
 
 
 def grade(
@@ -127,10 +155,11 @@ def grade(
         settings = settings or GradeSettings()
         ctx = GradeContext(copy, work, None, mock, settings, vendor_url)  # type: ignore[arg-type]
         obs, records = _run(selected, ctx, obs, confinement, on_phase or _nobody)
+        rows = build_table().evaluate(obs, check_settings or CheckSettings())
+        rows = judge_timing(rows, obs) + browser_rows()
         evidence = _keep_evidence(work, evidence_dir, evidence_prefix)
-        moved = _keep_screenshots(work, obs, evidence_dir, evidence_prefix, evidence)
-    rows = build_table().evaluate(obs, check_settings or CheckSettings())
-    rows = judge_timing(rows, obs) + browser_rows()
+        shots, moved = _keep_screenshots(work, obs, rows, evidence_dir, evidence_prefix)
+    evidence |= {f"screenshot_{s.name}": s.path for s in shots if s.published}
     rows = [_relocated(r, moved) for r in rows]
     return Grading(
         tuple(rows),
@@ -141,6 +170,8 @@ def grade(
         seed,
         evidence,
         isolation=confinement.isolation,
+        boot_failure=boot_failure(obs),
+        screenshots=shots,
     )
 
 
@@ -209,7 +240,9 @@ def _one(phase, ctx, obs, records, blocked, notify):
     parts: Mapping[str, float] = {}
     try:
         observed = phase.run(ctx, obs)
-        obs, outcome = obs.with_phase(phase.name, observed), "ok"
+        obs = obs.with_phase(phase.name, observed)
+        failure = boot_failure(obs) if phase.name == "boot" else None
+        outcome = failure.headline if failure else "ok"
         parts = getattr(observed, "scenario_seconds", None) or {}
     except Exception as exc:  # a phase that raises is the harness's fault, never the app's
         why = f"{type(exc).__name__}: {exc}"
@@ -226,7 +259,7 @@ def _blocked(name: str, obs: Observations) -> tuple[bool, str] | None:
     if name in obs.failed:
         return True, f"the harness could not run phase {name}: {obs.failed[name]}"
     if name == "boot" and obs["boot"].boot.healthy_after_s is None:
-        return False, f"the app never became healthy at boot ({obs['boot'].boot.detail})"
+        return False, "the app never became healthy at boot (see the boot failure above)"
     return None
 
 
@@ -243,25 +276,15 @@ def _keep_evidence(work: Path, into: Path | None, prefix: str) -> dict[str, str]
 
 
 def _keep_screenshots(
-    work: Path, obs: Observations, into: Path | None, prefix: str, evidence: dict[str, str]
-) -> dict[str, str]:
-    """Copy the browser phase's screenshots to ``<into>/<prefix>browser/<scenario>/``; the
-    published ones (at most 5, see ``vspro.browser.publishable``) become ``screenshot_<name>``
-    evidence. Returns old path -> kept path (empty when nothing is kept)."""
+    work: Path, obs: Observations, rows: list[CheckResult], into: Path | None, prefix: str
+) -> tuple[tuple[CardShot, ...], dict[str, str]]:
+    """The browser phase's screenshots that rows rely on, copied to
+    ``<into>/<prefix>browser/<scenario>/`` (`screenshots.keep_screenshots`), and old path
+    -> kept path; nothing when nothing is kept."""
     seen = obs.phases.get("browser")
     if into is None or seen is None or not seen.screenshots:
-        return {}
-    moved = {}
-    for shot in seen.screenshots:
-        if shot.is_file():
-            target = into / f"{prefix}browser" / shot.relative_to(work / "browser")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(shot, target)
-            moved[str(shot)] = str(target)
-    for shot in seen.published:
-        if str(shot) in moved:
-            evidence[f"screenshot_{shot.stem}"] = moved[str(shot)]
-    return moved
+        return (), {}
+    return keep_screenshots(seen.screenshots, rows, work / "browser", into / f"{prefix}browser")
 
 
 def _relocated(row: CheckResult, moved: dict[str, str]) -> CheckResult:

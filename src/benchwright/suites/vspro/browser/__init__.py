@@ -11,7 +11,7 @@ absent or died. See docs/vspro.md, "Browser".
 """
 
 from benchwright.suites.vspro.browser._phase import browser
-from benchwright.suites.vspro.browser._publish import publishable
+from benchwright.suites.vspro.browser._publish import publishable, ranked
 from benchwright.suites.vspro.browser._views import (
     BrowserObservation,
     EmptyView,
@@ -40,4 +40,5 @@ __all__ = [
     "ViewSnapshot",
     "browser",
     "publishable",
+    "ranked",
 ]

@@ -43,7 +43,6 @@ from benchwright.probes.host import REPEATS, HostState, least_contended, window
 from benchwright.services.app import AppUnderTest
 from benchwright.services.ports import lease_port
 from benchwright.suites.vspro.browser._nav import NoPage
-from benchwright.suites.vspro.browser._publish import publishable
 from benchwright.suites.vspro.browser._register import RegisterWatch
 from benchwright.suites.vspro.browser._views import BrowserObservation
 from benchwright.suites.vspro.context import GradeContext
@@ -132,7 +131,6 @@ def browser(ctx: GradeContext, obs: Observations) -> BrowserObservation:
             scenarios=dict(sorted(seen.scenarios.items())),
             scenario_errors=dict(sorted(seen.errors.items())),
             screenshots=taken,
-            published=publishable(taken),
             wall_s=round(time.monotonic() - started, 3),
             scenario_seconds=dict(sorted(seen.seconds.items())),
             scenario_host=dict(sorted(seen.host.items())),

@@ -162,8 +162,8 @@ class BrowserObservation:
     scenario_errors: Mapping[str, str] = field(default_factory=dict)
     """Scenario -> why it raised (a harness fault, or an instance that would not boot)."""
     screenshots: tuple[Path, ...] = ()
-    published: tuple[Path, ...] = ()
-    """At most 5 of ``screenshots`` (<= 1.5 MB each, <= 3.5 MB together) to publish."""
+    """Every PNG the scenarios took; the card keeps those a row relies on
+    (`vspro.screenshots`)."""
     wall_s: float = 0.0
     scenario_seconds: Mapping[str, float] = field(default_factory=dict)
     """Scenario -> its wall seconds (lanes run side by side, so these add up to more than

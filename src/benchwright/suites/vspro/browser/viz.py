@@ -363,9 +363,21 @@ def observe_viz_fallback(
             notice = run.js(JS.NOTICE)
             rows = int(run.js(JS.ROWS))
         if loaded and not run.lost:
+            _into_view(sc, "#viz-fallback")
             sc.screenshot("viz-fallback", full_page=False)
     return VizFallbackObservation(sc.observation, bool(read["shown"]), dict(read["cells"]),
                                   notice, rows, dict(run.lost), loaded)  # fmt: skip
+
+
+def _into_view(sc: Scenario, selector: str) -> None:
+    """Scroll ``selector`` into the viewport (if the page has it) before a screenshot of
+    the viewport, so the picture shows what the row that relies on it judged."""
+    from playwright.sync_api import Error
+
+    try:
+        sc.page.locator(selector).first.scroll_into_view_if_needed(timeout=2000)
+    except Error:  # absent or never visible: the screenshot shows the page as it is
+        sc.session.ensure_alive(f"scrolling {selector} into view")
 
 
 # -- parsing what the page returned -----------------------------------------------------------

@@ -49,9 +49,11 @@ def errors_of(seen: Any) -> list[str]:
     return [m.text for m in sc.console_errors] + [f"{e.name}: {e.message}" for e in sc.page_errors]
 
 
-def shots(seen: Any) -> list[str]:
-    """The scenario's screenshots, for a row's evidence."""
-    return [str(s.path) for s in seen.scenario.screenshots]
+def shots(seen: Any, *names: str) -> list[str]:
+    """The scenario's screenshots a row relies on, for its evidence: those named (by file
+    stem, e.g. ``load-375``), or all of them. The card lists each screenshot with the rows
+    that name it, and keeps no other (`vspro.screenshots`)."""
+    return [str(s.path) for s in seen.scenario.screenshots if not names or s.path.stem in names]
 
 
 def quote(text: str, width: int = 120) -> str:

@@ -6,19 +6,26 @@ its phases ran; otherwise it answers for it: INFRA when a phase broke (the
 harness's fault), FAIL when the app never became healthy (the app's), and
 NOT_ATTEMPTED when the phase was not selected. A derived check reads other
 checks' rows instead (``derived=True``, called with the rows by id).
+
+When the app never became healthy, every row below 1 that needed it says so in its
+evidence (``blocked_by: server_runs``), so the scorer attributes them to the boot
+(`scoring.attribution`) instead of to whichever configured root they also depend on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any, TypeVar
 
 from benchwright.model import CheckResult, Status
+from benchwright.scoring.attribution import BLOCKED_BY
 from benchwright.suites.vspro.observations import Observations
 
 _MARK = "__vspro_check__"
+BOOT_ROW = "server_runs"
+"""The row that judges the boot: the root of every row an app that never booted failed."""
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -87,6 +94,9 @@ class CheckTable:
         return self._one(self.get(check_id), obs, settings)
 
     def _one(self, check: VsproCheck, obs: Observations, settings: Any) -> CheckResult:
+        return _blocked(check, obs, self._run(check, obs, settings))
+
+    def _run(self, check: VsproCheck, obs: Observations, settings: Any) -> CheckResult:
         missing = [p for p in check.needs if not obs.has(p)]
         if missing:
             return _absent(check.id, missing, obs)
@@ -104,6 +114,17 @@ class CheckTable:
             return CheckResult(
                 check.id, Status.INFRA, 0.0, f"check crashed: {type(exc).__name__}: {exc}"
             )
+
+
+def _blocked(check: VsproCheck, obs: Observations, row: CheckResult) -> CheckResult:
+    """``row``, marked ``blocked_by`` the boot when it fell short because the app never
+    became healthy (it needed the boot, or a phase skipped for it)."""
+    down = set(obs.app_down)
+    if not down or check.id == BOOT_ROW or row.status is not Status.FAIL:
+        return row
+    if not down.intersection(check.needs) and "boot" not in check.needs:
+        return row
+    return replace(row, evidence={**row.evidence, BLOCKED_BY: BOOT_ROW})
 
 
 def _absent(check_id: str, missing: list[str], obs: Observations) -> CheckResult:

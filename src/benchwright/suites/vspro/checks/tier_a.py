@@ -65,7 +65,14 @@ def a_asset_budget(obs: Observations, _s) -> CheckResult:
 def server_runs(obs: Observations, _s) -> CheckResult:
     """The boot ladder: healthy <=5 s 1.0; later 0.75; port only 0.4; alive 0.15; crash 0."""
     boot = obs["boot"].boot
-    return result("server_runs", boot.ladder, boot.detail, log=str(boot.log_path))
+    output = {} if boot.healthy_after_s is not None else {"output": _text(boot.output_tail)}
+    return result("server_runs", boot.ladder, boot.detail, log=str(boot.log_path), **output)
+
+
+def _text(tail: bytes) -> str:
+    """The app's last output at a failed boot (its traceback): the detail quotes only
+    its last line, the evidence keeps it whole."""
+    return tail.decode("utf-8", errors="replace").strip()
 
 
 @vspro_check("health_shape", needs=("boot",))

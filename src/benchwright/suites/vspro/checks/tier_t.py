@@ -15,6 +15,7 @@ from typing import Any
 from benchwright.model import CheckResult
 from benchwright.suites.vspro.browser import camera as C
 from benchwright.suites.vspro.checks import _viz_evidence as ev
+from benchwright.suites.vspro.checks._browser import shots
 from benchwright.suites.vspro.checks._common import CheckSettings, g, is_int, result
 from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.observations import Observations
@@ -107,7 +108,8 @@ def t_scene_binding(obs: Observations, _s: CheckSettings) -> CheckResult:
               f"within {ev.TOL}; sides over {SIDE_ACHIEVABLE} achievable)"
               + (f"; capped at 0.25: only {len(colours)} top colour(s) for {len(statuses)} "
                  "statuses (mono-wash)" if capped else ""))  # fmt: skip
-    return result("t_scene_binding", score, detail, tally=tally)
+    return result("t_scene_binding", score, detail, tally=tally,
+                  screenshots=shots(v, "viz-before-drag"))  # fmt: skip
 
 
 @vspro_check("t_vsdbg_truth", needs=("browser",))

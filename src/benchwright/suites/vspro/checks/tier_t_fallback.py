@@ -10,6 +10,7 @@ from typing import Any
 
 from benchwright.model import CheckResult
 from benchwright.suites.vspro.checks import _viz_evidence as ev
+from benchwright.suites.vspro.checks._browser import shots
 from benchwright.suites.vspro.checks._common import CheckSettings, g, result
 from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.observations import Observations
@@ -51,9 +52,9 @@ def t_fallback(obs: Observations, _s: CheckSettings) -> CheckResult:
     why_notice = "differential notice" if notice else "no in-panel notice"
     if grace.notice and v.notice:
         why_notice = "notice also shown with WebGL"
-    return result("t_fallback", score, f"{g(score)}: {tdetail}; without WebGL {errors} console "
-                  f"errors, fallback {n}/{of} cells right, {why_notice}, "
-                  f"{grace.payment_rows} payment rows")  # fmt: skip
+    detail = (f"{g(score)}: {tdetail}; without WebGL {errors} console errors, fallback "
+              f"{n}/{of} cells right, {why_notice}, {grace.payment_rows} payment rows")  # fmt: skip
+    return result("t_fallback", score, detail, screenshots=shots(grace, "viz-fallback"))
 
 
 def _cells(shown: dict, want: dict) -> tuple[int, int]:

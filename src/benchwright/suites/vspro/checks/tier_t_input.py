@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from benchwright.model import CheckResult
 from benchwright.suites.vspro.browser import camera as C
 from benchwright.suites.vspro.checks import _viz_evidence as ev
+from benchwright.suites.vspro.checks._browser import shots
 from benchwright.suites.vspro.checks._common import CheckSettings, g, result
 from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.observations import Observations
@@ -60,7 +61,8 @@ def t_camera(obs: Observations, _s: CheckSettings) -> CheckResult:
         f"{'yes' if yaw_ok else 'no'}); reset {rn}/{rt} tops back at the default"
         + ("" if moved else " (unpaid: the scene never provably moved during the drag)")
     )
-    return result("t_camera", score, detail, moved_fraction=round(moved_px, 4))
+    return result("t_camera", score, detail, moved_fraction=round(moved_px, 4),
+                  screenshots=shots(v, "viz-before-drag", "viz-after-drag"))  # fmt: skip
 
 
 @vspro_check("t_picking", needs=("browser",))

@@ -148,7 +148,7 @@ def v_responsive_375(obs: Observations, s: CheckSettings) -> CheckResult:
     if refused:
         return refused
     width, inner = load.mobile_scroll_width, load.mobile_inner_width
-    ev = {"screenshots": [p for p in shots(load) if "375" in p]}
+    ev = {"screenshots": shots(load, "load-375")}
     if width is None or inner is None or width > inner + 1:
         return result("v_responsive_375", 0.0, f"0: horizontal scroll at 375 px (scrollWidth "
                       f"{width} > innerWidth {inner} + 1)", **ev)  # fmt: skip

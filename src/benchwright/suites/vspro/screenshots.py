@@ -1,0 +1,71 @@
+"""The screenshots a scorecard keeps: each one a row relies on, with those rows.
+
+The browser phase takes a PNG wherever a scenario leaves something to see; a row that
+judges what is on one names it in its evidence (``screenshots``). The card keeps exactly
+those (a PNG no row names is evidence of nothing and is not copied), lists each with the
+rows that rely on it, and marks the few the board receives (`browser.publishable`).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchwright.model import CheckResult
+from benchwright.suites.vspro.browser import publishable, ranked
+
+
+@dataclass(frozen=True)
+class CardShot:
+    """One kept screenshot: where it is, which rows rely on it, whether it is posted."""
+
+    name: str
+    """The file's stem (``load-1280``); unique on a card."""
+    scenario: str
+    """The browser scenario that took it (its folder: ``load``, ``viz``, ...)."""
+    path: str
+    """The kept copy, beside the scorecard."""
+    rows: tuple[str, ...]
+    """The check ids whose evidence names it, in row order."""
+    published: bool
+    """Among those `browser.publishable` chose for the board."""
+
+
+def relied_on(rows: Iterable[CheckResult]) -> dict[str, tuple[str, ...]]:
+    """Screenshot path -> the rows whose evidence names it, first named first."""
+    found: dict[str, list[str]] = {}
+    for row in rows:
+        for path in row.evidence.get("screenshots", ()):
+            found.setdefault(str(path), []).append(row.check_id)
+    return {path: tuple(ids) for path, ids in found.items()}
+
+
+def keep_screenshots(
+    taken: Sequence[Path], rows: Sequence[CheckResult], shots_dir: Path, into: Path
+) -> tuple[tuple[CardShot, ...], dict[str, str]]:
+    """Copy the screenshots in ``taken`` that some row relies on from ``shots_dir`` to
+    ``into`` (keeping their ``<scenario>/<name>.png`` layout); returns them as the card
+    lists them (in the board's order, `browser.ranked`), and taken path -> kept path for
+    pointing the rows at the copies.
+
+    One screenshot per name: a second PNG of the same name (from another scenario) is
+    dropped, so ``screenshot_<name>`` is one file.
+    """
+    relying = relied_on(rows)
+    kept: dict[str, Path] = {}
+    for shot in taken:
+        if str(shot) in relying and shot.stem not in kept and shot.is_file():
+            kept[shot.stem] = shot
+    published = {p.stem for p in publishable(kept.values())}
+    cards, moved = [], {}
+    for shot in ranked(kept.values()):
+        name = shot.stem
+        target = into / shot.relative_to(shots_dir)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shot, target)
+        moved[str(shot)] = str(target)
+        cards.append(CardShot(name, shot.parent.name, str(target), relying[str(shot)],
+                              name in published))  # fmt: skip
+    return tuple(cards), moved
