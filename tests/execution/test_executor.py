@@ -17,6 +17,7 @@ from benchwright.execution.executor import (
     LocalPool,
     SerialExecutor,
     default_workers,
+    fitted,
     make_executor,
 )
 
@@ -74,6 +75,13 @@ def test_closing_the_stream_cancels_jobs_not_yet_started() -> None:
     stream.close()
     assert first.ok
     assert len(started) <= 4  # a stream of jobs is pulled as workers free up, never all at once
+
+
+def test_a_local_pool_with_at_most_one_job_to_run_is_the_serial_executor() -> None:
+    pool, serial = LocalPool(2), SerialExecutor()
+    assert isinstance(fitted(pool, 1), SerialExecutor)
+    assert isinstance(fitted(pool, 0), SerialExecutor)
+    assert fitted(pool, 2) is pool and fitted(serial, 5) is serial
 
 
 def test_make_executor_choices_and_bad_input() -> None:

@@ -197,8 +197,11 @@ def _exit_with_driver(driver: int) -> None:
     """In each pool worker: exit when the driver is gone (killed with SIGKILL, so its
     ``finally`` never ran). An orphaned worker would otherwise wait on its job queue
     forever, since every worker holds that queue's write end too. Also installs the
-    worker's interrupt handling (`_on_interrupt`)."""
-    signal.signal(signal.SIGINT, _on_interrupt)
+    worker's interrupt handling (`_on_interrupt`) for SIGINT, and for SIGTERM and SIGHUP
+    too: a stop sent to the whole process group (``timeout``, a CI runner) reaches the
+    workers as well, and must unwind their jobs rather than end them where they stand."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _on_interrupt)
 
     def watch() -> None:
         while os.getppid() == driver:
@@ -227,6 +230,12 @@ def _outcome(future: Future[Done[R]], key: str) -> Done[R]:
         return future.result()
     except Exception as exc:
         return Done(key, None, f"worker lost: {type(exc).__name__}: {exc}")
+
+
+def fitted(executor: Executor, jobs: int) -> Executor:
+    """``executor``, or the serial one when it is a local pool with at most one job to run:
+    a pool would start a process that imports everything again for that one job."""
+    return SerialExecutor() if isinstance(executor, LocalPool) and jobs <= 1 else executor
 
 
 def make_executor(

@@ -30,7 +30,7 @@ from benchwright.errors import (
     SpecError,
 )
 from benchwright.execution import integrity, key_index, store, verification
-from benchwright.execution.executor import Done, Executor, Job, SerialExecutor
+from benchwright.execution.executor import Done, Executor, Job, SerialExecutor, fitted
 from benchwright.execution.isolation import IsolationRequest, choose_confinement
 from benchwright.execution.records import SCHEMA_VERSION, TrialResult
 from benchwright.execution.summary import summarize
@@ -284,7 +284,7 @@ def execute(
             host``, ``--no-sandbox``) and ``executor`` runs more than one trial at a time.
     """
     notify = on_event or (lambda event, payload: None)
-    executor = executor or SerialExecutor()
+    executor = fitted(executor or SerialExecutor(), len(plan.trials) - len(plan.done))
     tasks = [plan.suite.task(t) for t in plan.task_ids]
     options = plan.options
     require_one_at_a_time(tasks, options.confinement, options.agent_network, executor.workers)
