@@ -16,25 +16,31 @@ the **added cost** (table time minus command time, the figure issue #26 holds to
 <= 0.3 s); then, from one more run under cProfile, the CLI's own stages. Nothing
 is asserted: timing belongs here.
 
-Figures on a shared 2-core host (load average ~2 from other work), 5 runs:
+Figures on the shared 2-core development host, 5 runs each, back to back (load
+average 7-10 from other work, so every figure is inflated; the ratios are the point):
 
-=========================  =====================  ======================
-                           before (ebb8394)       after
-=========================  =====================  ======================
-``benchwright run`` wall   2.2-3.1 s              TBD
-first check, added cost    0.62-1.1 s             TBD
-later checks, added cost   0.006-0.02 s           TBD
-=========================  =====================  ======================
+=====================================  ===================  =====================
+                                       before (ebb8394)     after
+=====================================  ===================  =====================
+``benchwright run`` wall               3.0-6.1 s            1.3-2.1 s
+first check, added cost, every run     0.80-2.54 s          0.09-0.13 s
+first check, added cost, new install   (same)               0.83 s, once
+later checks, added cost               0.01-0.11 s          0.02-0.08 s
+=====================================  ===================  =====================
+
+At load average ~2 (earlier the same day): first check added 0.66-0.95 s before,
+0.08-0.12 s after (0.06 s in-process on a warm cache: 0.04 s of it is the one-off
+overlay probe); one run's wall 1.8-3.3 s before, 1.6-1.9 s after.
 
 Before, the first check of every process ran a whole pytest session unconfined to
 fill a fresh bytecode cache (every module pytest imports compiled from source: CPU
 bound, so 5-6 s on a loaded host), and a one-trial run started a process pool whose
-worker imported benchwright again.
+worker imported benchwright and loaded the suite again. Now the cache is kept per
+install (`checks/test_must_pass/_pycache.py`) and one trial runs in the process.
 """
 
 from __future__ import annotations
 
-import cProfile  # noqa: F401  (run as ``python -m cProfile`` below)
 import json
 import os
 import pstats
@@ -76,7 +82,7 @@ STAGES = (
     ("  write and seal result.json", "execution/store.py", "write_trial"),
     ("print the summary", "execution/run_display.py", "print_summary"),
     ("  checks: view of the workspace", "test_must_pass/_workdir.py", "workdir"),
-    ("  checks: interpreter cache", "test_must_pass/_interpreter.py", "harness_pycache"),
+    ("  checks: interpreter cache", "test_must_pass/_pycache.py", "harness_pycache"),
     ("  checks: sandbox uid lease", "sandbox/_uids.py", "lease_uid"),
     ("  checks: sandbox uid release", "sandbox/_uids.py", "release"),
     ("  checks: hand files to the uid", "sandbox/_bwrap.py", "prepare"),
