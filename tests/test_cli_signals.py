@@ -103,3 +103,18 @@ def test_a_stop_signal_long_after_the_first_ends_the_process_at_once(monkeypatch
     monkeypatch.setattr(_signals.os, "kill", lambda pid, sig: sent.append((pid, sig)))
     _signals._stop(signal.SIGINT, None)
     assert sent == [(os.getpid(), signal.SIGINT)]
+
+
+def test_a_stopped_process_runs_its_exit_handlers_and_waits_for_no_thread(tmp_path: Path):
+    # A server thread started just before the signal landed was never stopped: exiting
+    # normally would wait for it forever.
+    ran = tmp_path / "exit-handler-ran"
+    code = (
+        "import atexit, pathlib, threading\n"
+        "from benchwright.cli import _signals\n"
+        "threading.Thread(target=threading.Event().wait).start()\n"
+        f"atexit.register(pathlib.Path({str(ran)!r}).touch)\n"
+        "_signals.leave(130)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], timeout=60)
+    assert done.returncode == EXIT_INTERRUPTED and ran.exists()

@@ -51,7 +51,7 @@ def leave(code: object) -> NoReturn:
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
-    os._exit(code if isinstance(code, int) else 1)
+    os._exit(0 if code is None else code if isinstance(code, int) else 1)
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
