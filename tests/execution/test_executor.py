@@ -164,3 +164,17 @@ def test_leaving_the_stream_early_interrupts_running_jobs(tmp_path) -> None:
         time.sleep(0.05)
     stream.close()  # returns once the slow job has unwound (not after its 120 s)
     assert marker.read_text() == "interrupted"
+
+
+def test_a_worker_stopped_while_idle_starts_no_job_queued_to_it(monkeypatch) -> None:
+    # The pool queues a job to a worker before it starts; a stop that reached the worker
+    # between jobs must keep it from starting, or the driver waits for the whole job.
+    from benchwright.execution import executor
+
+    monkeypatch.setattr(executor, "_interrupted", False)
+    monkeypatch.setattr(executor, "_job_running", False)
+    executor._on_interrupt(signal.SIGTERM, None)  # idle: remembered, nothing raised
+    started: list[int] = []
+    with pytest.raises(KeyboardInterrupt):
+        executor._apply(started.append, "queued", 1)
+    assert started == []

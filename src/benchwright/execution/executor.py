@@ -109,6 +109,8 @@ def _apply(fn: Callable[[P], R], key: str, payload: P) -> Done[R]:
     global _job_running
     _job_running = True
     try:
+        if _interrupted:  # stopped before it began (it was queued here already): do not start
+            raise KeyboardInterrupt
         return Done(key, fn(payload), node=here())
     except Exception as exc:
         last = traceback.extract_tb(exc.__traceback__)[-1:] or None
@@ -214,14 +216,16 @@ def _exit_with_driver(driver: int) -> None:
 def _on_interrupt(signum: int, frame: object) -> None:
     """A pool worker's SIGINT: unwind the running job once (a second signal - Ctrl-C
     reaches the worker and the driver forwards one - must not cut the first one's
-    cleanup short). An idle worker ignores it: it may hold the job queue's lock, and
-    ending there would leave its siblings waiting on that lock forever; the pool's
-    shutdown ends it."""
+    cleanup short). An idle worker only remembers it: it may hold the job queue's lock,
+    and ending there would leave its siblings waiting on that lock forever (the pool's
+    shutdown ends it), but a job already queued to it must then not start (`_apply`),
+    or the driver would wait for that whole job."""
     global _interrupted
-    if not _job_running or _interrupted:
+    if _interrupted:
         return
     _interrupted = True
-    raise KeyboardInterrupt
+    if _job_running:
+        raise KeyboardInterrupt
 
 
 def _outcome(future: Future[Done[R]], key: str) -> Done[R]:
