@@ -33,6 +33,17 @@ def session_state_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path
     patch.undo()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def session_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The harness's bytecode cache is the session's: filled once for the tests and every
+    console script they start, never in the real ``~/.cache``."""
+    path = tmp_path_factory.mktemp("cache")
+    patch = pytest.MonkeyPatch()
+    patch.setenv("BENCHWRIGHT_CACHE_DIR", str(path))
+    yield path
+    patch.undo()
+
+
 @pytest.fixture(autouse=True)
 def state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Run keys go to a fresh directory per test, never the real ``~/.local/state``."""

@@ -65,6 +65,15 @@ def test_exit_3_fails_with_the_first_stderr_line_truncated_to_500(grade):
     assert result.evidence["stdout"] == "out\n"
 
 
+def test_the_checks_time_is_its_commands_and_the_harnesss_around_it(grade):
+    # The table's time column is the check's duration; the detail names the command's
+    # own time; the evidence says where the rest went, so the three add up.
+    result = grade(must_pass("true"), CALC)
+    command_s, harness_s = result.evidence["command_s"], result.evidence["harness_s"]
+    assert result.detail.startswith("exit 0 in ") and result.detail.endswith("s: true")
+    assert harness_s >= 0 and command_s + harness_s <= result.duration_s + 0.001
+
+
 def test_a_python_traceback_is_summarized_by_its_exception_line(grade):
     result = grade(must_pass("python boom.py"), {"boom.py": "def f():\n    1 / 0\n\nf()\n"})
     assert result.status is Status.FAIL

@@ -17,6 +17,7 @@ from benchwright.execution.executor import (
     LocalPool,
     SerialExecutor,
     default_workers,
+    fitted,
     make_executor,
 )
 
@@ -74,6 +75,13 @@ def test_closing_the_stream_cancels_jobs_not_yet_started() -> None:
     stream.close()
     assert first.ok
     assert len(started) <= 4  # a stream of jobs is pulled as workers free up, never all at once
+
+
+def test_a_local_pool_with_at_most_one_job_to_run_is_the_serial_executor() -> None:
+    pool, serial = LocalPool(2), SerialExecutor()
+    assert isinstance(fitted(pool, 1), SerialExecutor)
+    assert isinstance(fitted(pool, 0), SerialExecutor)
+    assert fitted(pool, 2) is pool and fitted(serial, 5) is serial
 
 
 def test_make_executor_choices_and_bad_input() -> None:
@@ -156,3 +164,17 @@ def test_leaving_the_stream_early_interrupts_running_jobs(tmp_path) -> None:
         time.sleep(0.05)
     stream.close()  # returns once the slow job has unwound (not after its 120 s)
     assert marker.read_text() == "interrupted"
+
+
+def test_a_worker_stopped_while_idle_starts_no_job_queued_to_it(monkeypatch) -> None:
+    # The pool queues a job to a worker before it starts; a stop that reached the worker
+    # between jobs must keep it from starting, or the driver waits for the whole job.
+    from benchwright.execution import executor
+
+    monkeypatch.setattr(executor, "_interrupted", False)
+    monkeypatch.setattr(executor, "_job_running", False)
+    executor._on_interrupt(signal.SIGTERM, None)  # idle: remembered, nothing raised
+    started: list[int] = []
+    with pytest.raises(KeyboardInterrupt):
+        executor._apply(started.append, "queued", 1)
+    assert started == []

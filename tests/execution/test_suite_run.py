@@ -211,3 +211,15 @@ def test_the_agent_network_is_the_suites_unless_the_command_line_says(
     assert plan.info["agent_network"] == (flag or suite_network)
     [result] = execute(plan).results.values()
     assert result.answer == expected
+
+
+def test_a_run_with_one_trial_to_run_runs_it_here_not_in_a_new_pool_worker(tmp_path):
+    # A pool worker would import benchwright and load the suite again for the one trial;
+    # here it runs in this process, which is also the only place phase events come from.
+    from benchwright.execution.executor import LocalPool
+
+    plan = plan_run(MINISUITE, "oracle", tasks_glob="fix-double", out=tmp_path / "runs")
+    events: list[str] = []
+    outcome = execute(plan, lambda event, _payload: events.append(event), LocalPool(2))
+    assert [r.verdict for r in outcome.results.values()] == ["passed"]
+    assert "phase" in events

@@ -64,7 +64,9 @@ def test_gallery_and_meta_escape_names() -> None:
         shots=[{"name": XSS, "url": "/runs/1/screenshots/0.png"}],
         meta={"model": XSS},
     )
-    assert XSS not in html and html.count("&lt;script&gt;") == 4
+    assert (
+        XSS not in html and html.count("&lt;script&gt;") == 5
+    )  # data-shot, both alts, the caption, the meta
     assert 'src="/runs/1/screenshots/0.png"' in html
     assert "No screenshots" in render("{{ c.gallery([]) }}")
 

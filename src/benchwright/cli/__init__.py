@@ -7,9 +7,7 @@ One module per command group; each attaches its commands to the shared Typer
 
 from __future__ import annotations
 
-import signal
 import sys
-from types import FrameType
 
 import typer
 
@@ -30,6 +28,7 @@ from benchwright.cli import (  # noqa: F401 - they register commands
     watch,
 )
 from benchwright.cli._app import app
+from benchwright.cli._signals import install_stop_signals, leave, stopped
 
 __all__ = ["app", "main"]
 
@@ -37,25 +36,24 @@ __all__ = ["app", "main"]
 def main() -> None:
     """Entry point: an unexpected crash is a harness failure (exit 3), never a verdict.
 
-    SIGTERM and SIGHUP are handled as Ctrl-C is: every command already turns a
-    `KeyboardInterrupt` into "keep what finished, end every running agent, check and
-    app (their sandboxes die with them), remove temp dirs, exit 130", so a killed run
-    leaves nothing behind and ``--resume`` finishes it.
+    SIGTERM and SIGHUP are handled as Ctrl-C is, and a repeated signal does not cut the
+    cleanup short (`_signals`): every command turns a `KeyboardInterrupt` into "keep what
+    finished, end every running agent, check and app (their sandboxes die with them),
+    remove temp dirs, exit 130", so a killed run leaves nothing behind and ``--resume``
+    finishes it.
     """
     from benchwright.errors import EXIT_HARNESS
 
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, _interrupt)
+    install_stop_signals()
     try:
         app()
+    except SystemExit as exc:
+        if stopped():
+            leave(exc.code)
+        raise
     except Exception:
         import traceback
 
         traceback.print_exc()
         typer.echo("error: internal error in benchwright (the traceback is above)", err=True)
         sys.exit(EXIT_HARNESS)
-
-
-def _interrupt(signum: int, frame: FrameType | None) -> None:
-    signal.signal(signum, signal.SIG_DFL)  # a second signal ends the process at once
-    raise KeyboardInterrupt(signal.Signals(signum).name)

@@ -109,6 +109,8 @@ def _apply(fn: Callable[[P], R], key: str, payload: P) -> Done[R]:
     global _job_running
     _job_running = True
     try:
+        if _interrupted:  # stopped before it began (it was queued here already): do not start
+            raise KeyboardInterrupt
         return Done(key, fn(payload), node=here())
     except Exception as exc:
         last = traceback.extract_tb(exc.__traceback__)[-1:] or None
@@ -197,8 +199,11 @@ def _exit_with_driver(driver: int) -> None:
     """In each pool worker: exit when the driver is gone (killed with SIGKILL, so its
     ``finally`` never ran). An orphaned worker would otherwise wait on its job queue
     forever, since every worker holds that queue's write end too. Also installs the
-    worker's interrupt handling (`_on_interrupt`)."""
-    signal.signal(signal.SIGINT, _on_interrupt)
+    worker's interrupt handling (`_on_interrupt`) for SIGINT, and for SIGTERM and SIGHUP
+    too: a stop sent to the whole process group (``timeout``, a CI runner) reaches the
+    workers as well, and must unwind their jobs rather than end them where they stand."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _on_interrupt)
 
     def watch() -> None:
         while os.getppid() == driver:
@@ -211,14 +216,16 @@ def _exit_with_driver(driver: int) -> None:
 def _on_interrupt(signum: int, frame: object) -> None:
     """A pool worker's SIGINT: unwind the running job once (a second signal - Ctrl-C
     reaches the worker and the driver forwards one - must not cut the first one's
-    cleanup short). An idle worker ignores it: it may hold the job queue's lock, and
-    ending there would leave its siblings waiting on that lock forever; the pool's
-    shutdown ends it."""
+    cleanup short). An idle worker only remembers it: it may hold the job queue's lock,
+    and ending there would leave its siblings waiting on that lock forever (the pool's
+    shutdown ends it), but a job already queued to it must then not start (`_apply`),
+    or the driver would wait for that whole job."""
     global _interrupted
-    if not _job_running or _interrupted:
+    if _interrupted:
         return
     _interrupted = True
-    raise KeyboardInterrupt
+    if _job_running:
+        raise KeyboardInterrupt
 
 
 def _outcome(future: Future[Done[R]], key: str) -> Done[R]:
@@ -227,6 +234,12 @@ def _outcome(future: Future[Done[R]], key: str) -> Done[R]:
         return future.result()
     except Exception as exc:
         return Done(key, None, f"worker lost: {type(exc).__name__}: {exc}")
+
+
+def fitted(executor: Executor, jobs: int) -> Executor:
+    """``executor``, or the serial one when it is a local pool with at most one job to run:
+    a pool would start a process that imports everything again for that one job."""
+    return SerialExecutor() if isinstance(executor, LocalPool) and jobs <= 1 else executor
 
 
 def make_executor(

@@ -31,7 +31,7 @@ from benchwright.errors import (
     SpecError,
 )
 from benchwright.execution import integrity, key_index, store, verification
-from benchwright.execution.executor import Done, Executor, Job, SerialExecutor
+from benchwright.execution.executor import Done, Executor, Job, SerialExecutor, fitted
 from benchwright.execution.isolation import IsolationRequest, choose_confinement
 from benchwright.execution.records import SCHEMA_VERSION, TrialResult
 from benchwright.execution.run_exit import (
@@ -324,7 +324,7 @@ def execute(
     """
     running = RunningTrials(on_event or (lambda event, payload: None))
     notify: Listener = running
-    executor = executor or SerialExecutor()
+    executor = fitted(executor or SerialExecutor(), len(plan.trials) - len(plan.done))
     tasks = [plan.suite.task(t) for t in plan.task_ids]
     options = plan.options
     require_one_at_a_time(tasks, options.confinement, options.agent_network, executor.workers)

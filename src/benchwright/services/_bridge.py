@@ -20,6 +20,7 @@ import os
 import shutil
 import tempfile
 import threading
+import weakref
 from collections.abc import Iterator
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -91,6 +92,8 @@ class Bridge:
         sweep_stale(Path(tempfile.gettempdir()))
         # short: sun_path is 108 bytes; the pid lets a later grader sweep it if we are killed
         self.directory = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
+        # removed by `close`, or at exit when a stop signal landed before anyone could close
+        self._remove_directory = weakref.finalize(self, shutil.rmtree, self.directory, True)
         self.reached = False
         """Whether a connection ever reached the app's port inside (the app had bound it)."""
         self._loop = asyncio.new_event_loop()
@@ -183,7 +186,7 @@ class Bridge:
                 self._thread.join(STEP_TIMEOUT_S)
         if not self._thread.is_alive() and not self._loop.is_closed():
             self._loop.close()
-        shutil.rmtree(self.directory, ignore_errors=True)
+        self._remove_directory()
 
     async def _close_relays(self) -> None:
         await self._relays.close()

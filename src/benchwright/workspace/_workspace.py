@@ -70,11 +70,17 @@ class Workspace:
         if self._parent is None:
             try:
                 parent = Path(tempfile.mkdtemp(prefix="benchwright-"))
+            except OSError as exc:
+                raise HarnessError(f"cannot materialize workspace: {exc}") from exc
+            try:
                 _write_tree(parent / WORKSPACE_DIRNAME, self.files)
                 if self.keep:
                     _write_tree(parent / INITIAL_DIRNAME, self.initial)
-            except OSError as exc:
-                raise HarnessError(f"cannot materialize workspace: {exc}") from exc
+            except BaseException as exc:  # an interrupt too: no half-written tree left behind
+                shutil.rmtree(parent, ignore_errors=True)
+                if isinstance(exc, OSError):
+                    raise HarnessError(f"cannot materialize workspace: {exc}") from exc
+                raise
             self._parent = parent
         return self._parent / WORKSPACE_DIRNAME
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import secrets
 import shlex
+import time
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
@@ -34,7 +35,6 @@ from benchwright.checks.test_must_pass._canary import plant
 from benchwright.checks.test_must_pass._command import Invocation, parse
 from benchwright.checks.test_must_pass._interpreter import (
     environment,
-    harness_pycache,
     interpreter_words,
     write_site,
 )
@@ -45,6 +45,7 @@ from benchwright.checks.test_must_pass._junit import (
     stamped_tests,
 )
 from benchwright.checks.test_must_pass._program import missing_program, not_started
+from benchwright.checks.test_must_pass._pycache import harness_pycache
 from benchwright.checks.test_must_pass._pytest_config import PytestConfig, fixture_config
 from benchwright.checks.test_must_pass._verdict import exit_detail, judge_report
 from benchwright.checks.test_must_pass._workdir import Workdir, remove_conftests, workdir
@@ -104,13 +105,17 @@ def test_must_pass(p: TestMustPassParams, ctx: CheckContext) -> CheckResult:
     except SyntaxError as exc:
         return ctx.result(Status.INFRA, 0.0, f"a stamped test file does not parse: {exc}")
     config = fixture_config(ctx.task.files)
+    started = time.perf_counter()
     try:
         with workdir(ctx.directory(), shared=ctx.confinement.enabled) as work:
             obs, facts = _execute(invocation, p, ctx, work, config)
             report = _report(work) if invocation.runner == "pytest" else None
     except OSError as exc:
         return ctx.result(Status.INFRA, 0.0, f"cannot copy the workspace for the command: {exc}")
-    evidence = {**_evidence(p.command, obs), **facts}
+    # The check's time beyond its command's (its view, the sandbox, clean-up): the table's
+    # time column is the two together, and the detail names the command's alone.
+    harness_s = max(0.0, time.perf_counter() - started - obs.duration_s)
+    evidence = {**_evidence(p.command, obs), "harness_s": round(harness_s, 3), **facts}
     if obs.error:  # the shell itself could not start: the harness, not the work
         return ctx.result(Status.INFRA, 0.0, obs.error, **evidence)
     if obs.timed_out:

@@ -11,22 +11,16 @@ Every Python the command starts (the leading one and any it spawns) gets:
   gets it later, from the harness bootstrap: see `_bootstrap`);
 * no bytecode from the workspace: ``PYTHONDONTWRITEBYTECODE`` and a ``pycache_prefix``
   the harness owns, read-only in the sandbox (the copy is also stripped of ``*.pyc``; see
-  `_workdir`). The harness fills that prefix once per process, from a pytest run of its
-  own on a test of its own, so the grader's modules are not compiled afresh per check;
-  it never holds bytecode for a workspace path (each copy is a new directory);
+  `_workdir`). The harness fills that prefix once per install, from a pytest run of its
+  own on a test of its own, so the grader's modules are not compiled afresh per check
+  (`_pycache`); it never holds bytecode for a workspace path;
 * no user site, no ``PYTHONSTARTUP``, none of the grader's other variables.
 """
 
 from __future__ import annotations
 
-import atexit
-import contextlib
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -73,36 +67,3 @@ def environment(
         **extra,
     )
     return env
-
-
-_CACHE_LOCK = threading.Lock()
-_cache: list[Path] = []
-WARM_TEST = "def test_warm():\n    assert True\n"
-
-
-def harness_pycache() -> Path:
-    """The ``pycache_prefix`` of every check command in this process, filled on first use."""
-    with _CACHE_LOCK:
-        if not _cache:
-            root = Path(tempfile.mkdtemp(prefix="bw-pycache-"))
-            atexit.register(shutil.rmtree, root, True)
-            _warm(root / "prefix", root / "warm")
-            root.chmod(0o755)
-            _cache.append(root / "prefix")
-        return _cache[0]
-
-
-def _warm(prefix: Path, scratch: Path) -> None:
-    """Compile what a pytest run imports into ``prefix``: harness code only, unconfined.
-
-    A failure leaves the prefix partial, which costs time, never correctness.
-    """
-    prefix.mkdir()
-    scratch.mkdir()
-    (scratch / "test_warm.py").write_text(WARM_TEST, encoding="utf-8")
-    env = {"PATH": os.environ.get("PATH", os.defpath), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    argv = [*interpreter_words(prefix), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-    argv += [f"--junitxml={scratch / 'report.xml'}", str(scratch / "test_warm.py")]
-    with contextlib.suppress(OSError, subprocess.TimeoutExpired):
-        subprocess.run(argv, cwd=scratch, env=env, capture_output=True, timeout=120, check=False)
-    shutil.rmtree(scratch, ignore_errors=True)
