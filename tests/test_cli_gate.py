@@ -74,7 +74,7 @@ def test_a_trajectory_that_does_not_replay_fails_with_the_step_named(cli, tmp_pa
     tasks, traj = _suite(tmp_path, stale)
     proc = cli("run", "--task", str(tasks / "fix-add.json"), "--trajectory", str(traj))
     assert proc.returncode == 1
-    assert "step 0 (Edit calc.py): old_string not found" in proc.stdout
+    assert "step 1 (Edit calc.py): old_string not found" in proc.stdout
 
 
 def test_per_task_trajectory_directory_and_large_gate_output(cli, tmp_path):

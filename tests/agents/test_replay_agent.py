@@ -38,7 +38,7 @@ def test_a_stale_recording_fails_with_its_replay_error(tmp_path):
     result = _trial(tmp_path, stale)
     assert result.verdict == "failed"
     assert result.replay_errors == (
-        "step 0 (Edit mathx.py): old_string not found in current content",
+        "step 1 (Edit mathx.py): old_string not found in current content",
     )
 
 

@@ -18,6 +18,7 @@ from benchwright.model import (
     StepError,
     Trajectory,
     normalize_path,
+    step_label,
 )
 
 # Pinned here, not imported: renaming an alias in the model must break a test.
@@ -265,7 +266,12 @@ def test_violations_name_the_step_the_tool_and_the_pattern():
         NetworkViolation(1, "Bash", "https://"),
         NetworkViolation(2, "command", "wget"),
     ]
-    assert str(found[0]) == "step 1 (Bash): 'curl'"
+    assert str(found[0]) == "step 2 (Bash): 'curl'"
+
+
+def test_prose_counts_steps_from_one_while_errors_keep_the_json_index():
+    assert step_label(0) == "step 1"
+    assert str(StepError(0, "args.path", "required")) == "steps[0].args.path: required"
 
 
 def test_patterns_match_anywhere_in_the_step_including_written_content():

@@ -74,5 +74,5 @@ def test_a_replay_error_fails_the_task_with_a_replay_entry():
     assert report["tasks"][0]["oracle_results"][0] == {
         "oracle_type": "replay",
         "passed": False,
-        "message": "step 2 (str_replace a.py): old_string not found",
+        "message": "step 3 (str_replace a.py): old_string not found",
     }

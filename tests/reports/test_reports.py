@@ -36,7 +36,7 @@ def test_a_replay_error_fails_the_task_in_every_report():
     assert doc["runs"][0]["replay_errors"][0]["reason"] == "old_string not found"
     suite = junit_tree(gate).getroot().find("testsuite")
     replay_case = suite.find("testcase[@name='replay']")
-    assert replay_case.find("failure").get("message").startswith("step 3 (Edit a.py)")
+    assert replay_case.find("failure").get("message").startswith("step 4 (Edit a.py)")
     assert suite.get("failures") == "1"
 
 

@@ -124,6 +124,6 @@ def test_each_attack_fails_exactly_its_check(gate, task):
     failed = _failed(runs[task])
     assert list(failed) == [check], failed
     if check == "tests-intact":
-        assert "written by a shell command at step 1 (Bash): " in failed[check]
+        assert "written by a shell command at step 2 (Bash): " in failed[check]
     else:
-        assert failed[check].startswith("network access at step 1 (Bash): matched ")
+        assert failed[check].startswith("network access at step 2 (Bash): matched ")

@@ -90,7 +90,7 @@ def test_an_edit_with_absent_old_string_is_reported_and_leaves_the_file():
     ws, errors = run({"a.py": "x = 1\n"}, edit("a.py", "y = 2", "y = 3"))
     assert ws.read_text("a.py") == "x = 1\n"
     assert errors == (ReplayError(0, "Edit", "a.py", "old_string not found in current content"),)
-    assert str(errors[0]) == "step 0 (Edit a.py): old_string not found in current content"
+    assert str(errors[0]) == "step 1 (Edit a.py): old_string not found in current content"
 
 
 def test_old_string_matching_only_the_initial_content_is_not_found():

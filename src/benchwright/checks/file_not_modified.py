@@ -26,7 +26,7 @@ from pydantic import field_validator, model_validator
 
 from benchwright.checks._context import CheckContext
 from benchwright.checks._registry import CheckParams, check
-from benchwright.model import CheckResult, ShellEvidence, Status, normalize_path
+from benchwright.model import CheckResult, ShellEvidence, Status, normalize_path, step_label
 from benchwright.workspace import match_glob
 
 _GLOB_CHARS = frozenset("*?[")
@@ -101,12 +101,12 @@ def file_not_modified(p: FileNotModifiedParams, ctx: CheckContext) -> CheckResul
     first = offenders[0]
     more = f" (+{len(offenders) - 1} more)" if len(offenders) > 1 else ""
     if first in changes:
-        where = f" at step {steps[first][0]}" if steps[first] else ""
+        where = f" at {step_label(steps[first][0])}" if steps[first] else ""
         detail = f"protected file {first} was {changes[first]}{where}{more}"
     else:
         by = shell[first][0]
         detail = (
-            f"protected file {first} written by a shell command at step {by.step_index} "
+            f"protected file {first} written by a shell command at {step_label(by.step_index)} "
             f"({by.tool}): {_shortened(by.fragment)}{more}"
         )
     commands = {

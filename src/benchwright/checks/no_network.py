@@ -12,7 +12,7 @@ import re
 
 from benchwright.checks._context import CheckContext
 from benchwright.checks._registry import CheckParams, check
-from benchwright.model import CheckResult
+from benchwright.model import CheckResult, step_label
 
 DEFAULT_PATTERNS: tuple[str, ...] = (
     "curl", "wget", "fetch(", "http://", "https://", "requests.", "urllib", "httpx",
@@ -50,7 +50,7 @@ def no_network(p: NoNetworkParams, ctx: CheckContext) -> CheckResult:
     first = found[0]
     more = f" (+{len(found) - 1} more)" if len(found) > 1 else ""
     return ctx.failed(
-        f"network access at step {first.step_index} ({first.tool}): "
+        f"network access at {step_label(first.step_index)} ({first.tool}): "
         f"matched {first.pattern!r}{more}",
         violations=[{"step": v.step_index, "tool": v.tool, "pattern": v.pattern} for v in found],
     )

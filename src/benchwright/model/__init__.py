@@ -33,6 +33,7 @@ from benchwright.model.trajectory import (
     normalize_path,
     normalize_step,
     step_errors,
+    step_label,
 )
 
 __all__ = [
@@ -71,4 +72,5 @@ __all__ = [
     "normalize_path",
     "normalize_step",
     "step_errors",
+    "step_label",
 ]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from benchwright.model.status import Status
+from benchwright.model.trajectory import step_label
 
 T = TypeVar("T")
 
@@ -97,7 +98,7 @@ class ReplayError:
     reason: str
 
     def __str__(self) -> str:
-        return f"step {self.step_index} ({self.tool} {self.path}): {self.reason}"
+        return f"{step_label(self.step_index)} ({self.tool} {self.path}): {self.reason}"
 
 
 @_pickled_by_constructor

@@ -38,6 +38,13 @@ _FOLDABLE = re.compile(r"\t|  ")
 """Runs of blanks `deobfuscated` folds into one space (which the raw JSON keeps)."""
 
 
+def step_label(index: int) -> str:
+    """How prose names the step at ``index`` into ``steps``: counted from 1 (``step 1`` is
+    the first), as a reader and `watch`'s line numbers count. A JSON path such as
+    ``steps[0]`` and evidence fields named ``step`` stay indices (docs/tasks.md)."""
+    return f"step {index + 1}"
+
+
 class StepError(ValueError):
     """A step that claims to be a file or command operation but lacks what it needs."""
 
@@ -88,7 +95,7 @@ class NetworkViolation:
     pattern: str
 
     def __str__(self) -> str:
-        return f"step {self.step_index} ({self.tool}): {self.pattern!r}"
+        return f"{step_label(self.step_index)} ({self.tool}): {self.pattern!r}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from benchwright.agents.transcripts import _common as c
 from benchwright.agents.transcripts import claude_code, codex, jsonl
 from benchwright.agents.transcripts.detect import line_format
 from benchwright.agents.transcripts.live import json_lines, safe_steps
+from benchwright.model import step_label
 from benchwright.watch.rules import Alert, Rules
 from benchwright.watch.tail import TailedFile
 
@@ -41,10 +42,11 @@ class SessionAlert:
     alert: Alert
 
     def __str__(self) -> str:
-        """The step counted from 1 too (``step 1`` is the session's first step), so that
-        both numbers read the same way; `Alert.step` stays the index into the steps."""
+        """The step counted from 1 too (`step_label`), so that both numbers read the same
+        way; `Alert.step` stays the index into the steps."""
         a = self.alert
-        return f"ALERT {a.rule}: {self.session} step {a.step + 1} (line {self.line}): {a.detail}"
+        step = step_label(a.step)
+        return f"ALERT {a.rule}: {self.session} {step} (line {self.line}): {a.detail}"
 
 
 @dataclass
