@@ -1,6 +1,6 @@
 """The vendorsync reference's page in headless Chromium, served by the real app process
-against the temporary fake Meridian v1: the empty, data and error states, the sync
-button, currency formatting, no raw ISO-8601 anywhere, and a 375-pixel viewport."""
+against the Meridian v1 mock: the empty, data and error states, the sync button,
+currency formatting, no raw ISO-8601 anywhere, and a 375-pixel viewport."""
 
 from __future__ import annotations
 
@@ -8,30 +8,28 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from fake_meridian1 import TOTAL, FakeMeridian1
 from reference_app import ReferenceApp
+
+from benchwright.services.meridian import MeridianMock
 
 ISO_8601 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
 
 
-@pytest.fixture(scope="module")
-def vendor() -> Iterator[FakeMeridian1]:
-    fake = FakeMeridian1(retry_secs=0)  # the waits are the backend tests' business
-    fake.url = fake.start()
-    yield fake
-    fake.stop()
+def _euros(minor: int) -> str:
+    return f"€{minor // 100:,}.{minor % 100:02d}"
 
 
 @pytest.fixture
-def fresh_app(vendor: FakeMeridian1, tmp_path) -> Iterator[ReferenceApp]:
-    running = ReferenceApp(tmp_path / "page.db", vendor.url).start()
+def fresh_app(vendor: MeridianMock, tmp_path) -> Iterator[ReferenceApp]:
+    running = ReferenceApp(tmp_path / "page.db", vendor.base_url).start()
     yield running
     running.close()
 
 
 @pytest.fixture(scope="module")
-def synced_app(vendor: FakeMeridian1, tmp_path_factory) -> Iterator[ReferenceApp]:
-    running = ReferenceApp(tmp_path_factory.mktemp("page") / "synced.db", vendor.url).start()
+def synced_app(vendor: MeridianMock, tmp_path_factory) -> Iterator[ReferenceApp]:
+    running = ReferenceApp(tmp_path_factory.mktemp("page") / "synced.db", vendor.base_url)
+    running.start()
     assert running.post("/api/sync").status == 200
     yield running
     running.close()
@@ -44,7 +42,10 @@ def _console_errors(page) -> list[str]:
     return errors
 
 
-def test_a_fresh_db_shows_the_empty_state_then_the_sync_button_fills_the_table(page, fresh_app):
+def test_a_fresh_db_shows_the_empty_state_then_the_sync_button_fills_the_table(
+    page, vendor, fresh_app
+):
+    truth = vendor.fixture
     errors = _console_errors(page)
     page.goto(fresh_app.url("/"))
     page.locator("#empty").wait_for(state="visible")
@@ -55,16 +56,17 @@ def test_a_fresh_db_shows_the_empty_state_then_the_sync_button_fills_the_table(p
     page.locator("#sync-now").click()
     page.locator("#data").wait_for(state="visible")
     assert page.locator("#payments tbody tr").count() == 25
-    assert page.locator("#summary").inner_text() == f"{TOTAL} payments · €44,091.97"
+    summary = f"{truth.total} payments · {_euros(truth.sum_minor)}"
+    assert page.locator("#summary").inner_text() == summary
     first = page.locator("#payments tbody tr").first.locator("td").all_inner_texts()
-    assert first[1:] == ["€10.00", "settled"]  # pay_0000: 1000 minor units, oldest
+    assert first[1:] == [_euros(truth.rows[0]["amount_minor"]), "settled"]  # the oldest
     assert page.locator("#last-sync").inner_text() not in ("", "Never synced")
     assert page.locator("#sync-now").is_enabled()
     assert page.locator("#empty").is_hidden()
 
     page.locator("#next").click()
     page.wait_for_function("document.querySelector('#page-info').textContent.startsWith('26')")
-    assert page.locator("#page-info").inner_text() == f"26\u201350 of {TOTAL}"
+    assert page.locator("#page-info").inner_text() == f"26\u201350 of {truth.total}"
     assert not ISO_8601.search(page.evaluate("document.documentElement.outerHTML"))
     assert errors == []
 
