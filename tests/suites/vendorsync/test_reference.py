@@ -140,6 +140,8 @@ def test_a_resync_after_vendor_changes_updates_rows_in_place(app, vendor, second
     assert answer == {"fetched": total, "inserted": 0, "total": total}
     refunded = {row["id"] for row in _all_rows(app, total) if row["status"] == "refunded"}
     assert refunded == set(changed)
+    filtered = app.get("/api/payments?status=refunded&limit=100").body  # the page's filter
+    assert {row["id"] for row in filtered["data"]} == refunded and filtered["total"] == 25
 
 
 def test_two_syncs_at_once_neither_duplicate_nor_lose(app, vendor, first_sync):

@@ -1,6 +1,7 @@
 """The vendorsync reference's page in headless Chromium, served by the real app process
 against the Meridian v1 mock: the empty, data and error states, the sync button,
-currency formatting, no raw ISO-8601 anywhere, and a 375-pixel viewport."""
+currency formatting, no raw ISO-8601 anywhere, a 375-pixel viewport, each status
+looking distinct, and the status filter."""
 
 from __future__ import annotations
 
@@ -90,3 +91,72 @@ def test_at_375_pixels_nothing_scrolls_sideways(page, synced_app):
     page.locator("#data").wait_for(state="visible")
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1]
+
+
+@pytest.fixture
+def mixed_app(own_vendor: MeridianMock, tmp_path) -> Iterator[ReferenceApp]:
+    """An app synced after the vendor's update pass: settled and refunded payments."""
+    own_vendor.mutate_statuses()
+    running = ReferenceApp(tmp_path / "mixed.db", own_vendor.base_url).start()
+    assert running.post("/api/sync").status == 200
+    yield running
+    running.close()
+
+
+def _badges(page) -> list[dict]:
+    """Each status badge of the table: its text and its computed ink and fill."""
+    return page.eval_on_selector_all(
+        "#payments tbody .badge",
+        """els => els.map(el => {
+            const style = getComputedStyle(el);
+            return {text: el.textContent, ink: style.color, fill: style.backgroundColor};
+        })""",
+    )
+
+
+def _page_info_reads(page, text: str) -> None:
+    page.wait_for_function(
+        "text => document.querySelector('#page-info').textContent === text", arg=text
+    )
+
+
+def test_each_status_looks_distinct(page, own_vendor, mixed_app):
+    truth = own_vendor.fixture
+    first_page = set(truth.true_order[:25])
+    assert first_page & set(truth.mutation_map) and first_page - set(truth.mutation_map)
+    page.goto(mixed_app.url("/"))
+    page.locator("#data").wait_for(state="visible")
+    looks = {badge["text"]: (badge["ink"], badge["fill"]) for badge in _badges(page)}
+    assert set(looks) == {"settled", "refunded"}
+    (settled_ink, settled_fill), (refunded_ink, refunded_fill) = looks["settled"], looks["refunded"]
+    assert settled_ink != refunded_ink and settled_fill != refunded_fill
+    assert "rgba(0, 0, 0, 0)" not in (settled_fill, refunded_fill)  # a fill, not plain text
+
+
+def test_the_status_filter_narrows_the_table_and_its_paging(page, own_vendor, mixed_app):
+    errors = _console_errors(page)
+    total, refunded = own_vendor.fixture.total, len(own_vendor.fixture.mutation_map)
+    page.goto(mixed_app.url("/"))
+    page.locator("#data").wait_for(state="visible")
+    assert page.locator("#status-filter option").all_inner_texts() == [
+        "All statuses", "Settled", "Pending", "Refunded"]  # fmt: skip
+
+    page.select_option("#status-filter", "refunded")
+    _page_info_reads(page, f"1\u2013{refunded} of {refunded}")
+    assert {badge["text"] for badge in _badges(page)} == {"refunded"}
+    assert page.locator("#next").is_disabled()
+
+    page.select_option("#status-filter", "settled")
+    _page_info_reads(page, f"1\u201325 of {total - refunded}")
+    page.locator("#next").click()
+    _page_info_reads(page, f"26\u201350 of {total - refunded}")
+    assert {badge["text"] for badge in _badges(page)} == {"settled"}
+
+    page.select_option("#status-filter", "pending")  # back to the first page, none to show
+    _page_info_reads(page, "0\u20130 of 0")
+    assert page.locator("#payments td.none").inner_text() == "No pending payments."
+    assert page.locator("#data").is_visible() and page.locator("#empty").is_hidden()
+
+    page.select_option("#status-filter", "")
+    _page_info_reads(page, f"1\u201325 of {total}")
+    assert errors == []
