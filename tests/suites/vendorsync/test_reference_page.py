@@ -54,7 +54,14 @@ def test_a_fresh_db_shows_the_empty_state_then_the_sync_button_fills_the_table(
     assert page.locator("#last-sync").inner_text() == "Never synced"
     assert page.locator("#loading").is_hidden() and page.locator("#error").is_hidden()
 
+    held: list = []  # the sync request, held until the button has been seen disabled
+    page.route("**/api/sync", lambda route: held.append(route))
     page.locator("#sync-now").click()
+    page.wait_for_function("document.querySelector('#sync-now').disabled")
+    while not held:
+        page.wait_for_timeout(20)  # let the route handler run
+    assert page.locator("#empty-sync").is_disabled()  # no second sync while one runs
+    held[0].continue_()
     page.locator("#data").wait_for(state="visible")
     assert page.locator("#payments tbody tr").count() == 25
     summary = f"{truth.total} payments · {_euros(truth.sum_minor)}"
