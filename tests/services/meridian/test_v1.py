@@ -206,3 +206,19 @@ def test_the_ledgers_control_reports_the_contract_ledger(mock_v1):
     body = httpx.post(mock_v1.control_url + "/admin/ledgers", headers=auth, timeout=5).json()
     assert body["contract_ledger"]["cursor_expiry"] == 1.0
     assert body["contract_ledger"]["retry_date"] == 1.0
+
+
+def test_a_second_sync_marked_as_a_continuation_meets_no_trap_again(mock_v1, client_v1):
+    """sb-5.2's ``second_sync_cost`` earns 1.0 only when every request of the re-sync is
+    answered 304: a grader marks it ``sync2`` (a continuation), never a resetting name."""
+    mock_v1.mark_phase("sync1")
+    _walker(mock_v1).walk()
+    mock_v1.mark_phase("sync2")
+    statuses, cursor = [], None
+    for _ in range(3):
+        reply = client_v1.get(LIST, params={"limit": 100} | ({"cursor": cursor} if cursor else {}))
+        statuses.append(reply.status_code)
+        cursor = reply.json()["next_cursor"]
+    assert (statuses, cursor) == ([200, 200, 200], None)
+    mock_v1.mark_phase("resync")  # a resetting name re-arms the throttle
+    assert [client_v1.get(LIST).status_code for _ in range(2)] == [200, 429]

@@ -1,9 +1,11 @@
 """The vendorsync golden reference, run for real: its process, its SQLite file, its HTTP
-API and page, against a Meridian v1 vendor on loopback.
+API and page, against the Meridian v1 mock on loopback.
 
-The vendor is `fake_meridian1.FakeMeridian1`, a temporary stand-in until the Meridian v1
-mock profile is merged (see that module). One app and one first sync serve the module;
-the tests that need their own process or vendor start their own.
+Every expected number is the mock's own ground truth (`MeridianMock.fixture`) and every
+reading of the client's vendor habits is the mock's `contract_ledger()`, with the
+phases marked as a grader marks them (``sync1`` resets the traps, ``sync2`` continues).
+One app and one first sync serve the module; tests that need their own process or
+vendor start their own.
 """
 
 from __future__ import annotations
@@ -13,57 +15,54 @@ import sys
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from email.utils import formatdate
+from email.utils import formatdate, parsedate_to_datetime
 
 import pytest
-from fake_meridian1 import SUM_MINOR, TOTAL, FakeMeridian1, true_order
 from reference_app import REFERENCE, ReferenceApp
+from vendor_mock import list_lines
+
+from benchwright.services.meridian import MeridianMock
 
 PAYMENT_KEYS = {"id", "amount_minor", "currency", "created_at", "status"}
 ISO_8601 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
-
-
-def _instant(text: str) -> datetime:
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
-
-
-@pytest.fixture(scope="module")
-def vendor() -> Iterator[FakeMeridian1]:
-    fake = FakeMeridian1()
-    fake.url = fake.start()
-    yield fake
-    fake.stop()
+PUBLIC_GRACE_S = 0.15
+"""How early the public scorer lets a retry arrive (docs/facts/meridian-v1.md §8)."""
 
 
 @pytest.fixture(scope="module")
-def app(vendor: FakeMeridian1, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ReferenceApp]:
+def app(vendor: MeridianMock, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ReferenceApp]:
     db = tmp_path_factory.mktemp("vendorsync") / "fresh" / "vendorsync.db"  # no such dir yet
-    running = ReferenceApp(db, vendor.url).start()
+    running = ReferenceApp(db, vendor.base_url).start()
     yield running
     running.close()
 
 
+def _sync(app: ReferenceApp, vendor: MeridianMock, phase: str) -> dict:
+    """Mark ``phase``, sync once, and return the answer, the list requests and the ledger."""
+    vendor.mark_phase(phase)
+    mark = len(vendor.trace.lines())
+    answer = app.post("/api/sync")
+    assert answer.status == 200, answer.raw
+    ledger = vendor.contract_ledger(phase)
+    return {"sync": answer.body, "lists": list_lines(vendor, mark), "ledger": ledger}
+
+
 @pytest.fixture(scope="module")
-def first_sync(app: ReferenceApp, vendor: FakeMeridian1) -> dict:
-    """Health on the fresh db, then the first sync, and the vendor requests it made."""
+def first_sync(app: ReferenceApp, vendor: MeridianMock) -> dict:
+    """Health on the fresh db, then the first sync (traps armed afresh)."""
     fresh = app.get("/api/health").body
-    mark = len(vendor.trace)
-    answer = app.post("/api/sync")
-    assert answer.status == 200, answer.raw
-    return {"fresh": fresh, "sync": answer.body, "lists": vendor.lists(mark)}
+    return {"fresh": fresh, **_sync(app, vendor, "sync1")}
 
 
 @pytest.fixture(scope="module")
-def second_sync(app: ReferenceApp, vendor: FakeMeridian1, first_sync: dict) -> dict:
-    mark = len(vendor.trace)
-    answer = app.post("/api/sync")
-    assert answer.status == 200, answer.raw
-    return {"sync": answer.body, "lists": vendor.lists(mark)}
+def second_sync(app: ReferenceApp, vendor: MeridianMock, first_sync: dict) -> dict:
+    """The re-sync of the unchanged vendor, a continuation of the first sync's phase."""
+    return _sync(app, vendor, "sync2")
 
 
-def _all_rows(app: ReferenceApp) -> list[dict]:
+def _all_rows(app: ReferenceApp, total: int) -> list[dict]:
     rows: list[dict] = []
-    for offset in range(0, TOTAL, 100):
+    for offset in range(0, total, 100):
         rows += app.get(f"/api/payments?limit=100&offset={offset}").body["data"]
     return rows
 
@@ -71,63 +70,81 @@ def _all_rows(app: ReferenceApp) -> list[dict]:
 # -- boot and health ------------------------------------------------------------------------
 
 
-def test_health_on_a_fresh_db_then_after_the_sync(app, first_sync):
+def test_health_on_a_fresh_db_then_after_the_sync(app, vendor, first_sync):
     assert first_sync["fresh"] == {"status": "ok", "payments": 0, "last_sync": None}
     health = app.get("/api/health")
     assert health.headers["Content-Type"] == "application/json"
-    assert health.body["payments"] == TOTAL
+    assert health.body["payments"] == vendor.fixture.total
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", health.body["last_sync"])
 
 
 # -- the vendor contract, read from the vendor's record -------------------------------------
 
 
-def test_the_first_sync_walks_every_page_through_the_traps(first_sync):
-    assert first_sync["sync"] == {"fetched": TOTAL, "inserted": TOTAL, "total": TOTAL}
+def test_the_first_sync_walks_every_page_through_the_traps_at_the_optimum(vendor, first_sync):
+    total = vendor.fixture.total
+    assert first_sync["sync"] == {"fetched": total, "inserted": total, "total": total}
     lists = first_sync["lists"]
-    statuses = [e["status"] for e in lists]
-    assert statuses == [200, 429, 410, 429, 304, 200, 200]  # the optimum: 7 requests
+    assert [e["status"] for e in lists] == [200, 429, 410, 429, 304, 200, 200]
+    ledger = first_sync["ledger"]
+    assert ledger.list_requests == len(lists) == vendor.fixture.optimal_requests
+    assert (ledger.largest_limit, ledger.offset_style_requests, ledger.reached_end) == (
+        100, 0, True)  # fmt: skip
     assert all(e["query"].get("limit") == "100" for e in lists)
-    assert not any({"page", "offset", "skip"} & set(e["query"]) for e in lists)
-    assert all(e["authorization"] == "Bearer sk_test_meridian" for e in lists)
-    assert lists[-1]["query"].get("cursor") and lists[-1]["status"] == 200
+    assert all(e["authorized"] for e in lists)
+    assert lists[-1]["query"].get("cursor") and lists[-1]["last"]
 
 
 def test_retry_after_is_honoured_in_both_forms(first_sync):
+    ledger = first_sync["ledger"]
+    assert (ledger.retry_seconds, ledger.retry_date) == (1.0, 1.0), ledger.details
+    # Also within the public scorer's stricter grace (0.15 s), read from the same trace.
     lists = first_sync["lists"]
-    secs = next(i for i, e in enumerate(lists) if "retry_after" in e)
-    assert lists[secs + 1]["t"] - lists[secs]["t"] >= int(lists[secs]["retry_after"]) - 0.15
-    date = next(i for i, e in enumerate(lists) if "retry_at" in e)
-    assert lists[date + 1]["t"] >= lists[date]["retry_at"] - 0.15
+    secs = next(i for i, e in enumerate(lists) if e.get("form") == "seconds")
+    assert lists[secs + 1]["t"] - lists[secs]["t"] >= float(lists[secs]["retry_after"]) - 0.15
+    date = next(i for i, e in enumerate(lists) if e.get("form") == "date")
+    moment = parsedate_to_datetime(lists[date]["retry_after"]).timestamp()
+    assert lists[date + 1]["t"] >= moment - PUBLIC_GRACE_S
 
 
 def test_an_expired_cursor_restarts_the_walk_and_is_never_sent_again(first_sync):
+    assert first_sync["ledger"].cursor_expiry == 1.0, first_sync["ledger"].details
     lists = first_sync["lists"]
     expired = next(i for i, e in enumerate(lists) if e["status"] == 410)
+    assert lists[expired]["reason"] == "cursor_expired"
     assert "cursor" not in lists[expired + 1]["query"]
     # The same cursor text may come back from the new walk's first page, never before it.
-    dead = lists[expired]["dead_cursor"]
+    dead = lists[expired]["query"]["cursor"]
     resent = [i for i, e in enumerate(lists) if i > expired and e["query"].get("cursor") == dead]
     restarted = next(i for i, e in enumerate(lists) if i > expired and e["status"] in (200, 304))
     assert all(i > restarted for i in resent)
 
 
-def test_a_resync_is_answered_304_and_duplicates_nothing(app, second_sync):
-    assert second_sync["sync"] == {"fetched": TOTAL, "inserted": 0, "total": TOTAL}
-    lists = second_sync["lists"]
-    assert lists and all(e["if_none_match"] and e["status"] == 304 for e in lists)
-    ids = [row["id"] for row in _all_rows(app)]
-    assert len(ids) == len(set(ids)) == TOTAL
+def test_a_resync_is_answered_304_throughout_and_duplicates_nothing(app, vendor, second_sync):
+    total = vendor.fixture.total
+    assert second_sync["sync"] == {"fetched": total, "inserted": 0, "total": total}
+    ledger = second_sync["ledger"]
+    pages = -(-total // 100)
+    assert (ledger.list_requests, ledger.conditional_requests, ledger.not_modified) == (
+        pages, pages, pages)  # fmt: skip
+    assert [e["status"] for e in second_sync["lists"]] == [304] * pages  # no trap fired again
+    ids = [row["id"] for row in _all_rows(app, total)]
+    assert len(ids) == len(set(ids)) == total
 
 
 def test_a_resync_after_vendor_changes_updates_rows_in_place(app, vendor, second_sync):
-    changed = vendor.mutate()
+    changed = vendor.mutate_statuses()
+    assert len(changed) == 25
+    total = vendor.fixture.total
     answer = app.post("/api/sync").body
-    assert answer == {"fetched": TOTAL, "inserted": 0, "total": TOTAL}
-    assert sum(row["status"] == "refunded" for row in _all_rows(app)) == changed
+    assert answer == {"fetched": total, "inserted": 0, "total": total}
+    refunded = {row["id"] for row in _all_rows(app, total) if row["status"] == "refunded"}
+    assert refunded == set(changed)
+    filtered = app.get("/api/payments?status=refunded&limit=100").body  # the page's filter
+    assert {row["id"] for row in filtered["data"]} == refunded and filtered["total"] == 25
 
 
-def test_two_syncs_at_once_neither_duplicate_nor_lose(app, first_sync):
+def test_two_syncs_at_once_neither_duplicate_nor_lose(app, vendor, first_sync):
     answers: list = []
     threads = [threading.Thread(target=lambda: answers.append(app.post("/api/sync"))) for _ in "ab"]
     for thread in threads:
@@ -135,28 +152,29 @@ def test_two_syncs_at_once_neither_duplicate_nor_lose(app, first_sync):
     for thread in threads:
         thread.join(timeout=60)
     assert [a.status for a in answers] == [200, 200]
-    assert app.get("/api/health").body["payments"] == TOTAL
+    assert app.get("/api/health").body["payments"] == vendor.fixture.total
 
 
 # -- the API --------------------------------------------------------------------------------
 
 
-def test_payments_are_ordered_by_instant_with_exact_rows(app, first_sync):
-    rows = _all_rows(app)
-    assert [row["id"] for row in rows] == true_order()
+def test_payments_are_ordered_by_instant_with_exact_rows(app, vendor, first_sync):
+    rows = _all_rows(app, vendor.fixture.total)
+    assert [row["id"] for row in rows] == vendor.fixture.true_order  # ties by id
     assert all(set(row) == PAYMENT_KEYS for row in rows)
     assert all(type(row["amount_minor"]) is int for row in rows)
     text_order = sorted(rows, key=lambda row: row["created_at"])
     assert text_order != rows  # the fixture's offsets make string order wrong
 
 
-def test_limit_defaults_to_25_and_is_capped_at_100(app, first_sync):
+def test_limit_defaults_to_25_and_is_capped_at_100(app, vendor, first_sync):
+    total = vendor.fixture.total
     page = app.get("/api/payments").body
-    assert (len(page["data"]), page["total"], page["limit"], page["offset"]) == (25, TOTAL, 25, 0)
+    assert (len(page["data"]), page["total"], page["limit"], page["offset"]) == (25, total, 25, 0)
     capped = app.get("/api/payments?limit=500").body
     assert (len(capped["data"]), capped["limit"]) == (100, 100)
     window = app.get("/api/payments?limit=5&offset=5").body
-    assert [row["id"] for row in window["data"]] == true_order()[5:10]
+    assert [row["id"] for row in window["data"]] == vendor.fixture.true_order[5:10]
     assert app.get("/api/payments?offset=99999999999999999999999").body["data"] == []
 
 
@@ -187,14 +205,15 @@ def test_a_wrong_method_answers_405_in_json(app):
     assert (answer.status, answer.body) == (405, {"error": "method_not_allowed"})
 
 
-def test_the_summary_is_integer_money_and_utc_bounds(app, first_sync):
+def test_the_summary_is_integer_money_and_utc_bounds(app, vendor, first_sync):
     summary = app.get("/api/summary")
+    truth = vendor.fixture
     assert summary.body == {
-        "count": TOTAL,
-        "total_minor": SUM_MINOR,
+        "count": truth.total,
+        "total_minor": truth.sum_minor,
         "currency": "EUR",
-        "oldest": "2026-03-01T12:00:00Z",
-        "newest": "2026-03-07T08:36:00Z",
+        "oldest": truth.oldest,
+        "newest": truth.newest,
     }
     assert b"." not in summary.raw.split(b'"total_minor":')[1].split(b",")[0]
 
@@ -215,13 +234,13 @@ def test_the_page_is_served_as_three_local_files(app):
 
 
 def test_a_killed_app_restarts_on_its_db_with_every_payment(vendor, tmp_path):
-    running = ReferenceApp(tmp_path / "restart.db", vendor.url).start()
+    running = ReferenceApp(tmp_path / "restart.db", vendor.base_url).start()
     try:
-        assert running.post("/api/sync").body["total"] == TOTAL
+        assert running.post("/api/sync").body["total"] == vendor.fixture.total
         running.kill()
         running.start()
         health = running.get("/api/health").body
-        assert health["payments"] == TOTAL and health["last_sync"]
+        assert health["payments"] == vendor.fixture.total and health["last_sync"]
     finally:
         running.close()
 
@@ -259,33 +278,41 @@ def test_retry_after_reads_seconds_and_http_dates(meridian):
     assert meridian.retry_after_seconds("soon", now) == 1.0
 
 
-def test_the_client_reports_the_total_and_creates_idempotently(meridian):
-    fake = FakeMeridian1(create_stalls=1)
-    url = fake.start()
-    try:
-        fake.nth = 5  # past the list traps: this test is about creates
-        client = meridian.MeridianClient(url, "sk_test_meridian", timeout=0.3)
-        assert client.total_count() == TOTAL
-        first = client.create_payment(1299, "EUR", "order-42")  # times out once, retried
-        assert client.create_payment(1299, "EUR", "order-42") == first
-        creates = [e for e in fake.trace if e["method"] == "POST"]
-        assert len(creates) == 3 and {e["idempotency_key"] for e in creates} == {"order-42"}
-        assert [e["status"] for e in creates] == [201, 409, 409]
-        with pytest.raises(ValueError):
-            client.create_payment(12.99, "EUR", "order-43")
-    finally:
-        fake.stop()
+def test_the_client_reports_the_total_and_creates_idempotently(meridian, own_vendor, monkeypatch):
+    real_urlopen, lost = meridian.urlopen, []
+
+    def loses_the_first_create_answer(request, timeout):
+        """The vendor creates the payment, but its answer never reaches the client."""
+        response = real_urlopen(request, timeout=timeout)
+        if request.get_method() == "POST" and not lost:
+            lost.append(response.read())
+            response.close()
+            raise TimeoutError("timed out")
+        return response
+
+    monkeypatch.setattr(meridian, "urlopen", loses_the_first_create_answer)
+    client = meridian.MeridianClient(own_vendor.base_url, "sk_test_meridian")
+    assert client.total_count() == own_vendor.fixture.total
+    first = client.create_payment(1299, "EUR", "order-42")  # retried under the same key
+    assert client.create_payment(1299, "EUR", "order-42") == first
+    assert list(own_vendor.store.created) == [first]  # one payment, never a second
+    ledger = own_vendor.contract_ledger()
+    assert (ledger.creates, ledger.keyed_creates, ledger.replayed_creates) == (3, 3, 2)
+    creates = [line for line in own_vendor.trace.lines() if line["method"] == "POST"]
+    assert {line["idempotency_key"] for line in creates} == {"order-42"}
+    assert own_vendor.batch_trace().duplicate_creates == 0
+    with pytest.raises(ValueError):
+        client.create_payment(12.99, "EUR", "order-43")
 
 
-def test_fetch_all_payments_is_complete_and_oldest_first(meridian):
-    fake = FakeMeridian1(retry_secs=0)
-    url = fake.start()
-    try:
-        rows = meridian.MeridianClient(url, "sk_test_meridian").fetch_all_payments()
-        assert [row["id"] for row in rows] == true_order()
-        assert {row["currency"] for row in rows} == {"EUR"}
-    finally:
-        fake.stop()
+def test_fetch_all_payments_is_complete_and_oldest_first(meridian, own_vendor):
+    client = meridian.MeridianClient(own_vendor.base_url, "sk_test_meridian")
+    rows = client.fetch_all_payments()
+    assert [row["id"] for row in rows] == own_vendor.fixture.true_order
+    assert sum(row["amount_minor"] for row in rows) == own_vendor.fixture.sum_minor
+    ledger = own_vendor.contract_ledger()
+    assert (ledger.retry_seconds, ledger.retry_date, ledger.cursor_expiry) == (1.0, 1.0, 1.0)
+    assert ledger.list_requests == own_vendor.fixture.optimal_requests
 
 
 def test_no_raw_iso_timestamps_reach_the_page_source(app):

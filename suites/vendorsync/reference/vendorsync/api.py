@@ -56,7 +56,10 @@ class App:
         if limit == 0:
             raise BadRequest("limit")
         offset = _whole(query, "offset", 0)
-        rows, total = self.store.page(limit, offset)
+        # The page's status filter (spec §7). Not a parameter of §6.3, so absent or empty
+        # it changes nothing; given, ``total`` counts the filtered rows (the pager's need).
+        status = query.get("status", [""])[0] or None
+        rows, total = self.store.page(limit, offset, status)
         return {"data": rows, "total": total, "limit": limit, "offset": offset}
 
     def summary(self) -> dict:

@@ -85,17 +85,19 @@ class Store:
         """Every payment, oldest first (ties by id)."""
         return self.page(limit=-1, offset=0)[0]
 
-    def page(self, limit: int, offset: int) -> tuple[list[dict], int]:
+    def page(self, limit: int, offset: int, status: str | None = None) -> tuple[list[dict], int]:
         """``limit`` payments (all when negative) after ``offset``, oldest first, and the
-        number stored, read in one transaction so the two agree while a sync writes."""
+        number stored, read in one transaction so the two agree while a sync writes.
+        With ``status``, only the payments in that status, and only they are counted."""
+        where, args = ("WHERE status = ?", (status,)) if status else ("", ())
         db = self._db()
         db.execute("BEGIN")
         try:
             found = db.execute(
-                f"SELECT {COLUMNS} FROM payments ORDER BY created_us, id LIMIT ? OFFSET ?",
-                (limit, min(offset, MAX_OFFSET)),
+                f"SELECT {COLUMNS} FROM payments {where} ORDER BY created_us, id LIMIT ? OFFSET ?",
+                (*args, limit, min(offset, MAX_OFFSET)),
             ).fetchall()
-            total = db.execute("SELECT COUNT(*) FROM payments").fetchone()[0]
+            total = db.execute(f"SELECT COUNT(*) FROM payments {where}", args).fetchone()[0]
         finally:
             db.execute("COMMIT")
         return [dict(row) for row in found], total

@@ -1,4 +1,5 @@
-// vendorsync page: summary, last sync, the payments table with paging, and sync.
+// vendorsync page: summary, last sync, the payments table with paging and a status
+// filter, and sync.
 // Money stays integer minor units until the moment it is formatted; every timestamp
 // is shown through the user's locale, never as the ISO string the API sends.
 "use strict";
@@ -74,7 +75,15 @@ function cell(text, className) {
   return td;
 }
 
-function renderRows(page) {
+function noMatch(status) {
+  const tr = document.createElement("tr");
+  const td = cell(`No ${status} payments.`, "none");
+  td.colSpan = 3;
+  tr.append(td);
+  return [tr];
+}
+
+function renderRows(page, status) {
   const rows = page.data.map((payment) => {
     const tr = document.createElement("tr");
     tr.append(cell(formatDate(payment.created_at)));
@@ -87,7 +96,7 @@ function renderRows(page) {
     tr.append(status);
     return tr;
   });
-  $("payments").tBodies[0].replaceChildren(...rows);
+  $("payments").tBodies[0].replaceChildren(...(rows.length ? rows : noMatch(status)));
   state.total = page.total;
   const first = page.data.length ? page.offset + 1 : 0;
   const last = page.offset + page.data.length;
@@ -98,21 +107,23 @@ function renderRows(page) {
 
 async function load() {
   if (!state.loaded) show("loading");
+  const status = $("status-filter").value;
+  const filter = status ? `&status=${encodeURIComponent(status)}` : "";
   try {
     const [summary, health, page] = await Promise.all([
       getJSON("/api/summary"),
       getJSON("/api/health"),
-      getJSON(`/api/payments?limit=${PAGE_SIZE}&offset=${state.offset}`),
+      getJSON(`/api/payments?limit=${PAGE_SIZE}&offset=${state.offset}${filter}`),
     ]);
     renderSummary(summary);
     renderLastSync(health);
-    if (page.total === 0) {
+    if (summary.count === 0) {
       show("empty");
     } else if (page.data.length === 0 && state.offset > 0) {
       state.offset = 0;
       return load();
     } else {
-      renderRows(page);
+      renderRows(page, status);
       show("data");
     }
     state.loaded = true;
@@ -157,5 +168,9 @@ document.addEventListener("DOMContentLoaded", () => {
   $("retry").addEventListener("click", load);
   $("prev").addEventListener("click", () => turn(-PAGE_SIZE));
   $("next").addEventListener("click", () => turn(PAGE_SIZE));
+  $("status-filter").addEventListener("change", () => {
+    state.offset = 0;
+    load();
+  });
   load();
 });
