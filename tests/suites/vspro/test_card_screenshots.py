@@ -9,9 +9,10 @@ import pytest
 from viewer.conftest import png
 
 from benchwright.model import CheckResult, Status
+from benchwright.suites.kit.screenshots import keep_screenshots, relied_on
 from benchwright.suites.vspro.browser import publishable
 from benchwright.suites.vspro.browser._publish import PREFERRED
-from benchwright.suites.vspro.screenshots import keep_screenshots, relied_on
+from benchwright.suites.vspro.grader import SHOTS
 
 
 def _row(check_id: str, *shots: Path) -> CheckResult:
@@ -34,7 +35,7 @@ def test_a_card_keeps_the_screenshots_rows_rely_on_and_lists_those_rows(tmp_path
             _row("j_sync_journey", sync), _row("t_camera", before, after),
             _row("t_scene_binding", before), _row("health_shape")]  # fmt: skip
     assert relied_on(rows)[str(load375)] == ("j_first_use", "v_responsive_375")
-    shots, moved = keep_screenshots(sorted(taken), rows, taken_dir, into)
+    shots, moved = keep_screenshots(sorted(taken), rows, taken_dir, into, SHOTS)
     by_name = {s.name: s for s in shots}
     assert list(by_name) == ["load-1280", "viz-before-drag", "load-375", "sync-after",
                              "viz-after-drag"]  # the board's order  # fmt: skip

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from benchwright.execution.progress import ProgressDisplay
 from benchwright.reports.phase_progress import PhaseFeed, TreePhases
-from benchwright.suites.vspro.grader import PhaseRecord
+from benchwright.suites.kit import PhaseRecord
 
 
 def _tree(root: Path) -> Path:

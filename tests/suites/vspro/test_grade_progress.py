@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from benchwright.reports.phase_progress import PhaseProgress
+from benchwright.suites.kit import PhaseRecord
 from benchwright.suites.vspro import grader
-from benchwright.suites.vspro.grader import PhaseRecord
 
 REPO = Path(__file__).parents[3]
 BENCHWRIGHT = Path(sys.executable).with_name("benchwright")

@@ -60,7 +60,10 @@ def test_unknown_check_lists_the_known_ones():
 def test_absent_phase_statuses():
     obs = perfect()
     gone = obs.__class__(
-        obs.seed, obs.expect, obs.fixture_ids, {k: v for k, v in obs.phases.items() if k != "sync1"}
+        obs.seed,
+        obs.expect,
+        obs.fixture_ids,
+        phases={k: v for k, v in obs.phases.items() if k != "sync1"},
     )
     assert grade_one(gone, "sync_shape").status is Status.NOT_ATTEMPTED
     broken = gone.with_failure("sync1", "HarnessError: port in use")

@@ -375,7 +375,7 @@ def perfect() -> Observations:
         "trace": TraceObs(trace_lines()),
     }
     ids = frozenset(r["id"] for r in FIXTURE.rows)
-    return Observations(0, EXPECT, ids, phases)
+    return Observations(0, EXPECT, ids, phases=phases)
 
 
 def swap(obs: Observations, phase: str, **changes: Any) -> Observations:

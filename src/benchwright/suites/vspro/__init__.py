@@ -10,10 +10,11 @@ Usage::
 See docs/vspro.md for the phases, the checks and their rungs.
 """
 
+from benchwright.suites.kit import PhaseRecord
 from benchwright.suites.vspro.calibration import MEASUREMENTS as CALIBRATION
 from benchwright.suites.vspro.checks import BROWSER_CHECKS, CheckSettings, build_table
 from benchwright.suites.vspro.context import GradeSettings
-from benchwright.suites.vspro.grader import Grading, PhaseRecord, grade
+from benchwright.suites.vspro.grader import Grading, grade
 from benchwright.suites.vspro.observations import Observations
 from benchwright.suites.vspro.phases import PHASE_NAMES, select_phases
 

@@ -8,39 +8,18 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from benchwright.errors import SpecError
 from benchwright.probes.http import JsonRead, read_json
 from benchwright.sandbox import Confinement
 from benchwright.services.app import AppUnderTest, BootPolicy, VendorRoute
 from benchwright.services.meridian import API_KEY, MeridianMock
 from benchwright.services.vendors import MERIDIAN
+from benchwright.suites.kit.vendor import vendor_port
 
 COMMAND = "{python} -m vspro --db {db} --port {port}"
 """The documented boot line; ``{python}`` is the grader's interpreter (stdlib-only apps)."""
 VENDOR_URL = MERIDIAN.base_url
 """The vendor's base URL rendered into the prompt (spec.md's ``{BASE_URL}``): the public
 sb-6 harness serves its vendor there during build and scoring, so an app may hard-code it."""
-_LOOPBACK_NAMES = ("127.0.0.1", "localhost")
-
-
-def vendor_port(url: str) -> int:
-    """The port of a rendered vendor URL: ``http://127.0.0.1:<port>`` (or ``localhost``).
-
-    Raises:
-        SpecError: (naming ``--vendor-url``) any other scheme, host, a missing port or a path.
-    """
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError as exc:
-        raise SpecError.single("--vendor-url", f"{url!r}: {exc}") from exc
-    if parts.scheme != "http" or parts.hostname not in _LOOPBACK_NAMES or port is None:
-        raise SpecError.single("--vendor-url", f"{url!r}: want http://127.0.0.1:<port>, the "
-                               "loopback address rendered into the prompt")  # fmt: skip
-    if parts.path.strip("/") or parts.query or parts.fragment or port < 1024:
-        raise SpecError.single("--vendor-url", f"{url!r}: want a base URL on a port >= 1024 "
-                               "with no path, e.g. http://127.0.0.1:9003")  # fmt: skip
-    return port
 
 
 @dataclass(frozen=True)

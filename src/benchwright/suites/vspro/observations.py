@@ -1,21 +1,18 @@
-"""What the vspro phases saw: one frozen observation per phase, kept in one record.
+"""What the vspro phases saw: the kit's record (`kit.record.PhaseLog`) with the
+Meridian fixture's truth, and the observation types of vspro's phases.
 
-Phases append to the record (`Observations.with_phase`); checks read it and never
-do I/O. An app that misbehaved is *in* the observations (a refused request is a
-`JsonRead` with status None); a harness fault is recorded in ``failed`` and an
-app that never became healthy in ``app_down``, so checks can tell them apart.
+An app that misbehaved is *in* the observations (a refused request is a `JsonRead` with
+status None).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from types import MappingProxyType
-from typing import Any
+from dataclasses import dataclass
 
 from benchwright.probes.http import JsonRead, parse_wire_json
 from benchwright.services.app import BootObservation
 from benchwright.services.meridian import Expectations
+from benchwright.suites.kit.record import PhaseLog
 from benchwright.suites.vspro.phase_obs import (
     BatchObs,
     BootObs,
@@ -62,36 +59,12 @@ def health_json(boot: BootObservation) -> dict | None:
 
 
 @dataclass(frozen=True)
-class Observations:
+class Observations(PhaseLog):
     """The whole grading's evidence: fixture truth plus one entry per phase that ran."""
 
     seed: int
     expect: Expectations
     fixture_ids: frozenset[str]
-    phases: Mapping[str, Any] = field(default_factory=dict)
-    failed: Mapping[str, str] = field(default_factory=dict)
-    """Phase -> the harness fault that stopped it."""
-    app_down: Mapping[str, str] = field(default_factory=dict)
-    """Phase -> why it did not run against the app (it never became healthy)."""
-
-    def __post_init__(self) -> None:
-        for name in ("phases", "failed", "app_down"):
-            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
-
-    def __getitem__(self, phase: str) -> Any:
-        return self.phases[phase]
-
-    def has(self, phase: str) -> bool:
-        return phase in self.phases
-
-    def with_phase(self, name: str, observation: Any) -> Observations:
-        return replace(self, phases={**self.phases, name: observation})
-
-    def with_failure(self, name: str, why: str) -> Observations:
-        return replace(self, failed={**self.failed, name: why})
-
-    def with_app_down(self, name: str, why: str) -> Observations:
-        return replace(self, app_down={**self.app_down, name: why})
 
 
 __all__ = [

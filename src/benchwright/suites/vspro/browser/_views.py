@@ -163,7 +163,7 @@ class BrowserObservation:
     """Scenario -> why it raised (a harness fault, or an instance that would not boot)."""
     screenshots: tuple[Path, ...] = ()
     """Every PNG the scenarios took; the card keeps those a row relies on
-    (`vspro.screenshots`)."""
+    (`kit.screenshots`)."""
     wall_s: float = 0.0
     scenario_seconds: Mapping[str, float] = field(default_factory=dict)
     """Scenario -> its wall seconds (lanes run side by side, so these add up to more than

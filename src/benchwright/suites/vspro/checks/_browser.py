@@ -52,7 +52,7 @@ def errors_of(seen: Any) -> list[str]:
 def shots(seen: Any, *names: str) -> list[str]:
     """The scenario's screenshots a row relies on, for its evidence: those named (by file
     stem, e.g. ``load-375``), or all of them. The card lists each screenshot with the rows
-    that name it, and keeps no other (`vspro.screenshots`)."""
+    that name it, and keeps no other (`kit.screenshots`)."""
     return [str(s.path) for s in seen.scenario.screenshots if not names or s.path.stem in names]
 
 

@@ -1,4 +1,4 @@
-"""The graded tree: where its ``vspro/`` package is, a fresh copy of it, and its digest."""
+"""The graded tree: where its suite's package is, a fresh copy of it, and its digest."""
 
 from __future__ import annotations
 
@@ -8,15 +8,15 @@ from pathlib import Path
 
 from benchwright.errors import SpecError
 
-PACKAGE = "vspro"
 _NOISE = ("__pycache__", "*.pyc", "*.db", "*.db-wal", "*.db-shm", ".git", "node_modules")
 GRADER_OUTPUT = "-reference-pass.json"
 """The freeze marker ``--reference`` writes into the tree's root: the grader's output, so
 never part of the tree's digest (re-grading a frozen reference gives the same sha256)."""
 
 
-def locate_root(tree: Path) -> Path:
-    """The directory holding ``vspro/``: the tree itself, or one child level down.
+def locate_root(tree: Path, package: str) -> Path:
+    """The directory holding ``<package>/`` (the app's package, as the spec names it): the
+    tree itself, or one child level down.
 
     Raises:
         SpecError: the tree does not exist.
@@ -24,9 +24,9 @@ def locate_root(tree: Path) -> Path:
     tree = Path(tree)
     if not tree.is_dir():
         raise SpecError.single(str(tree), "is not a directory (--tree must be the built tree)")
-    if (tree / PACKAGE).is_dir():
+    if (tree / package).is_dir():
         return tree
-    nested = sorted(p for p in tree.iterdir() if p.is_dir() and (p / PACKAGE).is_dir())
+    nested = sorted(p for p in tree.iterdir() if p.is_dir() and (p / package).is_dir())
     return nested[0] if len(nested) == 1 else tree
 
 

@@ -1,20 +1,31 @@
 """The screenshots a scorecard keeps: each one a row relies on, with those rows.
 
-The browser phase takes a PNG wherever a scenario leaves something to see; a row that
-judges what is on one names it in its evidence (``screenshots``). The card keeps exactly
-those (a PNG no row names is evidence of nothing and is not copied), lists each with the
-rows that rely on it, and marks the few the board receives (`browser.publishable`).
+A suite's browser phase takes a PNG wherever a scenario leaves something to see; a row
+that judges what is on one names it in its evidence (``screenshots``). The card keeps
+exactly those (a PNG no row names is evidence of nothing and is not copied), lists each
+with the rows that rely on it, and marks the few the board receives: which, and in what
+order, is the suite's rule (`ShotOrder`).
 """
 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchwright.model import CheckResult
-from benchwright.suites.vspro.browser import publishable, ranked
+
+
+@dataclass(frozen=True)
+class ShotOrder:
+    """A suite's rule for its screenshots: the order a card lists them in, and the few
+    the board receives."""
+
+    ranked: Callable[[Iterable[Path]], list[Path]]
+    """The screenshots in the order the card lists them (the board's first), one per name."""
+    publishable: Callable[[Iterable[Path]], tuple[Path, ...]]
+    """Those the board receives."""
 
 
 @dataclass(frozen=True)
@@ -30,7 +41,7 @@ class CardShot:
     rows: tuple[str, ...]
     """The check ids whose evidence names it, in row order."""
     published: bool
-    """Among those `browser.publishable` chose for the board."""
+    """Among those `ShotOrder.publishable` chose for the board."""
 
 
 def relied_on(rows: Iterable[CheckResult]) -> dict[str, tuple[str, ...]]:
@@ -43,11 +54,15 @@ def relied_on(rows: Iterable[CheckResult]) -> dict[str, tuple[str, ...]]:
 
 
 def keep_screenshots(
-    taken: Sequence[Path], rows: Sequence[CheckResult], shots_dir: Path, into: Path
+    taken: Sequence[Path],
+    rows: Sequence[CheckResult],
+    shots_dir: Path,
+    into: Path,
+    order: ShotOrder,
 ) -> tuple[tuple[CardShot, ...], dict[str, str]]:
     """Copy the screenshots in ``taken`` that some row relies on from ``shots_dir`` to
     ``into`` (keeping their ``<scenario>/<name>.png`` layout); returns them as the card
-    lists them (in the board's order, `browser.ranked`), and taken path -> kept path for
+    lists them (in the suite's order, `ShotOrder.ranked`), and taken path -> kept path for
     pointing the rows at the copies.
 
     One screenshot per name: a second PNG of the same name (from another scenario) is
@@ -58,9 +73,9 @@ def keep_screenshots(
     for shot in taken:
         if str(shot) in relying and shot.stem not in kept and shot.is_file():
             kept[shot.stem] = shot
-    published = {p.stem for p in publishable(kept.values())}
+    published = {p.stem for p in order.publishable(kept.values())}
     cards, moved = [], {}
-    for shot in ranked(kept.values()):
+    for shot in order.ranked(kept.values()):
         name = shot.stem
         target = into / shot.relative_to(shots_dir)
         target.parent.mkdir(parents=True, exist_ok=True)

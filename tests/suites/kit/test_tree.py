@@ -1,6 +1,6 @@
 """The graded tree's digest: the entrant's files, never caches, databases or the marker."""
 
-from benchwright.suites.vspro.tree import locate_root, tree_sha256
+from benchwright.suites.kit.tree import locate_root, tree_sha256
 
 
 def make_tree(root):
@@ -32,4 +32,4 @@ def test_any_entrant_file_changes_the_digest(tmp_path):
 
 def test_a_nested_package_one_level_down_is_found(tmp_path):
     make_tree(tmp_path / "built")
-    assert locate_root(tmp_path) == tmp_path / "built"
+    assert locate_root(tmp_path, "vspro") == tmp_path / "built"

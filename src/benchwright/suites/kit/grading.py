@@ -1,0 +1,84 @@
+"""One hermetic grading of a built tree by a suite: its phases in a work directory of
+its own, its checks on what they saw, and the evidence kept beside the card."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Generic
+
+from benchwright.model import CheckResult
+from benchwright.sandbox import Confinement
+from benchwright.suites.kit.evidence import keep_evidence, kept_screenshots, relocated
+from benchwright.suites.kit.phases import Phase, PhaseListener, PhaseRecord, nobody
+from benchwright.suites.kit.runner import AppContext, Log, run_phases
+from benchwright.suites.kit.screenshots import CardShot, ShotOrder
+from benchwright.suites.kit.workspace import Workspace, workspace
+
+
+@dataclass(frozen=True)
+class AppSuite(Generic[Log]):
+    """What the kit needs from a suite to grade one tree."""
+
+    name: str
+    """Names the work directory (``benchwright-<name>-*``)."""
+    db_name: str
+    """The app's database file, in the work directory's database directory."""
+    prepare: Callable[[Workspace], tuple[AppContext, Log]]
+    """The context the phases get (with the vendor mock, its trace at
+    `Workspace.vendor_trace`) and the empty observation record, for one grading."""
+    judge: Callable[[Log], list[CheckResult]]
+    """Every check's row on what the phases saw."""
+    shots: ShotOrder
+    """Which screenshots the card lists first and the board receives."""
+
+
+@dataclass(frozen=True)
+class Executed(Generic[Log]):
+    """What one grading left: the observations, per-phase records, the rows (pointed at
+    the kept screenshots), the kept evidence files and screenshots."""
+
+    observations: Log
+    phases: tuple[PhaseRecord, ...]
+    rows: tuple[CheckResult, ...]
+    evidence: dict[str, str]
+    """Evidence file kind -> path (``app_log``, ``vendor_trace``, ``screenshot_<name>`` for
+    each one the board receives), when kept."""
+    screenshots: tuple[CardShot, ...]
+
+
+def execute(
+    suite: AppSuite[Log],
+    root: Path,
+    selected: Sequence[Phase],
+    *,
+    confinement: Confinement,
+    on_phase: PhaseListener | None = None,
+    evidence_dir: Path | None = None,
+    evidence_prefix: str = "",
+) -> Executed[Log]:
+    """Run ``selected`` against a fresh copy of ``root`` and judge what they saw.
+
+    Args:
+        suite: the suite's setup, checks and screenshot rule.
+        root: the directory holding the app's package.
+        selected: the phases to run, in order (`phases.select_phases`).
+        confinement: how the app is confined.
+        on_phase: told when each phase starts and ends; None tells no one.
+        evidence_dir: where the app log, the vendor trace and the screenshots rows rely
+            on are copied (names prefixed with ``evidence_prefix``) before the work
+            directory is deleted; None keeps nothing.
+    """
+    with workspace(suite.name, root) as space:
+        ctx, obs = suite.prepare(space)
+        obs, records = run_phases(selected, ctx, obs, db=space.db(suite.db_name),
+                                  log=space.app_log, confinement=confinement,
+                                  notify=on_phase or nobody)  # fmt: skip
+        rows = suite.judge(obs)
+        evidence = keep_evidence(space, evidence_dir, evidence_prefix)
+        shots, moved = kept_screenshots(space, obs, rows, evidence_dir, evidence_prefix,
+                                        suite.shots)  # fmt: skip
+    evidence |= {f"screenshot_{s.name}": s.path for s in shots if s.published}
+    rows = [relocated(r, moved) for r in rows]
+    return Executed(obs, tuple(records), tuple(rows), evidence, shots)

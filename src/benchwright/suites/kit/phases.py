@@ -1,0 +1,77 @@
+"""Phases of an executed-app grading: what one is, what its run left, and which ones run.
+
+A phase is ``(ctx, observations) -> observation``; the runner appends each result to
+the record under the phase's name. A suite lists its phases in its canonical order;
+a caller may ask for some of them by name, and the suite's always-with-app phases
+(its boot: nothing runs unbooted; its trace: what several checks read) join any
+selection that touches the app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from benchwright.errors import SpecError
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    run: Callable[..., Any]
+    needs_app: bool = True
+    gates: bool = False
+    """When it fails in the harness (or, the boot, leaves the app unhealthy), the later
+    app phases do not run: the boot and the restart."""
+    after_down: bool = False
+    """Runs even when a gate closed: it reads what the vendor saw, not the app (the trace)."""
+
+    @property
+    def summary(self) -> str:
+        return (self.run.__doc__ or "").strip().splitlines()[0]
+
+
+@dataclass(frozen=True)
+class PhaseRecord:
+    name: str
+    seconds: float
+    outcome: str
+    """``ok``; ``failed: <why>`` (it raised: harness); the boot's headline (``app exited 1
+    at boot: …``: boot ran, the app never became healthy); ``harness fault`` (not run
+    because boot/restart raised); ``app down`` (not run: the app never became healthy)."""
+    parts: Mapping[str, float] = field(default_factory=dict)
+    """Seconds of the phase's own parts, when its observation times them (the browser's
+    scenarios, which run in concurrent lanes: they add up to more than the phase)."""
+
+
+PhaseListener = Callable[[str, PhaseRecord | None], None]
+"""Told ``(name, None)`` when a phase starts and ``(name, record)`` when it is over (a phase
+skipped because the app is down is only ever over), so a caller can show progress."""
+
+
+def nobody(name: str, record: PhaseRecord | None) -> None:
+    """The listener of a caller that wants no progress."""
+    return None
+
+
+def select_phases(
+    phases: Sequence[Phase], always_with_app: Iterable[str], names: Iterable[str] | None
+) -> tuple[Phase, ...]:
+    """The ``names`` of ``phases`` to run (None: all), in the suite's order; the
+    ``always_with_app`` ones come with any app phase.
+
+    Raises:
+        SpecError: (naming ``--phases``) an unknown name, listing the known ones.
+    """
+    if names is None:
+        return tuple(phases)
+    known = tuple(p.name for p in phases)
+    wanted = {n.strip() for n in names if n.strip()}
+    unknown = sorted(wanted - set(known))
+    if unknown:
+        raise SpecError.single("--phases", f"unknown phase(s) {', '.join(unknown)} "
+                               f"(known: {', '.join(known)})")  # fmt: skip
+    if any(p.needs_app for p in phases if p.name in wanted):
+        wanted |= set(always_with_app)
+    return tuple(p for p in phases if p.name in wanted)
