@@ -93,6 +93,15 @@ def pages_server(store: BoardStore) -> Iterator[str]:
         yield server.base_url
 
 
+@contextmanager
+def seeded_board(directory: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    """A fresh board in ``directory`` holding `seed`'s entries, served; yields (URL, ids)."""
+    store = fresh_store(directory)
+    ids = seed(store)
+    with pages_server(store) as url:
+        yield url, ids
+
+
 def seed(store: BoardStore) -> dict[str, Any]:
     """55 sb-6.0-rc entries (two pages), one with an XSS handle, model and detail and three
     screenshots, and two entries of the older sb-5.2. Returns ids worth visiting."""

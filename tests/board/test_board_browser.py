@@ -10,15 +10,13 @@ from typing import Any
 
 import pytest
 
-from board._pages_seed import XSS, fresh_store, pages_server, seed
+from board._pages_seed import XSS, seeded_board
 
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
-    store = fresh_store(Path(tmp_path_factory.mktemp("board")))
-    ids = seed(store)
-    with pages_server(store) as url:
-        yield url, ids
+    with seeded_board(Path(tmp_path_factory.mktemp("board"))) as served:
+        yield served
 
 
 def test_the_scorer_selector_switches_to_a_historic_board(board, page) -> None:

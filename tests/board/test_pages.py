@@ -12,15 +12,13 @@ from typing import Any
 import httpx
 import pytest
 
-from board._pages_seed import INSTALL_PREFIX, XSS, fresh_store, pages_server, png, seed
+from board._pages_seed import INSTALL_PREFIX, XSS, png, seeded_board
 
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
-    store = fresh_store(Path(tmp_path_factory.mktemp("board")))
-    ids = seed(store)
-    with pages_server(store) as url:
-        yield url, ids
+    with seeded_board(Path(tmp_path_factory.mktemp("board"))) as served:
+        yield served
 
 
 def get(board: tuple[str, dict[str, Any]], path: str) -> httpx.Response:

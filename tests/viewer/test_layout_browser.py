@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from board._pages_seed import fresh_store, pages_server, seed
+from board._pages_seed import seeded_board
 
 from viewer.conftest import cli
 from viewer.layout import WIDTHS, assert_dates_whole, assert_fits, open_at
@@ -52,10 +52,8 @@ def test_the_report_fits_the_screen(runs, cards, tmp_path: Path, page, width: in
 
 @pytest.fixture(scope="module")
 def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
-    store = fresh_store(Path(tmp_path_factory.mktemp("board")))
-    ids = seed(store)
-    with pages_server(store) as url:
-        yield url, ids
+    with seeded_board(Path(tmp_path_factory.mktemp("board"))) as served:
+        yield served
 
 
 @pytest.mark.parametrize("width", WIDTHS)
