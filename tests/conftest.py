@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from meridian_v1 import serve_meridian_v1
 
 from benchwright.checks import BUILTIN_CHECKS, CheckRegistry, build_registry
+from benchwright.services.meridian import MeridianMock
 
 BENCHWRIGHT = Path(sys.executable).with_name("benchwright")
 _REPO = Path(__file__).parents[1]
@@ -158,3 +160,27 @@ def golden_twice(tmp_path_factory):
 def golden_card(golden_twice: tuple[Path, list[Any], Path]) -> Path:
     """The scorecard JSON of the golden's first grading, its evidence beside it."""
     return golden_twice[0] / "card1.json"
+
+
+@pytest.fixture(scope="session")
+def served_meridian_v1() -> Iterator[MeridianMock]:
+    """One Meridian v1 mock for the session (each start costs a server): the vendor the
+    vendorsync tests sync from (tests/suites/vendorsync)."""
+    mock = serve_meridian_v1()
+    yield mock
+    mock.stop()
+
+
+@pytest.fixture(scope="module")
+def vendor(served_meridian_v1: MeridianMock) -> MeridianMock:
+    """The session's mock, reset (rows, traps, trace) for each test module."""
+    served_meridian_v1.reset()
+    return served_meridian_v1
+
+
+@pytest.fixture
+def own_vendor() -> Iterator[MeridianMock]:
+    """A fresh mock of its own, for a test that must not disturb the module's vendor."""
+    mock = serve_meridian_v1()
+    yield mock
+    mock.stop()

@@ -18,8 +18,8 @@ from datetime import UTC, datetime
 from email.utils import formatdate, parsedate_to_datetime
 
 import pytest
+from meridian_v1 import list_lines
 from reference_app import REFERENCE, ReferenceApp
-from vendor_mock import list_lines
 
 from benchwright.services.meridian import MeridianMock
 

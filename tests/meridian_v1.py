@@ -1,5 +1,8 @@
 """The vendor the vendorsync reference tests sync from: the real Meridian v1 mock,
-started in-process as the Meridian tests start it, with its throttle shortened."""
+started in-process as the Meridian tests start it, with its throttle shortened. Its
+fixtures (``vendor``, ``own_vendor``) are in ``tests/conftest.py``: a ``conftest.py`` in
+``tests/suites/vendorsync``, a folder that is no package, would be imported as a second
+top-level ``conftest`` and shadow the root one for every test that imports from it."""
 
 from __future__ import annotations
 
