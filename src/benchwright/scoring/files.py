@@ -109,28 +109,28 @@ def load_ladder(path: Path, cfg: ScorerConfig) -> LadderFile:
     return ladder
 
 
-class _Row(StrictInput):
-    id: str = Field(min_length=1)
+class _Judged(StrictInput):
+    """What a row says of its check, whichever shape names the check."""
+
     status: Status
     score: float = Field(ge=0, le=1)
     detail: str = ""
     evidence: dict[str, Any] = Field(default_factory=dict)
     duration_s: float = Field(0.0, ge=0)
+
+
+class _Row(_Judged):
+    id: str = Field(min_length=1)
     missing: ClassVar[bool] = False
 
 
-class _CardRow(StrictInput):
+class _CardRow(_Judged):
     """A row as benchwright writes one: a scorecard's (``compose --json``, ``grade
     --json``) or a trial's ``result.json`` check. ``check_id`` names it; what composition
     derived from it (``counted``, ``tier``, ``role``, ``weight``) is derived again, so
     read and dropped, and a ``missing`` row (none arrived) is left out as it was."""
 
     check_id: str = Field(min_length=1)
-    status: Status
-    score: float = Field(ge=0, le=1)
-    detail: str = ""
-    evidence: dict[str, Any] = Field(default_factory=dict)
-    duration_s: float = Field(0.0, ge=0)
     counted: float | None = None
     tier: str | None = None
     role: str | None = None
