@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from benchwright.execution.executor import Resources
 
 GRADERS = {"vspro": "benchwright.suites.vspro"}
-"""Suite name -> module exposing ``grade``, ``PHASE_NAMES`` and ``SCORER``."""
+"""Suite name -> its grader module (a `kit.SuiteGrader`)."""
 
 
 def grader_for(suite: str) -> ModuleType:
@@ -31,7 +31,14 @@ def grader_for(suite: str) -> ModuleType:
     if name not in GRADERS:
         known = ", ".join(sorted(GRADERS))
         raise SpecError.single(suite, f"no grader for suite '{name}' (known: {known})")
-    return importlib.import_module(GRADERS[name])
+    from benchwright.suites.kit.interface import SuiteGrader
+
+    module = importlib.import_module(GRADERS[name])
+    if not isinstance(module, SuiteGrader):
+        raise SpecError.single(suite, f"grader {GRADERS[name]} lacks part of the SuiteGrader "
+                               "interface (grade, select_phases, PHASE_NAMES, SCORER, "
+                               "CheckSettings, CALIBRATION, MEMORY_MB)")  # fmt: skip
+    return module
 
 
 def grading_resources(suite: str, phases: tuple[str, ...] | None) -> Resources:

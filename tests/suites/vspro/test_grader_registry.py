@@ -9,14 +9,13 @@ from benchwright.errors import SpecError
 from benchwright.model import Status
 from benchwright.scoring import compose, load_scorer
 from benchwright.suites import grader_for
+from benchwright.suites.kit.checks import CheckTable, app_check
 from benchwright.suites.vspro import BROWSER_CHECKS, PHASE_NAMES, build_table, select_phases
 from benchwright.suites.vspro.checks import (
     ALL_BROWSER_CHECKS,
     CheckSettings,
-    CheckTable,
     browser_rows,
     tier_a,
-    vspro_check,
 )
 
 SB6 = Path(__file__).parents[3] / "scorers" / "sb6.yaml"
@@ -76,12 +75,12 @@ def test_absent_phase_statuses():
 
 
 def test_a_crashing_check_is_infra_not_fail():
-    @vspro_check("boom", needs=("static",))
+    @app_check("boom", needs=("static",))
     def boom(obs, settings):
         raise RuntimeError("bug")
 
     table = CheckTable()
-    table.register(boom.__vspro_check__)
+    table.register(boom.__app_check__)
     row = table.evaluate_one("boom", perfect(), CheckSettings())
     assert row.status is Status.INFRA and "RuntimeError: bug" in row.detail
 

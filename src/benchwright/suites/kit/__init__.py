@@ -13,7 +13,8 @@ The kit never imports a suite: what is about one suite stays in its package
 (``suites/<name>/``), which reads as a driver of the kit.
 """
 
-from benchwright.suites.kit.grading import AppSuite, Executed, execute
+from benchwright.suites.kit.grading import AppSuite, Executed, Grading, execute
+from benchwright.suites.kit.interface import SuiteGrader
 from benchwright.suites.kit.phases import Phase, PhaseListener, PhaseRecord, select_phases
 from benchwright.suites.kit.record import PhaseLog
 from benchwright.suites.kit.runner import BootFailure, boot_failure, run_phases
@@ -26,11 +27,13 @@ __all__ = [
     "BootFailure",
     "CardShot",
     "Executed",
+    "Grading",
     "Phase",
     "PhaseListener",
     "PhaseLog",
     "PhaseRecord",
     "ShotOrder",
+    "SuiteGrader",
     "boot_failure",
     "execute",
     "fresh_copy",

@@ -4,15 +4,15 @@ its own, its checks on what they saw, and the evidence kept beside the card."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Generic
+from typing import Any, Generic
 
 from benchwright.model import CheckResult
 from benchwright.sandbox import Confinement
 from benchwright.suites.kit.evidence import keep_evidence, kept_screenshots, relocated
 from benchwright.suites.kit.phases import Phase, PhaseListener, PhaseRecord, nobody
-from benchwright.suites.kit.runner import AppContext, Log, run_phases
+from benchwright.suites.kit.runner import AppContext, BootFailure, Log, run_phases
 from benchwright.suites.kit.screenshots import CardShot, ShotOrder
 from benchwright.suites.kit.workspace import Workspace, workspace
 
@@ -82,3 +82,28 @@ def execute(
     evidence |= {f"screenshot_{s.name}": s.path for s in shots if s.published}
     rows = [relocated(r, moved) for r in rows]
     return Executed(obs, tuple(records), tuple(rows), evidence, shots)
+
+
+@dataclass(frozen=True)
+class Grading:
+    """One suite's grading of one tree: the rows for its scorer plus everything the
+    scorecard's provenance needs (what `grade` of every suite grader returns)."""
+
+    rows: tuple[CheckResult, ...]
+    observations: Any
+    """The suite's observation record (a `PhaseLog`)."""
+    phases: tuple[PhaseRecord, ...]
+    root: Path
+    tree_sha256: str
+    seed: int
+    evidence: dict[str, str] = field(default_factory=dict)
+    """Evidence file kind -> path (app log, vendor trace, published screenshots), when kept."""
+    staged: tuple[str, ...] = ()
+    """Check ids the suite has no producer for yet: reported UNAVAILABLE, named on the card."""
+    isolation: str = "bwrap"
+    """How the app was confined (``none``: the user passed ``--no-sandbox``)."""
+    boot_failure: BootFailure | None = None
+    """Why the app never became healthy at boot; None when it did (or never booted)."""
+    screenshots: tuple[CardShot, ...] = ()
+    """The kept screenshots, each with the rows that rely on it; the published ones are
+    also ``evidence["screenshot_<name>"]`` (what ``publish`` posts)."""

@@ -14,7 +14,6 @@ board's screenshot order.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchwright.model import CheckResult
@@ -22,10 +21,8 @@ from benchwright.sandbox import CONFINED, Confinement
 from benchwright.services.meridian import MeridianMock, Timing
 from benchwright.suites.kit import (
     AppSuite,
-    BootFailure,
-    CardShot,
+    Grading,
     PhaseListener,
-    PhaseRecord,
     ShotOrder,
     boot_failure,
     execute,
@@ -45,28 +42,6 @@ PACKAGE = "vspro"
 """The app's package, in the tree or one directory down."""
 DB_NAME = "graded-sb6.db"
 SHOTS = ShotOrder(ranked, publishable)
-
-
-@dataclass(frozen=True)
-class Grading:
-    """Rows for the scorer plus everything the scorecard's provenance needs."""
-
-    rows: tuple[CheckResult, ...]
-    observations: Observations
-    phases: tuple[PhaseRecord, ...]
-    root: Path
-    tree_sha256: str
-    seed: int
-    evidence: dict[str, str] = field(default_factory=dict)
-    """Evidence file kind -> path (app log, vendor trace), when kept."""
-    staged: tuple[str, ...] = BROWSER_CHECKS
-    isolation: str = "bwrap"
-    """How the app was confined (``none``: the user passed ``--no-sandbox``)."""
-    boot_failure: BootFailure | None = None
-    """Why the app never became healthy at boot; None when it did (or never booted)."""
-    screenshots: tuple[CardShot, ...] = ()
-    """The kept screenshots, each with the rows that rely on it; the published ones are
-    also ``evidence["screenshot_<name>"]`` (what ``publish`` posts)."""
 
 
 def grade(
@@ -127,6 +102,7 @@ def grade(
         digest,
         seed,
         done.evidence,
+        staged=BROWSER_CHECKS,
         isolation=confinement.isolation,
         boot_failure=boot_failure(done.observations),
         screenshots=done.screenshots,

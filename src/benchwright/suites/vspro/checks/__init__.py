@@ -7,6 +7,7 @@ that no module implements yet is staged: `BROWSER_CHECKS` lists those ids, and
 
 from __future__ import annotations
 
+from benchwright.suites.kit.checks import CheckTable
 from benchwright.suites.vspro.checks import (
     diagnostics,
     efficiency,
@@ -28,7 +29,6 @@ from benchwright.suites.vspro.checks import (
     tier_v,
 )
 from benchwright.suites.vspro.checks._common import BROWSER_DETAIL, CheckSettings
-from benchwright.suites.vspro.checks._registry import CheckTable, VsproCheck, vspro_check
 from benchwright.suites.vspro.checks.browser import (
     ALL_BROWSER_CHECKS,
     browser_rows,
@@ -70,10 +70,7 @@ __all__ = [
     "BROWSER_CHECKS",
     "BROWSER_DETAIL",
     "CheckSettings",
-    "CheckTable",
-    "VsproCheck",
     "browser_rows",
     "build_table",
     "staged_checks",
-    "vspro_check",
 ]

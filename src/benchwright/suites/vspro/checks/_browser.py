@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from benchwright.model import CheckResult
-from benchwright.suites.vspro.checks._common import result, unavailable
+from benchwright.suites.kit.checks import result, unavailable
 from benchwright.suites.vspro.observations import Observations
 
 

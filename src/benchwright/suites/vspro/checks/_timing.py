@@ -1,5 +1,5 @@
 """Which host window each vspro timing row was measured in, and the contention rule
-(`benchwright.scoring.contention`) applied to every one of them."""
+(`kit.checks.judge_timing`) applied to every one of them."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from collections.abc import Iterable, Mapping
 
 from benchwright.model import CheckResult
 from benchwright.probes.host import HostState
-from benchwright.scoring.contention import judge_timed
+from benchwright.suites.kit import checks
+from benchwright.suites.kit.record import PhaseLog
 from benchwright.suites.vspro.observations import Observations
 
 TIMED: Mapping[str, tuple[str, str]] = {
@@ -26,7 +27,7 @@ TIMED: Mapping[str, tuple[str, str]] = {
 """Timing row -> (phase, window): the measurement whose host state judges it."""
 
 
-def host_of(obs: Observations, phase: str, key: str) -> HostState | None:
+def host_of(obs: PhaseLog, phase: str, key: str) -> HostState | None:
     """The host across one measurement, or None when that phase did not run."""
     seen = obs.phases.get(phase)
     if seen is None:
@@ -39,7 +40,4 @@ def host_of(obs: Observations, phase: str, key: str) -> HostState | None:
 
 def judge_timing(rows: Iterable[CheckResult], obs: Observations) -> list[CheckResult]:
     """Every row, the timing rows judged against the host state of their window."""
-    return [
-        judge_timed(row, host_of(obs, *TIMED[row.check_id])) if row.check_id in TIMED else row
-        for row in rows
-    ]
+    return checks.judge_timing(rows, obs, TIMED, host_of)

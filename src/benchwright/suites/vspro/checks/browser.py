@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from benchwright.model import CheckResult
-from benchwright.suites.vspro.checks._common import BROWSER_DETAIL, unavailable
+from benchwright.suites.kit.checks import unavailable
+from benchwright.suites.vspro.checks._common import BROWSER_DETAIL
 
 ALL_BROWSER_CHECKS = (
     "j_empty_state", "j_error_state", "j_first_use", "j_sync_journey",

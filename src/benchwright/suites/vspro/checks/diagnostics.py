@@ -6,9 +6,8 @@ import re
 
 from benchwright.model import CheckResult
 from benchwright.services.meridian.script import HOSTILE_FLAG, HOSTILE_NAME, HOSTILE_PAYMENT
+from benchwright.suites.kit.checks import app_check, frac, g, result, unavailable
 from benchwright.suites.vspro.checks._browser import view
-from benchwright.suites.vspro.checks._common import frac, g, result, unavailable
-from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.checks.tier_c import pagination_cells, validation_cells
 from benchwright.suites.vspro.observations import Observations, body
 
@@ -35,7 +34,7 @@ def upsert_kind(source: str | None) -> str:
     return "none"
 
 
-@vspro_check("store_atomic_upsert", needs=("static",))
+@app_check("store_atomic_upsert", needs=("static",))
 def store_atomic_upsert(obs: Observations, _s) -> CheckResult:
     """ON CONFLICT DO UPDATE 1.0; INSERT OR REPLACE/IGNORE 0.5; select-then-insert 0.3; 0."""
     kind = upsert_kind(obs["static"].store_source)
@@ -43,7 +42,7 @@ def store_atomic_upsert(obs: Observations, _s) -> CheckResult:
     return result("store_atomic_upsert", score, f"{g(score)}: {kind}")
 
 
-@vspro_check("input_validation", needs=("validation", "batch"))
+@app_check("input_validation", needs=("validation", "batch"))
 def input_validation(obs: Observations, _s) -> CheckResult:
     """The public instrument's seven cells with the documented status (five bad GETs 400,
     /api/nope 404, the invalid batch 400); the spec's further status duties are
@@ -57,7 +56,7 @@ def input_validation(obs: Observations, _s) -> CheckResult:
     )
 
 
-@vspro_check("local_pagination", needs=("reads",))
+@app_check("local_pagination", needs=("reads",))
 def local_pagination(obs: Observations, _s) -> CheckResult:
     """Default 50 rows, limit=500 capped and echoed as 200, limit=5&offset=5 five rows."""
     cells = dict(list(pagination_cells(obs).items())[:3])
@@ -67,7 +66,7 @@ def local_pagination(obs: Observations, _s) -> CheckResult:
     return result("local_pagination", score, f"{g(score)}: {sum(cells.values())}/3{tail}")
 
 
-@vspro_check("resync_idempotent", needs=("sync2",))
+@app_check("resync_idempotent", needs=("sync2",))
 def resync_idempotent(obs: Observations, _s) -> CheckResult:
     """Sync #2 inserts 0 with the exact total: 1.0; total right but inserts: 0.5; else 0."""
     found = body(obs["sync2"].call)
@@ -79,7 +78,7 @@ def resync_idempotent(obs: Observations, _s) -> CheckResult:
                   f"total {found.get('total')} (want 0, {obs.expect.total})")  # fmt: skip
 
 
-@vspro_check("restart_persistence", needs=("restart",))
+@app_check("restart_persistence", needs=("restart",))
 def restart_persistence(obs: Observations, _s) -> CheckResult:
     """Rows after SIGKILL + reboot over rows before (0 when never healthy or no rows)."""
     r = obs["restart"]
@@ -92,7 +91,7 @@ def restart_persistence(obs: Observations, _s) -> CheckResult:
     return result("restart_persistence", score, f"{g(score)}: {r.rows_before} -> {r.rows_after}")
 
 
-@vspro_check("update_propagation", needs=("mutation",))
+@app_check("update_propagation", needs=("mutation",))
 def update_propagation(obs: Observations, _s) -> CheckResult:
     """Each of the 12 vendor-side status flips visible locally after sync #3."""
     m = obs["mutation"]
@@ -102,7 +101,7 @@ def update_propagation(obs: Observations, _s) -> CheckResult:
                   "mutated statuses seen after sync #3")  # fmt: skip
 
 
-@vspro_check("concurrent_sync_safe", needs=("concurrency",))
+@app_check("concurrent_sync_safe", needs=("concurrency",))
 def concurrent_sync_safe(obs: Observations, _s) -> CheckResult:
     """1 - |count - total| / total after two simultaneous syncs."""
     count, want = obs["concurrency"].health_count, obs.expect.total
@@ -112,7 +111,7 @@ def concurrent_sync_safe(obs: Observations, _s) -> CheckResult:
     return result("concurrent_sync_safe", score, f"{g(score)}: {count} rows (want {want})")
 
 
-@vspro_check("x_name_injection", needs=("hostile", "browser"))
+@app_check("x_name_injection", needs=("hostile", "browser"))
 def x_name_injection(obs: Observations, _s) -> CheckResult:
     """Weight zero (the spec is silent on markup in data; issue #13): a counterparty name
     that is markup, delivered through a signed webhook update, is shown as text (1) and

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from benchwright.model import CheckResult
-from benchwright.suites.vspro.checks._common import g, is_int, result
-from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.kit.checks import app_check, g, is_int, result
 from benchwright.suites.vspro.checks._trace import list_requests, window
 from benchwright.suites.vspro.observations import Observations, body
 
@@ -36,7 +35,7 @@ def efficiency(requests: int, optimum: int, complete: float, traps_ok: bool) -> 
     return min(rung(requests, optimum), cap) * complete
 
 
-@vspro_check("request_efficiency", needs=("sync1", "traps", "trace"))
+@app_check("request_efficiency", needs=("sync1", "traps", "trace"))
 def request_efficiency(obs: Observations, _s) -> CheckResult:
     """Sync #1's list requests vs the half-set optimum (13): rung (at or under 1,
     +1..2 0.75, +3..7 0.5, beyond min(.5, optimum/requests); a failed trap caps it at .5)

@@ -7,8 +7,7 @@ vendor refused as it refuses a failed handshake (`browser._register`).
 from __future__ import annotations
 
 from benchwright.model import CheckResult
-from benchwright.suites.vspro.checks._common import result, unavailable
-from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.kit.checks import app_check, result, unavailable
 from benchwright.suites.vspro.observations import Observations, RegisterRetryObs
 
 CHECK = "x_register_retry"
@@ -19,7 +18,7 @@ DUTY = (
 REFUSAL = "400 verification_failed, as when the vendor's handshake finds no server yet"
 
 
-@vspro_check(CHECK, needs=("browser",))
+@app_check(CHECK, needs=("browser",))
 def x_register_retry(obs: Observations, _s) -> CheckResult:
     """A registration refused as a failed handshake is followed by one the vendor accepts
     (1), or by none (0); UNAVAILABLE when the second instance never booted or never

@@ -24,9 +24,8 @@ from __future__ import annotations
 
 from benchwright.model import CheckResult
 from benchwright.probes.http import JsonRead
-from benchwright.suites.vspro.checks._common import frac, g, result
+from benchwright.suites.kit.checks import app_check, frac, g, result
 from benchwright.suites.vspro.checks._errors import error_code, error_responses, split_errors
-from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.checks.tier_a import ASSET_TYPES, asset_answers, typed
 from benchwright.suites.vspro.checks.tier_b import order_row
 from benchwright.suites.vspro.checks.tier_b_wire import body_of, envelope_row, json_halves
@@ -47,7 +46,7 @@ OUTAGE_NOT_PROBED = "vendor outage not probed: the app is not sandboxed"
 so the 503 cell is left out (never failed) and the detail says so."""
 
 
-@vspro_check("x_asset_paths", needs=("page",))
+@app_check("x_asset_paths", needs=("page",))
 def x_asset_paths(obs: Observations, _s) -> CheckResult:
     """Weight zero (§6.9; the public instrument passes an asset served at either path): each
     of the 3 assets is served with its type family at ``/<file>`` and at ``/web/<file>``,
@@ -99,7 +98,7 @@ def _answered(read: JsonRead | None, status: int, code: str) -> bool:
     return read is not None and read.status == status and error_code(body(read) or {}) == code
 
 
-@vspro_check("x_status_duties", needs=("validation",))
+@app_check("x_status_duties", needs=("validation",))
 def x_status_duties(obs: Observations, _s) -> CheckResult:
     """Weight zero (spec §6.3, §6.4, §6.7, §7; not in the public matrix): the fraction of
     `status_cells` answered with the documented status (and code)."""
@@ -112,7 +111,7 @@ def x_status_duties(obs: Observations, _s) -> CheckResult:
     return result("x_status_duties", score, f"{g(score)}: {sum(cells.values())}/{len(cells)}{tail}")
 
 
-@vspro_check("x_error_envelopes", needs=("validation",))
+@app_check("x_error_envelopes", needs=("validation",))
 def x_error_envelopes(obs: Observations, _s) -> CheckResult:
     """Weight zero (§7: every error has the envelope; the public instrument reads its matrix
     only): ``b_error_envelope``'s rungs over every other error answer the probes provoked
@@ -124,7 +123,7 @@ def x_error_envelopes(obs: Observations, _s) -> CheckResult:
     return envelope_row("x_error_envelopes", beyond, wanted)
 
 
-@vspro_check("x_json_errors", needs=("validation", "json_sample"))
+@app_check("x_json_errors", needs=("validation", "json_sample"))
 def x_json_errors(obs: Observations, _s) -> CheckResult:
     """Weight zero (§7: errors are JSON too; the public instrument samples six responses):
     ``json_everywhere``'s halves over every error answer outside those six, each request and
@@ -138,7 +137,7 @@ def x_json_errors(obs: Observations, _s) -> CheckResult:
                   f"six sampled{short}")  # fmt: skip
 
 
-@vspro_check("x_order_everywhere", needs=("reads",))
+@app_check("x_order_everywhere", needs=("reads",))
 def x_order_everywhere(obs: Observations, _s) -> CheckResult:
     """Weight zero (§6.3: created_at sorts by the instant; the public instrument reads the
     default page only): ``limit=5&offset=5``, ``limit=500``, ``status=refunded``, the raw

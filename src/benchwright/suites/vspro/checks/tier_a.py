@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from benchwright.model import CheckResult
 from benchwright.probes.http import HttpObservation
-from benchwright.suites.vspro.checks._common import frac, g, result
-from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.kit.checks import app_check, frac, g, result
 from benchwright.suites.vspro.observations import Observations, PageObs, body, health_json
 
 BUDGET = 153_600
@@ -21,7 +20,7 @@ SYNC_KEYS = ("fetched", "inserted", "updated", "total")
 ASSET_TYPES = {"styles.css": "css", "app.js": "javascript", "viz.js": "javascript"}
 
 
-@vspro_check("modules_present", needs=("static",))
+@app_check("modules_present", needs=("static",))
 def modules_present(obs: Observations, _s) -> CheckResult:
     """All 8 spec paths under vspro/ exist; each missing file costs 1/8."""
     modules = obs["static"].modules
@@ -32,7 +31,7 @@ def modules_present(obs: Observations, _s) -> CheckResult:
                   f"spec files present{tail}", missing=missing)  # fmt: skip
 
 
-@vspro_check("interfaces_declared", needs=("static",))
+@app_check("interfaces_declared", needs=("static",))
 def interfaces_declared(obs: Observations, _s) -> CheckResult:
     """MeridianClient's 7 and Store's 8 methods declared (AST); each missing costs 1/15."""
     st = obs["static"]
@@ -46,7 +45,7 @@ def interfaces_declared(obs: Observations, _s) -> CheckResult:
                   missing=missing)  # fmt: skip
 
 
-@vspro_check("a_asset_budget", needs=("static",))
+@app_check("a_asset_budget", needs=("static",))
 def a_asset_budget(obs: Observations, _s) -> CheckResult:
     """Web files total <= 150 KB: 1.0; <= 180 KB (120 %): 0.3; beyond, or no files: 0."""
     sizes = obs["static"].asset_bytes
@@ -61,7 +60,7 @@ def a_asset_budget(obs: Observations, _s) -> CheckResult:
     return result("a_asset_budget", 0.0, f"0: {kib} (beyond 180 KB; top rung <=150 KB)")
 
 
-@vspro_check("server_runs", needs=("boot",))
+@app_check("server_runs", needs=("boot",))
 def server_runs(obs: Observations, _s) -> CheckResult:
     """The boot ladder: healthy <=5 s 1.0; later 0.75; port only 0.4; alive 0.15; crash 0."""
     boot = obs["boot"].boot
@@ -75,7 +74,7 @@ def _text(tail: bytes) -> str:
     return tail.decode("utf-8", errors="replace").strip()
 
 
-@vspro_check("health_shape", needs=("boot",))
+@app_check("health_shape", needs=("boot",))
 def health_shape(obs: Observations, _s) -> CheckResult:
     """/api/health has status, payments, last_sync, webhook + 5 counters; each key 1/9."""
     found = health_json(obs["boot"].boot) or {}
@@ -87,7 +86,7 @@ def health_shape(obs: Observations, _s) -> CheckResult:
     return result("health_shape", score, f"{g(score)}: {9 - len(missing)}/9 keys{tail}")
 
 
-@vspro_check("sync_shape", needs=("sync1",))
+@app_check("sync_shape", needs=("sync1",))
 def sync_shape(obs: Observations, _s) -> CheckResult:
     """Sync #1's body has fetched, inserted, updated, total; each key 1/4."""
     call = obs["sync1"].call
@@ -100,7 +99,7 @@ def sync_shape(obs: Observations, _s) -> CheckResult:
     return result("sync_shape", score, f"{g(score)}: {4 - len(missing)}/4 keys{tail}")
 
 
-@vspro_check("serves_page", needs=("page",))
+@app_check("serves_page", needs=("page",))
 def serves_page(obs: Observations, _s) -> CheckResult:
     """GET / 200 with markup, 3 assets non-empty on disk and served with css/javascript types
     at the bare path or under ``/web/`` (the public instrument tries both and passes either:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from itertools import pairwise
 
 from benchwright.model import CheckResult
-from benchwright.suites.vspro.checks._common import ROW_KEYS, frac, g, instant, is_int, result
-from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.kit.checks import app_check, frac, g, instant, is_int, result
+from benchwright.suites.vspro.checks._common import ROW_KEYS
 from benchwright.suites.vspro.observations import Observations, body, rows_of
 
 
-@vspro_check("payment_row_shape", needs=("reads",))
+@app_check("payment_row_shape", needs=("reads",))
 def payment_row_shape(obs: Observations, _s) -> CheckResult:
     """The first row has the 10 documented keys (each 1/10); any extra key costs 0.2."""
     rows = rows_of(obs["reads"].default)
@@ -26,7 +26,7 @@ def payment_row_shape(obs: Observations, _s) -> CheckResult:
     return result("payment_row_shape", score, f"{g(score)}: {'; '.join(notes)}")
 
 
-@vspro_check("total_field", needs=("reads",))
+@app_check("total_field", needs=("reads",))
 def total_field(obs: Observations, _s) -> CheckResult:
     """``total`` == fixture total: 1.0; off by <= 2: 0.5; within 20 %: 0.25; else 0."""
     want = obs.expect.total
@@ -39,7 +39,7 @@ def total_field(obs: Observations, _s) -> CheckResult:
                   "rungs exact 1, +-2 0.5, +-20% 0.25)")  # fmt: skip
 
 
-@vspro_check("chronological_order", needs=("reads",))
+@app_check("chronological_order", needs=("reads",))
 def chronological_order(obs: Observations, _s) -> CheckResult:
     """The default page (the public instrument's one read, §09) is in instant order: the
     fraction of ordered adjacent pairs; an unparseable created_at on it scores 0, fewer than
@@ -71,7 +71,7 @@ def order_row(check: str, reads: dict[str, tuple[list, bool]]) -> CheckResult:
                   f"order over {over}{tail}")  # fmt: skip
 
 
-@vspro_check("summary_bounds_utc", needs=("reads",))
+@app_check("summary_bounds_utc", needs=("reads",))
 def summary_bounds_utc(obs: Observations, _s) -> CheckResult:
     """oldest/newest present (0.4), both UTC-stamped (0.3), oldest < newest (0.3)."""
     found = body(obs["reads"].summary) or {}
@@ -87,7 +87,7 @@ def summary_bounds_utc(obs: Observations, _s) -> CheckResult:
                   f"{0.3 * utc:g} + ordered {0.3 * ordered:g} ({old} .. {new})")  # fmt: skip
 
 
-@vspro_check("b_summary_currency", needs=("reads",))
+@app_check("b_summary_currency", needs=("reads",))
 def b_summary_currency(obs: Observations, _s) -> CheckResult:
     """k/4 currency buckets exact; a cross-currency sum anywhere is a cliff to 0 (§08);
     by_currency not sorted by code x0.9."""
@@ -114,7 +114,7 @@ def b_summary_currency(obs: Observations, _s) -> CheckResult:
     return result("b_summary_currency", score, f"{g(score)}: {'; '.join(notes)}")
 
 
-@vspro_check("b_buckets_dst", needs=("reads",))
+@app_check("b_buckets_dst", needs=("reads",))
 def b_buckets_dst(obs: Observations, _s) -> CheckResult:
     """0.7 x exact-cell fraction + 0.2 cell count (0.1 if wrong) + 0.1 Europe/Berlin."""
     found = body(obs["reads"].buckets) or {}
@@ -134,7 +134,7 @@ def b_buckets_dst(obs: Observations, _s) -> CheckResult:
                   f"{found.get('timezone')!r}")  # fmt: skip
 
 
-@vspro_check("sync_completeness", needs=("reads",))
+@app_check("sync_completeness", needs=("reads",))
 def sync_completeness(obs: Observations, _s) -> CheckResult:
     """The best-evidenced full count over the fixture total, capped at 1.0."""
     want = obs.expect.total

@@ -7,14 +7,14 @@ import re
 
 from benchwright.model import CheckResult
 from benchwright.probes.http import HttpObservation, parse_wire_json
-from benchwright.suites.vspro.checks._common import ROW_KEYS, frac, g, is_int, result
+from benchwright.suites.kit.checks import app_check, frac, g, is_int, result
+from benchwright.suites.vspro.checks._common import ROW_KEYS
 from benchwright.suites.vspro.checks._errors import (
     INVALID_BATCH,
     Named,
     split_errors,
     statuses,
 )
-from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.observations import Observations, body, rows_of
 
 EXTERNAL = re.compile(
@@ -24,7 +24,7 @@ FIELD_ERROR_CELLS = ("limit=-1", "limit=abc", "offset=-5", "sort=bogus", "status
 """The public matrix's bad GETs, each a 400 with field errors (§7), beside the invalid batch."""
 
 
-@vspro_check("row_integrity", needs=("reads",))
+@app_check("row_integrity", needs=("reads",))
 def row_integrity(obs: Observations, _s) -> CheckResult:
     """Every row over raw 200-row pages: 10 keys (0.35), integer amounts and no float on
     the wire (0.25), created_at >= 19 chars (0.15), ids covering the fixture (0.25)."""
@@ -47,7 +47,7 @@ def row_integrity(obs: Observations, _s) -> CheckResult:
     return result("row_integrity", score, f"{g(score)}: {len(rows)} rows; {'; '.join(notes)}")
 
 
-@vspro_check("json_everywhere", needs=("json_sample",))
+@app_check("json_everywhere", needs=("json_sample",))
 def json_everywhere(obs: Observations, _s) -> CheckResult:
     """The public instrument's six sampled responses (§09: health, payments, summary,
     buckets, /api/nope, limit=-1): each parses as JSON (0.5) with a json type (0.5). Every
@@ -90,7 +90,7 @@ def field_errors_ok(found: dict | None, need_items: bool = False) -> bool:
     return not need_items or any("items[" in e["path"] for e in entries)
 
 
-@vspro_check("b_error_envelope", needs=("validation", "batch"))
+@app_check("b_error_envelope", needs=("validation", "batch"))
 def b_error_envelope(obs: Observations, _s) -> CheckResult:
     """The public instrument's matrix (five bad GETs, /api/nope, the invalid batch): every
     error answer has a well-formed envelope (0.6 x fraction); field_errors on the bad GETs
@@ -125,7 +125,7 @@ def body_of(observation: HttpObservation) -> dict | None:
     return parsed.value if parsed.parseable and isinstance(parsed.value, dict) else None
 
 
-@vspro_check("ui_offline", needs=("page",))
+@app_check("ui_offline", needs=("page",))
 def ui_offline(obs: Observations, _s) -> CheckResult:
     """No src=/href= to http(s) and no import("http...") in the served page and assets."""
     p = obs["page"]

@@ -3,17 +3,9 @@
 from __future__ import annotations
 
 from benchwright.model import CheckResult
-from benchwright.suites.vspro.checks._common import (
-    ROW_KEYS,
-    frac,
-    g,
-    instant,
-    is_int,
-    result,
-    unavailable,
-)
+from benchwright.suites.kit.checks import app_check, frac, g, instant, is_int, result, unavailable
+from benchwright.suites.vspro.checks._common import ROW_KEYS
 from benchwright.suites.vspro.checks._errors import PUBLIC_MATRIX, error_code
-from benchwright.suites.vspro.checks._registry import vspro_check
 from benchwright.suites.vspro.checks._trace import list_requests
 from benchwright.suites.vspro.observations import Observations, body, rows_of
 
@@ -51,7 +43,7 @@ def validation_cells(obs: Observations) -> dict[str, bool]:
     return cells
 
 
-@vspro_check("c_api_depth", needs=("reads", "validation", "batch"))
+@app_check("c_api_depth", needs=("reads", "validation", "batch"))
 def c_api_depth(obs: Observations, _s) -> CheckResult:
     """gate (rows on the wire) x min(exact 10-key schema, 5 paging cells, 7 status cells)."""
     rows = [x for p in obs["reads"].raw_pages for x in (rows_of(p) or []) if isinstance(x, dict)]
@@ -67,7 +59,7 @@ def c_api_depth(obs: Observations, _s) -> CheckResult:
     return result("c_api_depth", score, f"{g(score)}: min(schema {schema:.4g}, {counts}){tail}")
 
 
-@vspro_check("c_batch_partial", needs=("batch",))
+@app_check("c_batch_partial", needs=("batch",))
 def c_batch_partial(obs: Observations, _s) -> CheckResult:
     """Quarters: results in input order with the good items created; each good item created
     once at the vendor, under its own key; the failed item's code amount_over_limit; no
@@ -112,7 +104,7 @@ def _key_duty(ops: tuple[dict, ...]) -> str:
             f"reached the vendor, which saw {shown}")  # fmt: skip
 
 
-@vspro_check("vendor_cursor_paging", needs=("trace",))
+@app_check("vendor_cursor_paging", needs=("trace",))
 def vendor_cursor_paging(obs: Observations, _s) -> CheckResult:
     """1 - offenders/list requests, where offenders carry offset/page/start/skip; no cursored
     request (or no list request) scores 0."""
@@ -129,7 +121,7 @@ def vendor_cursor_paging(obs: Observations, _s) -> CheckResult:
                   f"requests with offset/page/start/skip; {cursored} cursored")  # fmt: skip
 
 
-@vspro_check("vendor_traps", needs=("traps",))
+@app_check("vendor_traps", needs=("traps",))
 def vendor_traps(obs: Observations, _s) -> CheckResult:
     """Mean of the trap ledger's retry_after, cursor_expiry and stall (each a min)."""
     t = obs["traps"].results

@@ -6,8 +6,7 @@ import ast
 import re
 
 from benchwright.model import CheckResult
-from benchwright.suites.vspro.checks._common import frac, g, result
-from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.kit.checks import app_check, frac, g, result
 from benchwright.suites.vspro.checks._trace import list_requests
 from benchwright.suites.vspro.observations import Observations
 
@@ -15,7 +14,7 @@ KEYED = re.compile(r"PRIMARY\s+KEY|UNIQUE|CREATE\s+(?:UNIQUE\s+)?INDEX", re.I)
 MAX_LIMIT = 100
 
 
-@vspro_check("api_content_type", needs=("json_sample",))
+@app_check("api_content_type", needs=("json_sample",))
 def api_content_type(obs: Observations, _s) -> CheckResult:
     """Each of the six sampled responses (404 and 400 included) has a json content type."""
     reads = obs["json_sample"].reads
@@ -26,7 +25,7 @@ def api_content_type(obs: Observations, _s) -> CheckResult:
     return result("api_content_type", score, f"{g(score)}: {len(typed)}/{len(reads)} json{tail}")
 
 
-@vspro_check("client_timeouts", needs=("traps", "static"))
+@app_check("client_timeouts", needs=("traps", "static"))
 def client_timeouts(obs: Observations, _s) -> CheckResult:
     """Behaviour first: the stall trap at 1.0 (the client cut the held request and asked
     again inside the hold): 1.0. Else a call passing ``timeout=`` in meridian.py: 0.4
@@ -60,7 +59,7 @@ def timeout_calls(source: str) -> list[int]:
                   and any(k.arg == "timeout" for k in node.keywords))  # fmt: skip
 
 
-@vspro_check("store_indexed", needs=("static",))
+@app_check("store_indexed", needs=("static",))
 def store_indexed(obs: Observations, _s) -> CheckResult:
     """store.py declares PRIMARY KEY, UNIQUE or CREATE [UNIQUE] INDEX (binary)."""
     source = obs["static"].store_source
@@ -72,7 +71,7 @@ def store_indexed(obs: Observations, _s) -> CheckResult:
     return result("store_indexed", 0.0, "0: no PRIMARY KEY, UNIQUE or INDEX in store.py")
 
 
-@vspro_check("uses_max_limit", needs=("trace",))
+@app_check("uses_max_limit", needs=("trace",))
 def uses_max_limit(obs: Observations, _s) -> CheckResult:
     """The largest integer ``limit`` the client sent the vendor, over 100 (capped at 1)."""
     limits = []

@@ -5,15 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from benchwright.model import CheckResult
-from benchwright.suites.vspro.checks._common import g, result, unavailable
-from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.kit.checks import app_check, g, result, unavailable
 
 HARD = ("h_conflict_dance", "h_durability", "h_sync_discipline", "h_webhook_ledger",
         "request_efficiency")  # fmt: skip
 MASTERY = 0.90
 
 
-@vspro_check("e_hard_mastery", derived=True)
+@app_check("e_hard_mastery", derived=True)
 def e_hard_mastery(rows: Mapping[str, CheckResult]) -> CheckResult:
     """HARD mean >= 0.90: 1.0; below, (mean / 0.90) x 0.5; no measured HARD row: UNAVAILABLE."""
     measured = [rows[c].score for c in HARD if c in rows and not rows[c].status.is_harness_fault

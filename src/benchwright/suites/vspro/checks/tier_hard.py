@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from benchwright.model import CheckResult
 from benchwright.scoring import compound
-from benchwright.suites.vspro.checks._common import frac, g, result, unavailable
-from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.kit.checks import app_check, frac, g, result, unavailable
 from benchwright.suites.vspro.checks._trace import list_requests, window
 from benchwright.suites.vspro.checks.diagnostics import upsert_kind
 from benchwright.suites.vspro.observations import Observations, body
@@ -13,7 +12,7 @@ from benchwright.suites.vspro.observations import Observations, body
 ATOMIC = {"on_conflict_update": 1.0, "replace_or_ignore": 0.5}
 
 
-@vspro_check("h_conflict_dance", needs=("conflict",))
+@app_check("h_conflict_dance", needs=("conflict",))
 def h_conflict_dance(obs: Observations, _s) -> CheckResult:
     """If-Match on every write 0.25; the one-shot 412 recovered by one retry with the fresh
     version 0.35; no retry beyond it 0.15; the always-412 note -> local 409, row unchanged 0.25."""
@@ -57,7 +56,7 @@ def concurrent(obs: Observations) -> float:
     return max(0.0, 1 - abs(count - obs.expect.total) / obs.expect.total)
 
 
-@vspro_check("h_durability", needs=("restart", "concurrency", "static"))
+@app_check("h_durability", needs=("restart", "concurrency", "static"))
 def h_durability(obs: Observations, _s) -> CheckResult:
     """gate (rows before the kill) x min(persists, concurrent, atomic 1/0.5/0)."""
     before = obs["restart"].rows_before
@@ -73,7 +72,7 @@ def h_durability(obs: Observations, _s) -> CheckResult:
                   f"{atomic:g} [{kind}])", persists=kept, concurrent=race)  # fmt: skip
 
 
-@vspro_check("h_sync_discipline", needs=("sync2", "mutation", "trace"))
+@app_check("h_sync_discipline", needs=("sync2", "mutation", "trace"))
 def h_sync_discipline(obs: Observations, _s) -> CheckResult:
     """gate x min(cheap, idempotent, propagates): cheap = 0.5 conditional/requests + 0.5
     304s/requests in sync #2; idempotent = inserted 0 and total exact (0.5 if only the
@@ -99,7 +98,7 @@ def h_sync_discipline(obs: Observations, _s) -> CheckResult:
                   f"{prop:.4g} [{seen}/{len(m.changed)}])")  # fmt: skip
 
 
-@vspro_check("h_webhook_ledger", needs=("webhook",))
+@app_check("h_webhook_ledger", needs=("webhook",))
 def h_webhook_ledger(obs: Observations, _s) -> CheckResult:
     """gate (registered) x min(counters exact k/4, forged -> 401, touched rows right).
 

@@ -7,16 +7,16 @@ from typing import Any
 
 from benchwright.model import CheckResult
 from benchwright.scoring import ladder_score
+from benchwright.suites.kit.checks import app_check, g, result, unavailable
 from benchwright.suites.vspro.checks._browser import errors_of, missing, quote, shots, view
-from benchwright.suites.vspro.checks._common import CheckSettings, g, result, unavailable
-from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations
 
 IN_FLIGHT_MS = 1200
 NOMINAL = ("load", "sync", "empty", "viz")
 
 
-@vspro_check("j_first_use", needs=("browser",))
+@app_check("j_first_use", needs=("browser",))
 def j_first_use(obs: Observations, s: CheckSettings) -> CheckResult:
     """Gate: a visible data row. Then min of first data (<=2000/3000/4500/8000 ms), the
     claimed total == the fixture's, and zero console errors in the load scenario."""
@@ -42,7 +42,7 @@ def j_first_use(obs: Observations, s: CheckSettings) -> CheckResult:
     return result("j_first_use", score, f"{g(score)}: gate open, min of " + "; ".join(parts), **ev)
 
 
-@vspro_check("j_loads_data", needs=("browser",))
+@app_check("j_loads_data", needs=("browser",))
 def j_loads_data(obs: Observations, s: CheckSettings) -> CheckResult:
     """Diagnostic: a visibly rendered row (0.5) + a DOM-claimed total == the fixture's (0.5)."""
     load, refused = view(obs, "j_loads_data", "load")
@@ -55,7 +55,7 @@ def j_loads_data(obs: Observations, s: CheckSettings) -> CheckResult:
     return result("j_loads_data", rows + total, detail, screenshots=shots(load))
 
 
-@vspro_check("j_console_clean", needs=("browser",))
+@app_check("j_console_clean", needs=("browser",))
 def j_console_clean(obs: Observations, s: CheckSettings) -> CheckResult:
     """Diagnostic: console and page errors across load + sync; 0 -> 1, 1 -> 0.5, 2+ -> 0."""
     errors: list[str] = []
@@ -75,7 +75,7 @@ def j_console_clean(obs: Observations, s: CheckSettings) -> CheckResult:
     )
 
 
-@vspro_check("j_sync_journey", needs=("browser",))
+@app_check("j_sync_journey", needs=("browser",))
 def j_sync_journey(obs: Observations, s: CheckSettings) -> CheckResult:
     """Quarters: #sync-now found and clicked; in flight within 1200 ms; completed with causal
     corroboration; the view refreshed against the half-seeded instance."""
@@ -141,21 +141,21 @@ def _error_rung(check_id: str, seen: Any) -> CheckResult:
                   f"({retry}; shown after {seen.shown_after_s} s)", **ev)  # fmt: skip
 
 
-@vspro_check("j_error_state", needs=("browser",))
+@app_check("j_error_state", needs=("browser",))
 def j_error_state(obs: Observations, s: CheckSettings) -> CheckResult:
     """API blocked: actionable visible error 1.0 (0.6 if an exercised retry did not
     recover); a generic error 0.3; nothing 0."""
     return _error_ladder("j_error_state", obs)
 
 
-@vspro_check("ui_error_actionable", needs=("browser",))
+@app_check("ui_error_actionable", needs=("browser",))
 def ui_error_actionable(obs: Observations, s: CheckSettings) -> CheckResult:
     """Backend unreachable: an error text with try again/retry/check/running/refresh 1.0
     (0.6 with a dead exercised retry); generic 0.3; none 0."""
     return _error_ladder("ui_error_actionable", obs)
 
 
-@vspro_check("j_empty_state", needs=("browser",))
+@app_check("j_empty_state", needs=("browser",))
 def j_empty_state(obs: Observations, s: CheckSettings) -> CheckResult:
     """Fresh db: zero rows plus empty-state text 1.0; content without it 0.3; blank 0;
     any rendered row 0 (phantom data)."""
@@ -180,7 +180,7 @@ def _empty_rung(empty: Any) -> CheckResult:
     return result("j_empty_state", 0.0, "0: a blank page on an empty database", **ev)
 
 
-@vspro_check("console_clean", needs=("browser",))
+@app_check("console_clean", needs=("browser",))
 def console_clean(obs: Observations, s: CheckSettings) -> CheckResult:
     """Excellence condition: exactly 0 console/page errors across load, sync, empty, viz;
     a scenario that is absent or errored leaves it unproven, and it fails."""

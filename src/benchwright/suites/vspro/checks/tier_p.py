@@ -5,8 +5,8 @@ from __future__ import annotations
 from benchwright.model import CheckResult
 from benchwright.probes.http import HttpObservation, JsonRead, LatencyObservation, parse_wire_json
 from benchwright.scoring import Rung, ladder_score
-from benchwright.suites.vspro.checks._common import CheckSettings, g, is_int, result, unavailable
-from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.kit.checks import app_check, g, is_int, result, unavailable
+from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations, body, rows_of
 
 OVERLAP_FLOOR = 0.5
@@ -21,25 +21,25 @@ def _latency(check_id: str, lat: LatencyObservation, s: CheckSettings) -> CheckR
                   timing_score=head)  # fmt: skip
 
 
-@vspro_check("p_list_latency", needs=("idle_perf",))
+@app_check("p_list_latency", needs=("idle_perf",))
 def p_list_latency(obs: Observations, s: CheckSettings) -> CheckResult:
     """p95 of 20 sequential GET /api/payments?limit=50: <=150/300/600/1200 ms."""
     return _latency("p_list_latency", obs["idle_perf"].payments, s)
 
 
-@vspro_check("p_buckets_latency", needs=("idle_perf",))
+@app_check("p_buckets_latency", needs=("idle_perf",))
 def p_buckets_latency(obs: Observations, s: CheckSettings) -> CheckResult:
     """p95 of 20 sequential GET /api/buckets: <=200/400/800/1600 ms."""
     return _latency("p_buckets_latency", obs["idle_perf"].buckets, s)
 
 
-@vspro_check("p_summary_latency", needs=("idle_perf",))
+@app_check("p_summary_latency", needs=("idle_perf",))
 def p_summary_latency(obs: Observations, s: CheckSettings) -> CheckResult:
     """p95 of 20 sequential GET /api/summary: <=150/300/600/1200 ms."""
     return _latency("p_summary_latency", obs["idle_perf"].summary, s)
 
 
-@vspro_check("p_sync_wall", needs=("idle_perf",))
+@app_check("p_sync_wall", needs=("idle_perf",))
 def p_sync_wall(obs: Observations, s: CheckSettings) -> CheckResult:
     """One timed POST /api/sync (240 s timeout): <=90/135/180/270 s."""
     call = obs["idle_perf"].sync
@@ -52,7 +52,7 @@ def p_sync_wall(obs: Observations, s: CheckSettings) -> CheckResult:
                   timing_score=head)  # fmt: skip
 
 
-@vspro_check("e_under_load_latency", needs=("under_load",))
+@app_check("e_under_load_latency", needs=("under_load",))
 def e_under_load_latency(obs: Observations, s: CheckSettings) -> CheckResult:
     """8 readers x 6 GETs (limit=50) during a stalled sync: overlap >= 0.5 or UNAVAILABLE;
     any wrong read 0; else p95 <=150/300/600/1200 ms."""

@@ -7,16 +7,16 @@ from typing import Any
 
 from benchwright.model import CheckResult
 from benchwright.scoring import ladder_score
+from benchwright.suites.kit.checks import app_check, g, result, unavailable
 from benchwright.suites.vspro.checks import _viz_evidence as ev
 from benchwright.suites.vspro.checks._browser import missing, shots, view
-from benchwright.suites.vspro.checks._common import CheckSettings, g, result, unavailable
-from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations
 
 DRAG_RUNG_SCORES = (1.0, 0.75, 0.5, 0.25)
 
 
-@vspro_check("p_page_interactive", needs=("browser",))
+@app_check("p_page_interactive", needs=("browser",))
 def p_page_interactive(obs: Observations, s: CheckSettings) -> CheckResult:
     """First visible data row: <=2000 (/k_P) / 3000 / 4500 / 8000 ms; none, or a failed
     load scenario, 0 (this row does not refuse on a probe error)."""
@@ -42,7 +42,7 @@ def p_page_interactive(obs: Observations, s: CheckSettings) -> CheckResult:
     )
 
 
-@vspro_check("e_optimistic_paint", needs=("browser",))
+@app_check("e_optimistic_paint", needs=("browser",))
 def e_optimistic_paint(obs: Observations, s: CheckSettings) -> CheckResult:
     """Note POST held 800 ms: painted while held (gate, 0.5) + a saving indicator (0.15) +
     paint <=100 ms (0.15; 0.6x <=250, 0.3x <=800) + saved after release (0.2)."""
@@ -79,7 +79,7 @@ def e_optimistic_paint(obs: Observations, s: CheckSettings) -> CheckResult:
     return result("e_optimistic_paint", score, detail, **ev)
 
 
-@vspro_check("p_first_frame", needs=("browser",))
+@app_check("p_first_frame", needs=("browser",))
 def p_first_frame(obs: Observations, s: CheckSettings) -> CheckResult:
     """First instrumented draw call on #viz3d (page clock): <=3000/5000/8000/15000 ms."""
     v = ev.view(obs, "p_first_frame", "viz", (), timed=True)
@@ -94,7 +94,7 @@ def p_first_frame(obs: Observations, s: CheckSettings) -> CheckResult:
                   first_draw_ms=v.first_draw_ms, timing_score=rung.score)  # fmt: skip
 
 
-@vspro_check("e_frames_under_drag", needs=("browser",))
+@app_check("e_frames_under_drag", needs=("browser",))
 def e_frames_under_drag(obs: Observations, s: CheckSettings) -> CheckResult:
     """vsdbg frames over the 60-move drag, counted only up to the #viz3d draw calls in it:
     >= 24/18/12/6 (calibration-owned) -> 1/.75/.5/.25; no draws or no counter: 0."""

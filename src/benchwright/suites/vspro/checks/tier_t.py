@@ -13,11 +13,11 @@ import math
 from typing import Any
 
 from benchwright.model import CheckResult
+from benchwright.suites.kit.checks import app_check, g, is_int, result
 from benchwright.suites.vspro.browser import camera as C
 from benchwright.suites.vspro.checks import _viz_evidence as ev
 from benchwright.suites.vspro.checks._browser import shots
-from benchwright.suites.vspro.checks._common import CheckSettings, g, is_int, result
-from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations
 
 SIDE_ACHIEVABLE = 0.75
@@ -25,7 +25,7 @@ CLASS_WEIGHTS = {"top": 0.50, "above": 0.25, "side": 0.15, "sky": 0.10}
 PROJECTION_TOLERANCE_PX = 2.0
 
 
-@vspro_check("t_context_real", needs=("browser",))
+@app_check("t_context_real", needs=("browser",))
 def t_context_real(obs: Observations, _s: CheckSettings) -> CheckResult:
     """A WebGL context on #viz3d .25 + backing store = rect x DPR (+-1 px) .15 + >=1 draw
     call .15 + a blind 6x4 grid with >=3 non-background pixels in >=2 colours .25 + the four
@@ -62,7 +62,7 @@ def t_context_real(obs: Observations, _s: CheckSettings) -> CheckResult:
     return result("t_context_real", score, detail, attrs=cv.requested_attrs)
 
 
-@vspro_check("t_scene_binding", needs=("browser",))
+@app_check("t_scene_binding", needs=("browser",))
 def t_scene_binding(obs: Observations, _s: CheckSettings) -> CheckResult:
     """Pixels recomputed from the fixture at yaw 35 / pitch 27 / dist 30: tops .50, above-top
     background .25, side faces .15 (/0.75 achievable), sky .10, renormalised over classes
@@ -112,7 +112,7 @@ def t_scene_binding(obs: Observations, _s: CheckSettings) -> CheckResult:
                   screenshots=shots(v, "viz-before-drag"))  # fmt: skip
 
 
-@vspro_check("t_vsdbg_truth", needs=("browser",))
+@app_check("t_vsdbg_truth", needs=("browser",))
 def t_vsdbg_truth(obs: Observations, _s: CheckSettings) -> CheckResult:
     """version 3 .10 + scene bars matched on key, count and exact x/z/h over max(expected,
     claimed) .40 + project() within 2 px at every spot .30 + pick() keys .20; absent: 0."""

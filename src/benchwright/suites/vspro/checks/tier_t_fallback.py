@@ -9,14 +9,14 @@ import re
 from typing import Any
 
 from benchwright.model import CheckResult
+from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.vspro.checks import _viz_evidence as ev
 from benchwright.suites.vspro.checks._browser import shots
-from benchwright.suites.vspro.checks._common import CheckSettings, g, result
-from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations
 
 
-@vspro_check("t_fallback", needs=("browser",))
+@app_check("t_fallback", needs=("browser",))
 def t_fallback(obs: Observations, _s: CheckSettings) -> CheckResult:
     """Toggle half .5: #viz-fallback cells right (shown never: .1). No-WebGL half .5: no
     console errors .4 + auto-fallback cells .35 + in-panel notice absent in the normal run

@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from benchwright.model import CheckResult
+from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.vspro.browser import camera as C
 from benchwright.suites.vspro.checks import _viz_evidence as ev
 from benchwright.suites.vspro.checks._browser import shots
-from benchwright.suites.vspro.checks._common import CheckSettings, g, result
-from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations
 
 YAW_TOLERANCE = 1.5
@@ -22,7 +22,7 @@ MOVED_FRACTION = 0.005
 """Mid-drag frame differs from the baseline on at least this share of pixels: it moved."""
 
 
-@vspro_check("t_camera", needs=("browser",))
+@app_check("t_camera", needs=("browser",))
 def t_camera(obs: Observations, _s: CheckSettings) -> CheckResult:
     """Wheel 400 reprojects at dist 30*exp(0.48) .20 (0 if the page scrolled) + 120 px drag
     reprojects at yaw -7 .35 (sign-flipped: half) + vsdbg yaw within 1.5 deg of -7 .10 +
@@ -65,7 +65,7 @@ def t_camera(obs: Observations, _s: CheckSettings) -> CheckResult:
                   screenshots=shots(v, "viz-before-drag", "viz-after-drag"))  # fmt: skip
 
 
-@vspro_check("t_picking", needs=("browser",))
+@app_check("t_picking", needs=("browser",))
 def t_picking(obs: Observations, _s: CheckSettings) -> CheckResult:
     """Up to 5 bar-top clicks: #status-filter data-value = the bar's status, the visible rows
     all that status, and the readout total = the fixture's per-status total (.65 x fraction);
@@ -160,7 +160,7 @@ def _depth(p: Any, bars: Sequence[C.Bar], w: float, h: float) -> tuple[C.Bar, C.
     return None
 
 
-@vspro_check("t_tooltip", needs=("browser",))
+@app_check("t_tooltip", needs=("browser",))
 def t_tooltip(obs: Observations, s: CheckSettings) -> CheckResult:
     """Hover the largest bar top: text starts '<count> <status>' .5 + visible within 150 ms
     (page-side stamps; 400 ms 0.6, 1200 ms 0.3 of it) .3 + hides off-canvas .2; never: 0."""

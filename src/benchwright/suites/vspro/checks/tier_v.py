@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from benchwright.model import CheckResult
+from benchwright.suites.kit.checks import app_check, frac, g, result, unavailable
 from benchwright.suites.vspro.checks._browser import quote, shots, view
-from benchwright.suites.vspro.checks._common import CheckSettings, frac, g, result, unavailable
-from benchwright.suites.vspro.checks._registry import vspro_check
+from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations
 
 EXPONENT = {"EUR": 2, "USD": 2, "JPY": 0, "KWD": 3}
@@ -43,7 +43,7 @@ def _cell(text: str) -> tuple[str, int, int] | None:
     return currency, digits, places
 
 
-@vspro_check("v_currency_rendered", needs=("browser",))
+@app_check("v_currency_rendered", needs=("browser",))
 def v_currency_rendered(obs: Observations, s: CheckSettings) -> CheckResult:
     """0.6 x cells matching a fixture minor amount at the currency's exponent + 0.4 x traps
     (all JPY cells 0 decimals, all KWD cells 3; each trap needs its currency present)."""
@@ -71,7 +71,7 @@ def v_currency_rendered(obs: Observations, s: CheckSettings) -> CheckResult:
     return result("v_currency_rendered", score, detail, cells=list(load.amounts))
 
 
-@vspro_check("v_dates_readable", needs=("browser",))
+@app_check("v_dates_readable", needs=("browser",))
 def v_dates_readable(obs: Observations, s: CheckSettings) -> CheckResult:
     """Date cells with no raw ISO-8601 and at least one human text 1.0; formatted but not
     recognizably human 0.5; any ISO or no date cells 0."""
@@ -90,7 +90,7 @@ def v_dates_readable(obs: Observations, s: CheckSettings) -> CheckResult:
                   f"{quote(dates[0])}")  # fmt: skip
 
 
-@vspro_check("v_filter", needs=("browser",))
+@app_check("v_filter", needs=("browser",))
 def v_filter(obs: Observations, s: CheckSettings) -> CheckResult:
     """#status-filter -> refunded: rows all refunded, readout == the fixture's refunded count,
     data-value 'refunded', restore to '' at the full total: 1.0; rows only 0.5; a pick that
@@ -128,7 +128,7 @@ def v_filter(obs: Observations, s: CheckSettings) -> CheckResult:
                   f"{'; '.join(parts)}")  # fmt: skip
 
 
-@vspro_check("v_pagination", needs=("browser",))
+@app_check("v_pagination", needs=("browser",))
 def v_pagination(obs: Observations, s: CheckSettings) -> CheckResult:
     """Visible pagination controls (0.6) + 1..50 rendered rows (0.4)."""
     load, refused = view(obs, "v_pagination", "load")
@@ -141,7 +141,7 @@ def v_pagination(obs: Observations, s: CheckSettings) -> CheckResult:
                   f"in view, rung 1..{PAGE_SIZE} ({g(bounded)}/0.4)")  # fmt: skip
 
 
-@vspro_check("v_responsive_375", needs=("browser",))
+@app_check("v_responsive_375", needs=("browser",))
 def v_responsive_375(obs: Observations, s: CheckSettings) -> CheckResult:
     """At 375x812: no horizontal scroll (+1 px) and at least one rendered row: 1.0; else 0."""
     load, refused = view(obs, "v_responsive_375", "load")
@@ -172,7 +172,7 @@ def _at_hex(status: str, color: str, background: str) -> bool:
     )
 
 
-@vspro_check("v_status_distinct", needs=("browser",))
+@app_check("v_status_distinct", needs=("browser",))
 def v_status_distinct(obs: Observations, s: CheckSettings) -> CheckResult:
     """0.6 x statuses at their frozen hex (+-8 per channel) / max(3, rendered) + 0.4 when
     >= 3 statuses render with pairwise distinct (color, background)."""
@@ -197,7 +197,7 @@ def v_status_distinct(obs: Observations, s: CheckSettings) -> CheckResult:
     )
 
 
-@vspro_check("v_styling", needs=("browser",))
+@app_check("v_styling", needs=("browser",))
 def v_styling(obs: Observations, s: CheckSettings) -> CheckResult:
     """Stylesheet (0.3) + >= 3 distinct backgrounds (0.25) + a body font not Times (0.25) +
     a visible #app-header (0.2)."""

@@ -1,6 +1,6 @@
-"""The vspro check table: check ids -> pure functions of the observations record.
+"""A suite's check table: check ids -> pure functions of its observation record.
 
-A check is ``(observations, settings) -> CheckResult`` marked with `vspro_check`,
+A check is ``(observations, settings) -> CheckResult`` marked with `app_check`,
 naming the phases it reads in ``needs``. The table runs a check only when all
 its phases ran; otherwise it answers for it: INFRA when a phase broke (the
 harness's fault), FAIL when the app never became healthy (the app's), and
@@ -21,16 +21,16 @@ from typing import Any, TypeVar
 
 from benchwright.model import CheckResult, Status
 from benchwright.scoring.attribution import BLOCKED_BY
-from benchwright.suites.vspro.observations import Observations
+from benchwright.suites.kit.record import PhaseLog
 
-_MARK = "__vspro_check__"
+_MARK = "__app_check__"
 BOOT_ROW = "server_runs"
 """The row that judges the boot: the root of every row an app that never booted failed."""
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True)
-class VsproCheck:
+class AppCheck:
     id: str
     needs: tuple[str, ...]
     run: Callable[..., CheckResult]
@@ -42,11 +42,11 @@ class VsproCheck:
         return doc.splitlines()[0] if doc else ""
 
 
-def vspro_check(check_id: str, *, needs: Iterable[str] = (), derived: bool = False):
+def app_check(check_id: str, *, needs: Iterable[str] = (), derived: bool = False):
     """Mark ``fn`` as the implementation of ``check_id``, reading phases ``needs``."""
 
     def mark(fn: F) -> F:
-        setattr(fn, _MARK, VsproCheck(check_id, tuple(needs), fn, derived))
+        setattr(fn, _MARK, AppCheck(check_id, tuple(needs), fn, derived))
         return fn
 
     return mark
@@ -56,7 +56,7 @@ class CheckTable:
     """Checks by id, built from modules; a second check with the same id is an error."""
 
     def __init__(self) -> None:
-        self._checks: dict[str, VsproCheck] = {}
+        self._checks: dict[str, AppCheck] = {}
 
     @classmethod
     def from_modules(cls, modules: Iterable[ModuleType]) -> CheckTable:
@@ -64,39 +64,39 @@ class CheckTable:
         for module in modules:
             for value in vars(module).values():
                 found = getattr(value, _MARK, None)
-                if isinstance(found, VsproCheck):
+                if isinstance(found, AppCheck):
                     table.register(found)
         return table
 
-    def register(self, check: VsproCheck) -> None:
+    def register(self, check: AppCheck) -> None:
         if check.id in self._checks:
-            raise ValueError(f"vspro check '{check.id}' is registered twice")
+            raise ValueError(f"check '{check.id}' is registered twice")
         self._checks[check.id] = check
 
-    def get(self, check_id: str) -> VsproCheck:
+    def get(self, check_id: str) -> AppCheck:
         if check_id not in self._checks:
-            raise KeyError(f"no vspro check '{check_id}' (known: {', '.join(self.ids)})")
+            raise KeyError(f"no check '{check_id}' (known: {', '.join(self.ids)})")
         return self._checks[check_id]
 
     @property
     def ids(self) -> tuple[str, ...]:
         return tuple(sorted(self._checks))
 
-    def evaluate(self, obs: Observations, settings: Any) -> list[CheckResult]:
+    def evaluate(self, obs: PhaseLog, settings: Any) -> list[CheckResult]:
         """Every check's row: observation checks first, then the derived ones."""
         rows = [self._one(c, obs, settings) for c in self._checks.values() if not c.derived]
         by_id: Mapping[str, CheckResult] = {r.check_id: r for r in rows}
         rows += [self._derived(c, by_id) for c in self._checks.values() if c.derived]
         return rows
 
-    def evaluate_one(self, check_id: str, obs: Observations, settings: Any) -> CheckResult:
+    def evaluate_one(self, check_id: str, obs: PhaseLog, settings: Any) -> CheckResult:
         """One (non-derived) check's row, with the same absent-phase rules as `evaluate`."""
         return self._one(self.get(check_id), obs, settings)
 
-    def _one(self, check: VsproCheck, obs: Observations, settings: Any) -> CheckResult:
+    def _one(self, check: AppCheck, obs: PhaseLog, settings: Any) -> CheckResult:
         return _blocked(check, obs, self._run(check, obs, settings))
 
-    def _run(self, check: VsproCheck, obs: Observations, settings: Any) -> CheckResult:
+    def _run(self, check: AppCheck, obs: PhaseLog, settings: Any) -> CheckResult:
         missing = [p for p in check.needs if not obs.has(p)]
         if missing:
             return _absent(check.id, missing, obs)
@@ -107,7 +107,7 @@ class CheckTable:
                 check.id, Status.INFRA, 0.0, f"check crashed: {type(exc).__name__}: {exc}"
             )
 
-    def _derived(self, check: VsproCheck, rows: Mapping[str, CheckResult]) -> CheckResult:
+    def _derived(self, check: AppCheck, rows: Mapping[str, CheckResult]) -> CheckResult:
         try:
             return check.run(rows)
         except Exception as exc:
@@ -116,7 +116,7 @@ class CheckTable:
             )
 
 
-def _blocked(check: VsproCheck, obs: Observations, row: CheckResult) -> CheckResult:
+def _blocked(check: AppCheck, obs: PhaseLog, row: CheckResult) -> CheckResult:
     """``row``, marked ``blocked_by`` the boot when it fell short because the app never
     became healthy (it needed the boot, or a phase skipped for it)."""
     down = set(obs.app_down)
@@ -127,7 +127,7 @@ def _blocked(check: VsproCheck, obs: Observations, row: CheckResult) -> CheckRes
     return replace(row, evidence={**row.evidence, BLOCKED_BY: BOOT_ROW})
 
 
-def _absent(check_id: str, missing: list[str], obs: Observations) -> CheckResult:
+def _absent(check_id: str, missing: list[str], obs: PhaseLog) -> CheckResult:
     broken = [p for p in missing if p in obs.failed]
     if broken:
         why = "; ".join(f"{p}: {obs.failed[p]}" for p in broken)
