@@ -1,8 +1,10 @@
 """The kit's browser phase plumbing, whatever the suite: scenarios in concurrent lanes on
 one Chromium (`lanes`), the record they leave (`BrowserRecord`), opening the app's page
-(`nav`), the probe's own waits (`waits`) and the rows' access to a scenario's view
-(`rows`). A suite brings its scenarios and what they read from its page."""
+(`nav`), a second instance on a brand-new database (`instance`), the probe's own waits
+(`waits`) and the rows' access to a scenario's view (`rows`). A suite brings its
+scenarios and what they read from its page."""
 
+from benchwright.suites.kit.browser.instance import InstanceHost, fresh_instance
 from benchwright.suites.kit.browser.lanes import (
     Observe,
     ScenarioLog,
@@ -17,10 +19,12 @@ from benchwright.suites.kit.browser.record import BrowserRecord
 
 __all__ = [
     "BrowserRecord",
+    "InstanceHost",
     "NoPage",
     "Observe",
     "ScenarioLog",
     "Step",
+    "fresh_instance",
     "open_or_read",
     "open_page",
     "retime",

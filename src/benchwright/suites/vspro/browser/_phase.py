@@ -28,15 +28,13 @@ from typing import Any
 
 from benchwright.probes.browser import Lane
 from benchwright.services.app import AppUnderTest
-from benchwright.services.ports import lease_port
 from benchwright.suites.kit.browser import Observe, ScenarioLog, Step, run_browser, scenario
+from benchwright.suites.kit.browser.instance import fresh_instance
 from benchwright.suites.vspro.browser._register import RegisterWatch
 from benchwright.suites.vspro.browser._views import BrowserObservation
 from benchwright.suites.vspro.context import GradeContext
 from benchwright.suites.vspro.observations import Observations, RegisterRetryObs
 
-EMPTY_DB = "empty-probe.db"
-EMPTY_BOOT_S = 15.0
 VIZ_MODULE = "benchwright.suites.vspro.browser.viz"
 
 
@@ -89,11 +87,8 @@ def _second_instance(lane: Lane, ctx: GradeContext, shots: Path, seen: _Seen) ->
     lift the cap and probe ``sync`` (the click must fetch the other half); then read
     whether it registered again."""
     ctx.mock.mark_phase("browser", reset=False)
-    with lease_port() as lease:
-        db, log = ctx.app.db.parent / EMPTY_DB, ctx.work / "empty-app.log"
-        app = ctx.new_app(db, lease.port, log, EMPTY_BOOT_S, ctx.app.confinement)
-        lane.ensure_alive("booting the empty instance")  # no boot for a lost run
-        watch = RegisterWatch.arm(ctx.mock, lease.port)
+    with fresh_instance(ctx, lane) as app:
+        watch = RegisterWatch.arm(ctx.mock, app.port)
         try:
             _on_second_instance(app, lane, ctx, shots, seen, watch)
         finally:
