@@ -1,71 +1,26 @@
-"""A context for the vendorsync ``browser`` phase in tests: the reference app (or a
-tampered copy of its tree) booted as a real process against a Meridian v1 mock, synced
-through the vendor's update pass, as the grading's phases leave it before ``browser``."""
+"""The vendorsync grade context for the ``browser`` phase in tests: the app of a tree (the
+reference, or a tampered copy) booted as a real process against a Meridian v1 mock and
+synced through the vendor's update pass, as the grading's phases leave it."""
 
 from __future__ import annotations
 
-import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
 
-from benchwright.sandbox import UNCONFINED, Confinement
-from benchwright.services.app import AppUnderTest, BootPolicy
-from benchwright.services.meridian import API_KEY, MeridianMock
+from benchwright.sandbox import UNCONFINED
+from benchwright.services.meridian import MeridianMock
+from benchwright.suites.vendorsync.context import GradeContext, GradeSettings
 
-COMMAND = "{python} -m vendorsync --db {db} --port {port}"
-SYNC_S = 60.0
-
-
-def app_of(
-    tree: Path,
-    mock: MeridianMock,
-    db: Path,
-    port: int,
-    log: Path,
-    budget_s: float = 15.0,
-    confinement: Confinement = UNCONFINED,
-) -> AppUnderTest:
-    """The app of ``tree`` on ``db`` and ``port``, told the vendor is ``mock``."""
-    env = {"MERIDIAN_BASE_URL": mock.base_url, "MERIDIAN_API_KEY": API_KEY}
-    return AppUnderTest(COMMAND, tree=tree, db=db, port=port, env=env,
-                        policy=BootPolicy(budget_s=budget_s), log_path=log,
-                        confinement=confinement)  # fmt: skip
+BOOT_S = 15.0
 
 
-@dataclass
-class PageContext:
-    """`BrowserContext` over a tree, a work dir, a running app and the mock."""
-
-    tree: Path
-    work: Path
-    app: AppUnderTest
-    mock: MeridianMock
-
-    @property
-    def base_url(self) -> str:
-        return self.app.base_url
-
-    def new_app(
-        self, db: Path, port: int, log_path: Path, budget_s: float, confinement: Confinement
-    ) -> AppUnderTest:
-        return app_of(self.tree, self.mock, db, port, log_path, budget_s, confinement)
-
-
-def synced_after_update(tree: Path, work: Path, mock: MeridianMock, port: int) -> PageContext:
-    """The app of ``tree`` booted on a fresh db in ``work`` on ``port``, synced, the
-    vendor's update pass applied and synced again; the caller stops ``ctx.app``."""
-    work.mkdir(parents=True, exist_ok=True)
-    app = app_of(tree, mock, work / "db" / "app.db", port, work / "app.log")
-    ctx = PageContext(tree, work, app, mock)
-    boot = app.boot()
+def synced_after_update(tree: Path, work: Path, mock: MeridianMock, port: int) -> GradeContext:
+    """The app of ``tree`` on a fresh db in ``work`` and ``port``, synced, the vendor's
+    update pass applied and synced again; the caller stops ``ctx.app``."""
+    ctx = GradeContext(tree, work, None, mock, GradeSettings(), mock.base_url)  # type: ignore[arg-type]
+    ctx.app = ctx.new_app(work / "db" / "app.db", port, work / "app.log", BOOT_S, UNCONFINED)
+    boot = ctx.app.boot()
     assert boot.healthy_after_s is not None, boot.detail
-    _sync(ctx)
+    assert ctx.sync().status == 200
     mock.mutate_statuses()
-    _sync(ctx)
+    assert ctx.sync().status == 200
     return ctx
-
-
-def _sync(ctx: PageContext) -> None:
-    request = urllib.request.Request(ctx.base_url + "/api/sync", data=b"", method="POST")
-    with urllib.request.urlopen(request, timeout=SYNC_S) as answer:
-        assert answer.status == 200

@@ -25,16 +25,18 @@ from benchwright.probes.host import HostState
 from benchwright.scoring.contention import HOST_CONTENDED
 from benchwright.suites.kit.checks import CheckTable
 from benchwright.suites.vendorsync.browser import StatusCell
-from benchwright.suites.vendorsync.checks import tier_j, tier_p_browser, tier_v
+from benchwright.suites.vendorsync.checks import CheckSettings, tier_j, tier_p_browser, tier_v
+from benchwright.suites.vendorsync.checks._timing import judge_timing
 
 TABLE = CheckTable.from_modules([tier_j, tier_v, tier_p_browser])
+SETTINGS = CheckSettings()
 ROWS = ("j_loads_data", "j_console_clean", "j_sync_journey", "j_error_state", "j_empty_state",
         "v_dates_readable", "v_status_distinct", "v_pagination", "v_filter",
         "v_responsive_375", "v_styling", "p_page_interactive")  # fmt: skip
 
 
 def grade(check_id: str, **replaced):
-    return TABLE.get(check_id).run(observed(views(**replaced)), None)
+    return TABLE.get(check_id).run(observed(views(**replaced)), SETTINGS)
 
 
 def test_the_table_holds_the_twelve_rows_each_reading_the_browser_phase():
@@ -51,14 +53,14 @@ def test_the_golden_page_earns_every_row(check_id):
 
 @pytest.mark.parametrize("check_id", ROWS)
 def test_no_browser_makes_every_row_unavailable_with_probe_unavailable(check_id):
-    row = TABLE.get(check_id).run(observed({}, unavailable="Chromium not found at /nope"), None)
+    row = TABLE.get(check_id).run(observed({}, unavailable="Chromium not found at /nope"), SETTINGS)
     assert (row.status, row.score) == (Status.UNAVAILABLE, 0.0)
     assert row.detail == "PROBE UNAVAILABLE: browser unavailable: Chromium not found at /nope"
 
 
 def test_a_scenario_that_raised_leaves_its_rows_unavailable_not_zero():
     row = TABLE.get("j_sync_journey").run(
-        observed(views(sync=None), {"sync": "TimeoutError: stuck"}), None)  # fmt: skip
+        observed(views(sync=None), {"sync": "TimeoutError: stuck"}), SETTINGS)  # fmt: skip
     assert row.status is Status.UNAVAILABLE
     assert row.detail == "PROBE UNAVAILABLE: probe unavailable: the sync scenario failed: " \
         "TimeoutError: stuck"  # fmt: skip
@@ -67,7 +69,7 @@ def test_a_scenario_that_raised_leaves_its_rows_unavailable_not_zero():
 def test_a_slash_that_is_no_page_fails_the_rows_naming_what_it_answered():
     said = "`/` answered 404 application/json: no page to drive"
     row = TABLE.get("j_error_state").run(observed(views(error=None), no_page={"error": said}),
-                                         None)  # fmt: skip
+                                         SETTINGS)  # fmt: skip
     assert (row.status, row.score, row.detail) == (Status.FAIL, 0.0, f"0: {said} (error scenario)")
 
 
@@ -190,7 +192,7 @@ def test_page_interactive_without_a_row_is_zero_and_reads_the_retimed_load():
     assert grade("p_page_interactive", load=load_view(first_row_ms=None)).score == 0.0
     obs = observed(views(load=load_view(first_row_ms=5000.0)),
                    retimed={"load": load_view(first_row_ms=900.0)})  # fmt: skip
-    assert TABLE.get("p_page_interactive").run(obs, None).score == 1.0
+    assert TABLE.get("p_page_interactive").run(obs, SETTINGS).score == 1.0
 
 
 BUSY = HostState(0.4, 2, 0.71, 0.0, 0.95, 5.1)
@@ -199,10 +201,10 @@ QUIET = HostState(0.4, 2, 0.01, 0.0, 0.05, 0.3)
 
 def test_page_interactive_is_judged_against_the_host_of_the_load_scenario():
     slow = views(load=load_view(first_row_ms=5000.0))
-    rows = [TABLE.get("p_page_interactive").run(observed(slow, host={"load": BUSY}), None)]
-    judged = tier_p_browser.judge_timing(rows, observed(slow, host={"load": BUSY}))[0]
+    rows = [TABLE.get("p_page_interactive").run(observed(slow, host={"load": BUSY}), SETTINGS)]
+    judged = judge_timing(rows, observed(slow, host={"load": BUSY}))[0]
     assert judged.status is Status.UNAVAILABLE and judged.detail.startswith(HOST_CONTENDED)
-    quiet = tier_p_browser.judge_timing(rows, observed(slow, host={"load": QUIET}))[0]
+    quiet = judge_timing(rows, observed(slow, host={"load": QUIET}))[0]
     assert quiet.score == 0.25 and quiet.evidence["host"]["contended"] is False
-    other = TABLE.get("v_styling").run(observed(), None)
-    assert tier_p_browser.judge_timing([other], observed(host={"load": BUSY}))[0] == other
+    other = TABLE.get("v_styling").run(observed(), SETTINGS)
+    assert judge_timing([other], observed(host={"load": BUSY}))[0] == other

@@ -14,8 +14,8 @@ from benchwright.suites.kit.browser.rows import errors_of, quote, shots, view
 from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.kit.record import PhaseLog
 from benchwright.suites.vendorsync.browser import JOURNEYS
+from benchwright.suites.vendorsync.checks._common import PROBE_UNAVAILABLE
 
-PROBE_UNAVAILABLE = "PROBE UNAVAILABLE"
 PAGE_INFO = re.compile(r"(\d[\d,.\s]*?)\s*[\u2013\u2014-]\s*(\d[\d,.\s]*?)\s+of\s+(\d[\d,.\s]*)")
 """``#page-info``'s "X-Y of TOTAL" (an en dash, an em dash or a hyphen; grouped digits)."""
 ACTIONABLE = re.compile(r"try again|retry|check|running|reload|refresh", re.I)
@@ -27,7 +27,7 @@ def seen(obs: PhaseLog, check_id: str, name: str, timed: bool = False) -> tuple[
     the methodology words it (facts §2)."""
     found, refused = view(obs, check_id, name, timed)
     if refused is not None and refused.status is Status.UNAVAILABLE:
-        refused = replace(refused, detail=f"{PROBE_UNAVAILABLE}: {refused.detail}")
+        refused = replace(refused, detail=PROBE_UNAVAILABLE + refused.detail)
     return found, refused
 
 
