@@ -114,3 +114,16 @@ class _NoApp:
 
     def __init__(self, work: Path) -> None:
         self.work = work
+
+
+def test_the_graded_golden_earns_every_browser_row(vendorsync_golden):
+    """The session's grading of the golden (sandboxed, every phase in order): the browser
+    phase ran after the update pass and each of its rows is full."""
+    grading, _ = vendorsync_golden
+    record = next(p for p in grading.phases if p.name == "browser")
+    assert record.outcome == "ok" and set(record.parts) >= set(SCENARIOS)
+    rows = {r.check_id: r for r in grading.rows if r.check_id in BROWSER_CHECKS}
+    short = {c: r.detail for c, r in rows.items()
+             if r.score < 1.0 and not r.detail.startswith("host contended: ")}  # fmt: skip
+    assert len(rows) == 12 and not short
+    assert not grading.staged
