@@ -17,7 +17,7 @@ from benchwright.errors import SpecError
 if TYPE_CHECKING:
     from benchwright.execution.executor import Resources
 
-GRADERS = {"vspro": "benchwright.suites.vspro"}
+GRADERS = {"kitdemo": "benchwright.suites.kitdemo", "vspro": "benchwright.suites.vspro"}
 """Suite name -> its grader module (a `kit.SuiteGrader`)."""
 
 

@@ -13,7 +13,7 @@ from benchwright.sandbox import Confinement
 from benchwright.suites.kit.evidence import keep_evidence, kept_screenshots, relocated
 from benchwright.suites.kit.phases import Phase, PhaseListener, PhaseRecord, nobody
 from benchwright.suites.kit.runner import AppContext, BootFailure, Log, run_phases
-from benchwright.suites.kit.screenshots import CardShot, ShotOrder
+from benchwright.suites.kit.screenshots import NO_SHOTS, CardShot, ShotOrder
 from benchwright.suites.kit.workspace import Workspace, workspace
 
 
@@ -30,8 +30,9 @@ class AppSuite(Generic[Log]):
     `Workspace.vendor_trace`) and the empty observation record, for one grading."""
     judge: Callable[[Log], list[CheckResult]]
     """Every check's row on what the phases saw."""
-    shots: ShotOrder
-    """Which screenshots the card lists first and the board receives."""
+    shots: ShotOrder = NO_SHOTS
+    """Which screenshots the card lists first and the board receives (a suite without a
+    browser phase has none)."""
 
 
 @dataclass(frozen=True)

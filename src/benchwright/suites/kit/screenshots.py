@@ -28,6 +28,10 @@ class ShotOrder:
     """Those the board receives."""
 
 
+NO_SHOTS = ShotOrder(list, lambda shots: ())
+"""The rule of a suite without a browser phase: nothing is taken, so nothing is posted."""
+
+
 @dataclass(frozen=True)
 class CardShot:
     """One kept screenshot: where it is, which rows rely on it, whether it is posted."""

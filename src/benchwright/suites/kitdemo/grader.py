@@ -1,0 +1,71 @@
+"""Grade one kitdemo tree: the executed-app kit runs kitdemo's phases, then its checks.
+
+What is kitdemo's is here: where its package is, its database's name, the context and
+empty record of one grading, and its check table. The kit does the rest (`kit.execute`):
+a fresh copy of the tree, a leased port, the app started and stopped, the evidence kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from benchwright.errors import SpecError
+from benchwright.model import CheckResult
+from benchwright.sandbox import CONFINED, Confinement
+from benchwright.suites.kit import (
+    AppSuite,
+    Grading,
+    PhaseListener,
+    PhaseLog,
+    boot_failure,
+    execute,
+    locate_root,
+    tree_sha256,
+)
+from benchwright.suites.kit.workspace import Workspace
+from benchwright.suites.kitdemo.checks import CheckSettings, build_table
+from benchwright.suites.kitdemo.context import GradeContext, GradeSettings
+from benchwright.suites.kitdemo.phases import select_phases
+
+PACKAGE = "kitdemo"
+
+
+def grade(
+    tree: Path,
+    *,
+    seed: int = 0,
+    phases: Iterable[str] | None = None,
+    settings: GradeSettings | None = None,
+    check_settings: CheckSettings | None = None,
+    evidence_dir: Path | None = None,
+    evidence_prefix: str = "",
+    confinement: Confinement | None = None,
+    on_phase: PhaseListener | None = None,
+    vendor_url: str | None = None,
+) -> Grading:
+    """Run the selected phases (None: all) on a fresh copy of ``tree``; every check's row.
+
+    Raises:
+        SpecError: the tree is not a directory, a phase name is unknown, or a vendor URL
+            was given (kitdemo talks to no vendor).
+    """
+    if vendor_url is not None:
+        raise SpecError.single("--vendor-url", "kitdemo talks to no vendor")
+    confinement = confinement or CONFINED
+    root = locate_root(tree, PACKAGE)
+    selected = select_phases(phases)
+    table, checks = build_table(), check_settings or CheckSettings()
+
+    def prepare(space: Workspace) -> tuple[GradeContext, PhaseLog]:
+        return GradeContext(space.tree, settings or GradeSettings()), PhaseLog()
+
+    def judge(obs: PhaseLog) -> list[CheckResult]:
+        return table.evaluate(obs, checks)
+
+    suite = AppSuite(PACKAGE, "kitdemo.db", prepare, judge)
+    done = execute(suite, root, selected, confinement=confinement, on_phase=on_phase,
+                   evidence_dir=evidence_dir, evidence_prefix=evidence_prefix)  # fmt: skip
+    return Grading(done.rows, done.observations, done.phases, root, tree_sha256(root), seed,
+                   done.evidence, isolation=confinement.isolation,
+                   boot_failure=boot_failure(done.observations))  # fmt: skip
