@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from benchwright.model import Status
+from benchwright.scoring import load_scorer
 from benchwright.services.app import BootObservation
 from benchwright.suites.kit import PhaseLog
+from benchwright.suites.kitdemo import SCORER
 from benchwright.suites.kitdemo.checks import CheckSettings, build_table
 from benchwright.suites.kitdemo.observations import (
     Answer,
@@ -91,3 +93,8 @@ def test_a_check_whose_phase_did_not_run_is_answered_by_the_table():
     assert row.status is Status.FAIL and row.evidence["blocked_by"] == "server_runs"
     row = table.evaluate_one("missing_404", skipped, settings)
     assert row.status is Status.NOT_ATTEMPTED
+
+
+def test_the_table_and_the_scorer_name_the_same_rows():
+    scorer = load_scorer(Path(__file__).parents[3] / "scorers" / SCORER)
+    assert set(build_table().ids) == set(scorer.wanted)
