@@ -17,7 +17,11 @@ from benchwright.errors import SpecError
 if TYPE_CHECKING:
     from benchwright.execution.executor import Resources
 
-GRADERS = {"kitdemo": "benchwright.suites.kitdemo", "vspro": "benchwright.suites.vspro"}
+GRADERS = {
+    "kitdemo": "benchwright.suites.kitdemo",
+    "vspro": "benchwright.suites.vspro",
+    "vendorsync": "benchwright.suites.vendorsync",
+}
 """Suite name -> its grader module (a `kit.SuiteGrader`)."""
 
 

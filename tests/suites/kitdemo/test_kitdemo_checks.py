@@ -12,11 +12,11 @@ from benchwright.model import Status
 from benchwright.scoring import load_scorer
 from benchwright.services.app import BootObservation
 from benchwright.suites.kit import PhaseLog
+from benchwright.suites.kit.kinds import BootObs
 from benchwright.suites.kitdemo import SCORER
 from benchwright.suites.kitdemo.checks import CheckSettings, build_table
 from benchwright.suites.kitdemo.observations import (
     Answer,
-    BootObs,
     ErrorsObs,
     NotesObs,
     RestartObs,

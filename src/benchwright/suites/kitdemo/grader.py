@@ -1,8 +1,9 @@
 """Grade one kitdemo tree: the executed-app kit runs kitdemo's phases, then its checks.
 
 What is kitdemo's is here: where its package is, its database's name, the context and
-empty record of one grading, and its check table. The kit does the rest (`kit.execute`):
-a fresh copy of the tree, a leased port, the app started and stopped, the evidence kept.
+empty record of one grading, and its check table. The kit does the rest
+(`kit.grade_tree`): a fresh copy of the tree, a leased port, the app started and
+stopped, the evidence kept, the provenance of the result.
 """
 
 from __future__ import annotations
@@ -18,10 +19,8 @@ from benchwright.suites.kit import (
     Grading,
     PhaseListener,
     PhaseLog,
-    boot_failure,
-    execute,
+    grade_tree,
     locate_root,
-    tree_sha256,
 )
 from benchwright.suites.kit.workspace import Workspace
 from benchwright.suites.kitdemo.checks import CheckSettings, build_table
@@ -54,18 +53,20 @@ def grade(
         raise SpecError.single("--vendor-url", "kitdemo talks to no vendor")
     confinement = confinement or CONFINED
     root = locate_root(tree, PACKAGE)
-    selected = select_phases(phases)
-    table, checks = build_table(), check_settings or CheckSettings()
+    suite = kitdemo(settings or GradeSettings(), check_settings or CheckSettings())
+    return grade_tree(suite, root, select_phases(phases), seed=seed, staged=(),
+                      confinement=confinement, on_phase=on_phase, evidence_dir=evidence_dir,
+                      evidence_prefix=evidence_prefix)  # fmt: skip
+
+
+def kitdemo(settings: GradeSettings, checks: CheckSettings) -> AppSuite[PhaseLog]:
+    """kitdemo for one grading: its phases' context, an empty record, its rows."""
+    table = build_table()
 
     def prepare(space: Workspace) -> tuple[GradeContext, PhaseLog]:
-        return GradeContext(space.tree, settings or GradeSettings()), PhaseLog()
+        return GradeContext(space.tree, settings), PhaseLog()
 
     def judge(obs: PhaseLog) -> list[CheckResult]:
         return table.evaluate(obs, checks)
 
-    suite = AppSuite(PACKAGE, "kitdemo.db", prepare, judge)
-    done = execute(suite, root, selected, confinement=confinement, on_phase=on_phase,
-                   evidence_dir=evidence_dir, evidence_prefix=evidence_prefix)  # fmt: skip
-    return Grading(done.rows, done.observations, done.phases, root, tree_sha256(root), seed,
-                   done.evidence, isolation=confinement.isolation,
-                   boot_failure=boot_failure(done.observations))  # fmt: skip
+    return AppSuite(PACKAGE, "kitdemo.db", prepare, judge)

@@ -1,4 +1,5 @@
-"""What kitdemo's phases saw, one frozen type per phase; the record is the kit's `PhaseLog`.
+"""What kitdemo's phases saw, one frozen type per phase (the boot's is the kit's
+`kinds.BootObs`); the record is the kit's `PhaseLog`.
 
 The app's misbehaviour is *in* these (a 500, a missing field, a refused request); the
 checks judge them and never do I/O, so a check's test is a canned observation.
@@ -28,12 +29,6 @@ class Answer:
 class StaticObs:
     main_source: str | None
     """``kitdemo/__main__.py`` as text; None when it is not there."""
-
-
-@dataclass(frozen=True)
-class BootObs:
-    boot: BootObservation
-    """The kit reads it (`kit.boot_failure`) to put a failed boot at the top of the card."""
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,15 @@
 """kitdemo's phases in their order: each is ``(ctx, observations) -> observation`` and the
-kit (`kit.run_phases`) runs them: ``static`` before the app starts, the rest against it."""
+kit (`kit.run_phases`) runs them: ``static`` before the app starts, the rest against it.
+The boot is the kit's own kind (`kit.kinds.boot`); the others are kitdemo's."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from benchwright.suites import kit
-from benchwright.suites.kit import Phase, PhaseLog
+from benchwright.suites.kit import Phase, PhaseLog, kinds
 from benchwright.suites.kitdemo.context import GradeContext
 from benchwright.suites.kitdemo.observations import (
-    BootObs,
     ErrorsObs,
     NotesObs,
     RestartObs,
@@ -25,12 +25,6 @@ def static(ctx: GradeContext, obs: PhaseLog) -> StaticObs:
     """Read kitdemo/__main__.py (never import or run it)."""
     main = ctx.tree / "kitdemo" / "__main__.py"
     return StaticObs(main.read_text(errors="replace") if main.is_file() else None)
-
-
-def boot(ctx: GradeContext, obs: PhaseLog) -> BootObs:
-    """Delete the db, spawn ``python -m kitdemo --db --port``, poll /api/health."""
-    assert ctx.app is not None
-    return BootObs(ctx.app.boot())
 
 
 def notes(ctx: GradeContext, obs: PhaseLog) -> NotesObs:
@@ -54,7 +48,7 @@ def restart(ctx: GradeContext, obs: PhaseLog) -> RestartObs:
 
 PHASES = (
     Phase("static", static, needs_app=False),
-    Phase("boot", boot, gates=True),
+    Phase("boot", kinds.boot, gates=True),
     Phase("notes", notes),
     Phase("errors", errors),
     Phase("restart", restart, gates=True),
