@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +29,12 @@ class GradeContext:
     tree: Path
     """The fresh copy the app runs from (holds ``kitdemo/``)."""
     settings: GradeSettings
-    app: AppUnderTest | None = None
+    app: AppUnderTest = field(init=False)
+    """Set by the kit (`kit.run_phases`) before the first app phase."""
     mock: None = None
     """kitdemo talks to no vendor: the kit serves nothing."""
     vendor_url: str = ""
+    """Where a vendor would be; read only with a mock."""
 
     def new_app(
         self, db: Path, port: int, log_path: Path, budget_s: float, confinement: Confinement
@@ -44,7 +46,6 @@ class GradeContext:
 
     def call(self, path: str, *, method: str = "GET", json: Any = None) -> Answer:
         """One request to the app; a refused request is an answer too (status None)."""
-        assert self.app is not None, "the kit starts the app before any app phase"
         read = read_json(self.app.base_url, path, method=method, json_body=json,
                          timeout_s=self.settings.request_timeout_s)  # fmt: skip
         return Answer(read.status, read.json.value if read.parseable else None)

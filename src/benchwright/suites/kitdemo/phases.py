@@ -42,7 +42,6 @@ def errors(ctx: GradeContext, obs: PhaseLog) -> ErrorsObs:
 def restart(ctx: GradeContext, obs: PhaseLog) -> RestartObs:
     """POST a note and GET /api/notes; SIGKILL the app, start it on the same db and port,
     GET /api/notes again."""
-    assert ctx.app is not None
     ctx.call("/api/notes", method="POST", json={"text": "survive the kill"})
     before = ctx.call("/api/notes")
     return RestartObs(before, ctx.app.restart(), ctx.call("/api/notes"))
