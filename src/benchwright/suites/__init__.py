@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from benchwright.execution.executor import Resources
 
 GRADERS = {
+    "kitdemo": "benchwright.suites.kitdemo",
     "vspro": "benchwright.suites.vspro",
     "vendorsync": "benchwright.suites.vendorsync",
 }

@@ -38,10 +38,10 @@ class Handle:
 
 
 class Context:
-    def __init__(self, events: list[str]) -> None:
+    def __init__(self, events: list[str], vendor: bool = True) -> None:
         self.events = events
         self.work = Path("/nonexistent")
-        self.mock = Handle(events, "vendor")
+        self.mock = Handle(events, "vendor") if vendor else None
         self.settings = SimpleNamespace(boot_budget_s=1.0)
         self.vendor_url = "http://127.0.0.1:9003"
         self.app: Any = None
@@ -79,9 +79,11 @@ def _suite(seen: list[str], boot: Any) -> tuple[Phase, ...]:
     )
 
 
-def _run(phases: tuple[Phase, ...], events: list[str]) -> tuple[PhaseLog, list[PhaseRecord]]:
+def _run(
+    phases: tuple[Phase, ...], events: list[str], vendor: bool = True
+) -> tuple[PhaseLog, list[PhaseRecord]]:
     heard: list[tuple[str, str | None]] = []
-    obs, records = run_phases(phases, Context(events), PhaseLog(), db=Path("db/app.db"),
+    obs, records = run_phases(phases, Context(events, vendor), PhaseLog(), db=Path("db/app.db"),
                               log=Path("app.log"), confinement=CONFINED,
                               notify=lambda n, r: heard.append((n, r and r.outcome)))  # fmt: skip
     assert [n for n, outcome in heard if outcome is not None] == [r.name for r in records]
@@ -96,6 +98,16 @@ def test_static_first_then_the_app_phases_between_serving_and_stopping(tmp_path)
     assert [r.outcome for r in records] == ["ok"] * 4
     assert events == ["vendor start", "app on app.db", "app stop", "vendor stop"]
     assert obs["reads"] == "seen" and boot_failure(obs) is None
+
+
+def test_a_suite_without_a_vendor_serves_none_and_still_stops_its_app():
+    seen: list[str] = []
+    events: list[str] = []
+    phases = _suite(seen, _boot(True))
+    phases = (*phases[:2], _phase("reads", seen, result=OSError("gone")), *phases[3:])
+    _obs, records = _run(phases, events, vendor=False)
+    assert seen == ["static", "boot", "reads", "trace"] and records[2].outcome.startswith("failed")
+    assert events == ["app on app.db", "app stop"]
 
 
 def test_an_unhealthy_boot_keeps_the_app_phases_but_the_trace_from_running():

@@ -13,7 +13,7 @@ from benchwright.sandbox import CONFINED, Confinement
 from benchwright.suites.kit.evidence import keep_evidence, kept_screenshots, relocated
 from benchwright.suites.kit.phases import Phase, PhaseListener, PhaseRecord, nobody
 from benchwright.suites.kit.runner import AppContext, BootFailure, Log, boot_failure, run_phases
-from benchwright.suites.kit.screenshots import CardShot, ShotOrder
+from benchwright.suites.kit.screenshots import NO_SHOTS, CardShot, ShotOrder
 from benchwright.suites.kit.tree import locate_root, tree_sha256
 from benchwright.suites.kit.vendor import vendor_port
 from benchwright.suites.kit.workspace import Workspace, workspace
@@ -32,8 +32,9 @@ class AppSuite(Generic[Log]):
     `Workspace.vendor_trace`) and the empty observation record, for one grading."""
     judge: Callable[[Log], list[CheckResult]]
     """Every check's row on what the phases saw."""
-    shots: ShotOrder
-    """Which screenshots the card lists first and the board receives."""
+    shots: ShotOrder = NO_SHOTS
+    """Which screenshots the card lists first and the board receives (a suite without a
+    browser phase has none)."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def grade_tree(
     seed: int,
     staged: tuple[str, ...],
     confinement: Confinement | None,
-    vendor_url: str,
+    vendor_url: str | None = None,
     on_phase: PhaseListener | None = None,
     evidence_dir: Path | None = None,
     evidence_prefix: str = "",
@@ -130,10 +131,12 @@ def grade_tree(
     (`CONFINED`) unless told otherwise.
 
     Raises:
-        SpecError: ``vendor_url`` is no loopback base URL, or the tree holds no package.
+        SpecError: ``vendor_url`` (None: the suite has no vendor) is no loopback base URL,
+            or the tree holds no package.
     """
     confinement = confinement or CONFINED
-    vendor_port(vendor_url)  # refuse a bad URL before anything runs
+    if vendor_url is not None:
+        vendor_port(vendor_url)  # refuse a bad URL before anything runs
     root = locate_root(tree, suite.name)
     digest = tree_sha256(root)
     done = execute(suite, root, selected, confinement=confinement, on_phase=on_phase,

@@ -1,11 +1,12 @@
 """Running a suite's selected phases against one app: the order and the block rule.
 
-Static phases (no app) run first. Then the vendor is served where the app was told it
-is, a port is leased and the app is started, and the app phases run in order; app and
-vendor are stopped however that ends. A phase that raises is a harness fault (recorded
-in ``failed``: INFRA rows); a gate (`Phase.gates`) that raised, or a boot after which
-the app never became healthy, keeps the later app phases from running (recorded in
-``failed`` or ``app_down``) except those that read only the vendor (`Phase.after_down`).
+Static phases (no app) run first. Then the vendor, if the suite has one, is served where
+the app was told it is, a port is leased and the app is started, and the app phases run
+in order; app and vendor are stopped however that ends. A phase that raises is a harness
+fault (recorded in ``failed``: INFRA rows); a gate (`Phase.gates`) that raised, or a boot
+after which the app never became healthy, keeps the later app phases from running
+(recorded in ``failed`` or ``app_down``) except those that read only the vendor
+(`Phase.after_down`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from benchwright.services.app import AppUnderTest, boot_headline
 from benchwright.services.ports import lease_port
 from benchwright.suites.kit.phases import Phase, PhaseListener, PhaseRecord
 from benchwright.suites.kit.record import PhaseLog
-from benchwright.suites.kit.vendor import VendorMock, serve_vendor
+from benchwright.suites.kit.vendor import VendorMock, vendor_served
 
 BOOT = "boot"
 """The boot phase's name: its observation's ``boot`` is the app's `BootObservation`."""
@@ -40,7 +41,8 @@ class AppContext(Protocol):
     app: AppUnderTest
 
     @property
-    def mock(self) -> VendorMock: ...
+    def mock(self) -> VendorMock | None:
+        """None: the suite's app talks to no vendor (nothing is served)."""
 
     @property
     def settings(self) -> BootBudget: ...
@@ -94,20 +96,16 @@ def run_phases(
     app_phases = [p for p in selected if p.needs_app]
     if not app_phases:
         return obs, records
-    serve_vendor(ctx.mock, ctx.vendor_url, confinement)
-    try:
-        with lease_port() as lease:
-            ctx.app = ctx.new_app(db, lease.port, log, ctx.settings.boot_budget_s, confinement)
-            try:
-                blocked = None
-                for phase in app_phases:
-                    obs = _one(phase, ctx, obs, records, blocked, notify)
-                    if phase.gates:
-                        blocked = blocked or _blocked(phase.name, obs)
-            finally:
-                ctx.app.stop()
-    finally:
-        ctx.mock.stop()
+    with vendor_served(ctx.mock, ctx.vendor_url, confinement), lease_port() as lease:
+        ctx.app = ctx.new_app(db, lease.port, log, ctx.settings.boot_budget_s, confinement)
+        try:
+            blocked = None
+            for phase in app_phases:
+                obs = _one(phase, ctx, obs, records, blocked, notify)
+                if phase.gates:
+                    blocked = blocked or _blocked(phase.name, obs)
+        finally:
+            ctx.app.stop()
     return obs, records
 
 

@@ -29,6 +29,10 @@ class ShotOrder:
     """Those the board receives."""
 
 
+NO_SHOTS = ShotOrder(list, lambda shots: ())
+"""The rule of a suite without a browser phase: nothing is taken, so nothing is posted."""
+
+
 @dataclass(frozen=True)
 class PreferredShots:
     """The usual `ShotOrder`: the screenshots a suite prefers (file stems), in the order

@@ -1,11 +1,14 @@
 """The vendor bridge: the suite's vendor mock served where the app was told it is.
 
 An entrant's prompt renders the vendor's base URL (``http://127.0.0.1:<port>``), and an
-app may hard-code it; the grading's fresh mock must answer there.
+app may hard-code it; the grading's fresh mock must answer there. A suite whose app talks
+to no vendor has no mock (None): nothing is served.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Protocol
 from urllib.parse import urlsplit
 
@@ -64,3 +67,19 @@ def serve_vendor(mock: VendorMock, vendor_url: str, confinement: Confinement) ->
             f"--no-sandbox: cannot serve the vendor at {vendor_url}, where the app was told it "
             f"is ({exc}); run sandboxed, where every grading has that address to itself"
         ) from exc
+
+
+@contextmanager
+def vendor_served(
+    mock: VendorMock | None, vendor_url: str, confinement: Confinement
+) -> Iterator[None]:
+    """The suite's mock served at ``vendor_url`` (`serve_vendor`) for the block, stopped
+    however it ends; a suite without a vendor (``mock`` None) serves nothing."""
+    if mock is None:
+        yield
+        return
+    serve_vendor(mock, vendor_url, confinement)
+    try:
+        yield
+    finally:
+        mock.stop()
