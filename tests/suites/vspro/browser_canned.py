@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from scenario_obs import scenario
 from vspro_canned import EXPECT, FIXTURE, perfect
 
-from benchwright.probes.browser import (
-    ConsoleMessage,
-    PageError,
-    ScenarioObservation,
-    ScenarioTimings,
-    Screenshot,
-)
 from benchwright.suites.vspro.browser import (
     BrowserObservation,
     EmptyView,
@@ -30,28 +23,6 @@ from benchwright.suites.vspro.observations import Observations
 
 REFUNDED = EXPECT.by_status["refunded"]
 FIRST = sorted(FIXTURE.rows, key=lambda r: (r["_instant"], r["id"]))[:50]
-
-
-def scenario(name: str, *, first_row_ms: float | None = 180.0, errors: int = 0,
-             page_errors: int = 0) -> ScenarioObservation:  # fmt: skip
-    console = tuple(ConsoleMessage("error", f"boom {i}") for i in range(errors))
-    thrown = tuple(PageError("TypeError", f"x is undefined {i}") for i in range(page_errors))
-    shot = Screenshot(Path(f"/work/browser/{name}/{name}.png"), 1280, 800)
-    return ScenarioObservation(
-        name,
-        "http://127.0.0.1:1/",
-        200,
-        None,
-        first_row_ms,
-        console,
-        (),
-        thrown,
-        (),
-        0,
-        (),
-        (shot,),
-        ScenarioTimings(0.1, 0.2, 1.0),
-    )
 
 
 def _money(currency: str, minor: int) -> str:

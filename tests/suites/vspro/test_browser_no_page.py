@@ -17,6 +17,7 @@ from vspro_canned import FIXTURE, grade_one, perfect
 from benchwright.model import Status
 from benchwright.probes.browser import browser_available
 from benchwright.services._server import BackgroundServer
+from benchwright.suites.kit.browser import scenario
 from benchwright.suites.vspro.browser import _phase, browser
 from benchwright.suites.vspro.browser._load import observe_load
 from benchwright.suites.vspro.browser._states import observe_empty, observe_error
@@ -48,7 +49,7 @@ def a_page() -> Iterator[SimpleNamespace]:
 
 def _phase_over(monkeypatch, ctx: SimpleNamespace, work: Path, scenarios: dict) -> Any:
     """The real browser phase, its lanes the given scenarios (one lane each)."""
-    plan = [(_phase._scenario(name, observe),) for name, observe in scenarios.items()]
+    plan = [(scenario(name, observe),) for name, observe in scenarios.items()]
     monkeypatch.setattr(_phase, "_plan", lambda: plan)
     return browser(SimpleNamespace(**vars(ctx), work=work), None)
 

@@ -80,7 +80,7 @@ def test_a_repeat_that_loses_its_browser_keeps_the_first_run(tmp_path) -> None:
     """The lanes' results are in before any repeat: a repeat whose browser dies ends the
     repeats, and the first view stands with its contended state (never a lost phase)."""
     from benchwright.probes.browser import BrowserUnavailable, browser_available
-    from benchwright.suites.vspro.browser._phase import _retime, _Seen
+    from benchwright.suites.kit.browser import ScenarioLog, retime
 
     if browser_available() is not None:
         pytest.skip("no headless Chromium here")
@@ -88,9 +88,9 @@ def test_a_repeat_that_loses_its_browser_keeps_the_first_run(tmp_path) -> None:
     def dies(session, ctx, shots):
         raise BrowserUnavailable("the browser process exited (signal 9)")
 
-    seen = _Seen()
+    seen = ScenarioLog()
     seen.scenarios["load"], seen.host["load"] = "first view", BUSY
-    _retime({"load": dies}, None, tmp_path, seen)  # type: ignore[arg-type]
+    retime({"load": dies}, None, tmp_path, seen)  # type: ignore[arg-type]
     assert seen.scenarios == {"load": "first view"} and not seen.retimed
     assert seen.host["load"].contended and seen.host["load"].attempts == 1
     assert "load retimed" in seen.seconds

@@ -18,7 +18,13 @@ from benchwright.suites.kit.interface import SuiteGrader
 from benchwright.suites.kit.phases import Phase, PhaseListener, PhaseRecord, select_phases
 from benchwright.suites.kit.record import PhaseLog
 from benchwright.suites.kit.runner import BootFailure, boot_failure, run_phases
-from benchwright.suites.kit.screenshots import CardShot, ShotOrder, keep_screenshots, relied_on
+from benchwright.suites.kit.screenshots import (
+    CardShot,
+    PreferredShots,
+    ShotOrder,
+    keep_screenshots,
+    relied_on,
+)
 from benchwright.suites.kit.tree import fresh_copy, locate_root, tree_sha256
 from benchwright.suites.kit.vendor import serve_vendor, vendor_port
 
@@ -32,6 +38,7 @@ __all__ = [
     "PhaseListener",
     "PhaseLog",
     "PhaseRecord",
+    "PreferredShots",
     "ShotOrder",
     "SuiteGrader",
     "boot_failure",

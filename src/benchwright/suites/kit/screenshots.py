@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchwright.board._png import MAX_COUNT, MAX_EACH, MAX_TOTAL
 from benchwright.model import CheckResult
 
 
@@ -26,6 +27,46 @@ class ShotOrder:
     """The screenshots in the order the card lists them (the board's first), one per name."""
     publishable: Callable[[Iterable[Path]], tuple[Path, ...]]
     """Those the board receives."""
+
+
+@dataclass(frozen=True)
+class PreferredShots:
+    """The usual `ShotOrder`: the screenshots a suite prefers (file stems), in the order
+    the board should receive them, then any other by name. The board takes at most
+    `MAX_COUNT` PNGs within its size limits (`benchwright.board._png`); one over a limit,
+    or one that would bring the total past it, is passed over, never cut."""
+
+    preferred: tuple[str, ...]
+
+    def ranked(self, shots: Iterable[Path]) -> list[Path]:
+        """``shots`` in `preferred` order, then any other by name; one per name (the first)."""
+        by_stem: dict[str, Path] = {}
+        for path in shots:
+            by_stem.setdefault(path.stem, path)
+        order = {name: i for i, name in enumerate(self.preferred)}
+        return sorted(by_stem.values(), key=lambda p: (order.get(p.stem, len(order)), p.stem))
+
+    def publishable(
+        self, shots: Iterable[Path], sizes: dict[Path, int] | None = None
+    ) -> tuple[Path, ...]:
+        """The screenshots the board receives: `ranked`, skipping any over the board's
+        size limits, at most `MAX_COUNT` (``sizes``: byte sizes by path, read from disk
+        when None)."""
+        chosen: list[Path] = []
+        total = 0
+        for path in self.ranked(shots):
+            size = sizes.get(path) if sizes is not None else path.stat().st_size
+            if size is None or size > MAX_EACH or total + size > MAX_TOTAL:
+                continue
+            chosen.append(path)
+            total += size
+            if len(chosen) == MAX_COUNT:
+                break
+        return tuple(chosen)
+
+    @property
+    def order(self) -> ShotOrder:
+        return ShotOrder(self.ranked, self.publishable)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from benchwright.suites.kit import (
     AppSuite,
     Grading,
     PhaseListener,
-    ShotOrder,
+    PreferredShots,
     grade_tree,
     locate_root,
     vendor_port,
@@ -44,20 +44,9 @@ DB_NAME = "graded-sb52.db"
 DOCS_PATHS = ("/v1/docs", "/docs")
 
 
-def _by_name(shots: Iterable[Path]) -> list[Path]:
-    """One screenshot per name (the first), by name."""
-    first: dict[str, Path] = {}
-    for path in shots:
-        first.setdefault(path.stem, path)
-    return [first[name] for name in sorted(first)]
-
-
-def _none(shots: Iterable[Path]) -> tuple[Path, ...]:
-    """The board receives none until the browser phase names its own (vendorsync.browser)."""
-    return ()
-
-
-SHOTS = ShotOrder(_by_name, _none)
+SHOTS = PreferredShots(("load-1280", "load-375", "error", "empty", "sync-after")).order
+"""The board receives the page at 1280 px, at a 375 px phone, the error and empty states
+and the page after the sync click (vendorsync.browser), in that order."""
 
 
 def grade(

@@ -27,9 +27,11 @@ MODULE_NAMES = (
     "tier_d",
     "tier_hard",
     "tier_p",
+    "tier_j",
+    "tier_v",
+    "tier_p_browser",
 )
-"""The check modules of this package (vsbrowser adds ``tier_j``, ``tier_v`` and
-``tier_p_browser``, one line each)."""
+"""The check modules of this package."""
 MODULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in MODULE_NAMES)
 
 

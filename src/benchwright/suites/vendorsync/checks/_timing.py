@@ -13,14 +13,18 @@ from benchwright.suites.kit.record import PhaseLog
 TIMED: Mapping[str, tuple[str, str]] = {
     "p_list_latency": ("perf", "host"),
     "p_sync_wall": ("sync1", "host"),
+    "p_page_interactive": ("browser", "load"),
 }
-"""Timing row -> (phase, the observation's field holding the host across it)."""
+"""Timing row -> (phase, the observation's field holding the host across it; for the
+browser, the scenario whose host window it was measured in)."""
 
 
 def host_of(obs: PhaseLog, phase: str, key: str) -> HostState | None:
     """The host across one measurement, or None when that phase did not run."""
     seen = obs.phases.get(phase)
-    return getattr(seen, key, None) if seen is not None else None
+    if seen is None:
+        return None
+    return seen.scenario_host.get(key) if phase == "browser" else getattr(seen, key, None)
 
 
 def judge_timing(rows: Iterable[CheckResult], obs: PhaseLog) -> list[CheckResult]:

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from benchwright.suites import kit
 from benchwright.suites.kit import Phase, kinds
+from benchwright.suites.vendorsync.browser import browser
 from benchwright.suites.vendorsync.phases.client import client
 from benchwright.suites.vendorsync.phases.reads import perf, reads, validation
 from benchwright.suites.vendorsync.phases.static import static
@@ -30,7 +31,7 @@ PHASES = (
     Phase("validation", validation),
     Phase("client", client),
     Phase("update", update),
-    # the browser phase goes here: Phase("browser", browser) (vendorsync.browser)
+    Phase("browser", browser),
     Phase("restart", kinds.restart, gates=True),
     Phase("perf", perf),
     Phase("trace", trace, after_down=True),

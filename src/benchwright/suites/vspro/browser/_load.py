@@ -11,10 +11,10 @@ from playwright.sync_api import Error
 
 from benchwright.probes.browser import Instrumentation, ScenarioHost
 from benchwright.services.meridian.script import HOSTILE_FLAG, HOSTILE_NAME
+from benchwright.suites.kit.browser.nav import open_page
+from benchwright.suites.kit.browser.waits import APPEAR_S, CLICK_S
 from benchwright.suites.vspro.browser import _dom
-from benchwright.suites.vspro.browser._nav import open_page
 from benchwright.suites.vspro.browser._views import FilterDrive, LoadView, ViewSnapshot
-from benchwright.suites.vspro.browser._waits import APPEAR_S, CLICK_S
 from benchwright.suites.vspro.context import GradeContext
 
 ROW = "tbody tr"

@@ -12,10 +12,7 @@ that would bring the total past 3.5 MB, is passed over, never cut.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from pathlib import Path
-
-from benchwright.board._png import MAX_COUNT, MAX_EACH, MAX_TOTAL
+from benchwright.suites.kit.screenshots import PreferredShots
 
 PREFERRED = (
     "load-1280",
@@ -29,33 +26,6 @@ PREFERRED = (
     "viz-fallback",
 )
 """Screenshot names (file stems) in the order the board receives them."""
-
-
-def ranked(shots: Iterable[Path]) -> list[Path]:
-    """``shots`` in `PREFERRED` order, then any other by name; one per name (the first)."""
-    by_stem: dict[str, Path] = {}
-    for path in shots:
-        by_stem.setdefault(path.stem, path)
-    order = {name: i for i, name in enumerate(PREFERRED)}
-    return sorted(by_stem.values(), key=lambda p: (order.get(p.stem, len(order)), p.stem))
-
-
-def publishable(shots: Iterable[Path], sizes: dict[Path, int] | None = None) -> tuple[Path, ...]:
-    """The screenshots the board receives: `ranked`, skipping any over the board's size
-    limits, at most `MAX_COUNT`.
-
-    Args:
-        shots: the screenshots a card keeps.
-        sizes: byte sizes by path (read from disk when None).
-    """
-    chosen: list[Path] = []
-    total = 0
-    for path in ranked(shots):
-        size = sizes.get(path) if sizes is not None else path.stat().st_size
-        if size is None or size > MAX_EACH or total + size > MAX_TOTAL:
-            continue
-        chosen.append(path)
-        total += size
-        if len(chosen) == MAX_COUNT:
-            break
-    return tuple(chosen)
+RULE = PreferredShots(PREFERRED)
+ranked = RULE.ranked
+publishable = RULE.publishable

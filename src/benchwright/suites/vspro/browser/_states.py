@@ -11,10 +11,10 @@ from playwright.sync_api import Error
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from benchwright.probes.browser import DATA_REQUESTS, Instrumentation, ScenarioHost
+from benchwright.suites.kit.browser.nav import open_or_read
+from benchwright.suites.kit.browser.waits import APPEAR_S, CLICK_S
 from benchwright.suites.vspro.browser import _dom
-from benchwright.suites.vspro.browser._nav import open_or_read
 from benchwright.suites.vspro.browser._views import EmptyView, ErrorView
-from benchwright.suites.vspro.browser._waits import APPEAR_S, CLICK_S
 from benchwright.suites.vspro.context import GradeContext
 
 ROW = "tbody tr"

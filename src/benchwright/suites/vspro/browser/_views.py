@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from types import MappingProxyType
-from typing import Any
+from dataclasses import dataclass
 
 from benchwright.probes.browser import ScenarioObservation
-from benchwright.probes.host import HostState
+from benchwright.suites.kit.browser.record import BrowserRecord
 from benchwright.suites.vspro.phase_obs import RegisterRetryObs
 
 
@@ -152,37 +148,11 @@ class EmptyView:
 
 
 @dataclass(frozen=True)
-class BrowserObservation:
-    """The ``browser`` phase: every scenario, or why there was no browser."""
+class BrowserObservation(BrowserRecord):
+    """The vspro ``browser`` phase: the kit's record of its scenarios (``load``, ``sync``,
+    ``note``, ``error``, ``empty``, ``viz``, ``viz_fallback``) and the second instance's
+    webhook registrations."""
 
-    unavailable: str | None
-    """Why Chromium was absent or died; then every browser check is UNAVAILABLE."""
-    scenarios: Mapping[str, Any] = field(default_factory=dict)
-    """``load``, ``sync``, ``note``, ``error``, ``empty``, ``viz``, ``viz_fallback``."""
-    scenario_errors: Mapping[str, str] = field(default_factory=dict)
-    """Scenario -> why it raised (a harness fault, or an instance that would not boot)."""
-    screenshots: tuple[Path, ...] = ()
-    """Every PNG the scenarios took; the card keeps those a row relies on
-    (`kit.screenshots`)."""
-    wall_s: float = 0.0
-    scenario_seconds: Mapping[str, float] = field(default_factory=dict)
-    """Scenario -> its wall seconds (lanes run side by side, so these add up to more than
-    ``wall_s``); also for a scenario that raised or lost the browser, and ``<name>
-    retimed`` for the repeats of a contended one."""
-    scenario_host: Mapping[str, HostState] = field(default_factory=dict)
-    """Scenario -> the host across it (for a retimed one: the least contended attempt)."""
-    retimed: Mapping[str, Any] = field(default_factory=dict)
-    """Scenario -> the view of a repeat taken because the first ran on a contended host:
-    timing rows read their figures from it; every other row reads ``scenarios``."""
     register_retry: RegisterRetryObs | None = None
     """The second instance's registrations, its first refused on purpose; None when the
     instance was never started (no browser, or its lane stopped first)."""
-
-    no_page: Mapping[str, str] = field(default_factory=dict)
-    """Scenario -> what ``/`` answered when that was no page to drive (`_nav.py`): the
-    scenario stopped at its navigation, and its rows fail with this as their detail."""
-
-    def __post_init__(self) -> None:
-        for name in ("scenarios", "scenario_errors", "scenario_seconds", "scenario_host",
-                     "retimed", "no_page"):  # fmt: skip
-            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))

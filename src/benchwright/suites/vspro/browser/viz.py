@@ -28,9 +28,9 @@ from benchwright.probes.browser import (
     Instrumentation,
     ScenarioHost,
 )
+from benchwright.suites.kit.browser.nav import open_page
 from benchwright.suites.vspro.browser import _viz_js as JS
 from benchwright.suites.vspro.browser import camera as C
-from benchwright.suites.vspro.browser._nav import open_page
 from benchwright.suites.vspro.browser._viz_types import (
     DRAG_GAP_MS,
     DRAG_MOVES,

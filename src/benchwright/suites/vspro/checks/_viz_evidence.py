@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from benchwright.suites.kit.browser.rows import no_page
 from benchwright.suites.kit.checks import g, unavailable
 from benchwright.suites.vspro.browser import camera as C
-from benchwright.suites.vspro.checks._browser import no_page
 from benchwright.suites.vspro.observations import Observations
 
 TOL = 8

@@ -6,8 +6,8 @@ import re
 
 from benchwright.model import CheckResult
 from benchwright.services.meridian.script import HOSTILE_FLAG, HOSTILE_NAME, HOSTILE_PAYMENT
+from benchwright.suites.kit.browser.rows import view
 from benchwright.suites.kit.checks import app_check, frac, g, result, unavailable
-from benchwright.suites.vspro.checks._browser import view
 from benchwright.suites.vspro.checks.tier_c import pagination_cells, validation_cells
 from benchwright.suites.vspro.observations import Observations, body
 

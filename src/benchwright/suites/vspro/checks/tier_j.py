@@ -7,8 +7,8 @@ from typing import Any
 
 from benchwright.model import CheckResult
 from benchwright.scoring import ladder_score
+from benchwright.suites.kit.browser.rows import errors_of, missing, quote, shots, view
 from benchwright.suites.kit.checks import app_check, g, result, unavailable
-from benchwright.suites.vspro.checks._browser import errors_of, missing, quote, shots, view
 from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations
 
@@ -116,7 +116,7 @@ def _error_ladder(check_id: str, obs: Observations) -> CheckResult:
 
 def _read_at_once(row: CheckResult, no_page: str | None) -> CheckResult:
     """``row``, its detail naming what ``/`` answered when it was no page: the rung was
-    read from what the browser showed at once, with no waits (``browser/_nav.py``)."""
+    read from what the browser showed at once, with no waits (``kit/browser/nav.py``)."""
     if no_page is None:
         return row
     return replace(row, detail=f"{row.detail} [{no_page}: read at once]")

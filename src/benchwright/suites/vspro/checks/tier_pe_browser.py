@@ -7,9 +7,9 @@ from typing import Any
 
 from benchwright.model import CheckResult
 from benchwright.scoring import ladder_score
+from benchwright.suites.kit.browser.rows import missing, shots, view
 from benchwright.suites.kit.checks import app_check, g, result, unavailable
 from benchwright.suites.vspro.checks import _viz_evidence as ev
-from benchwright.suites.vspro.checks._browser import missing, shots, view
 from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations
 

@@ -13,10 +13,10 @@ import math
 from typing import Any
 
 from benchwright.model import CheckResult
+from benchwright.suites.kit.browser.rows import shots
 from benchwright.suites.kit.checks import app_check, g, is_int, result
 from benchwright.suites.vspro.browser import camera as C
 from benchwright.suites.vspro.checks import _viz_evidence as ev
-from benchwright.suites.vspro.checks._browser import shots
 from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations
 

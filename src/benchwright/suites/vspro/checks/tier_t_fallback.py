@@ -9,9 +9,9 @@ import re
 from typing import Any
 
 from benchwright.model import CheckResult
+from benchwright.suites.kit.browser.rows import shots
 from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.vspro.checks import _viz_evidence as ev
-from benchwright.suites.vspro.checks._browser import shots
 from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations
 

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from benchwright.model import CheckResult
+from benchwright.suites.kit.browser.rows import shots
 from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.vspro.browser import camera as C
 from benchwright.suites.vspro.checks import _viz_evidence as ev
-from benchwright.suites.vspro.checks._browser import shots
 from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from benchwright.model import CheckResult
+from benchwright.suites.kit.browser.rows import quote, shots, view
 from benchwright.suites.kit.checks import app_check, frac, g, result, unavailable
-from benchwright.suites.vspro.checks._browser import quote, shots, view
 from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations
 

@@ -1,4 +1,5 @@
-"""Shared by the browser checks: reaching a scenario's view, or the row that says why not."""
+"""Shared by every suite's browser checks: reaching a scenario's view in the ``browser``
+phase (a `BrowserRecord`), or the row that says why there is none."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ from typing import Any
 
 from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import result, unavailable
-from benchwright.suites.vspro.observations import Observations
+from benchwright.suites.kit.record import PhaseLog
 
 
 def view(
-    obs: Observations, check_id: str, name: str, timed: bool = False
+    obs: PhaseLog, check_id: str, name: str, timed: bool = False
 ) -> tuple[Any, CheckResult | None]:
     """(the scenario's view, None), or (None, the row that says why there is none): a 0
     when the app's ``/`` answered with no page to drive; UNAVAILABLE when there was no
