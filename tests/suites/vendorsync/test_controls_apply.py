@@ -1,6 +1,7 @@
 """The vendorsync controls as files: each loads, names checks of `scorers/sb52.yaml` and
-phases of the grader, and its edits still apply to the golden reference, changing exactly
-the files they name. Nothing is graded here (``test_controls.py`` grades them)."""
+phases of the grader (`Auditor.validate`), and its edits still apply to the golden
+reference, changing exactly the files they name. Nothing is graded here
+(``test_controls.py`` grades them)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from benchwright.scoring import load_scorer
-from benchwright.suites.audit import control_tree, load_controls
+from benchwright.suites.audit import Auditor, control_tree, load_controls
+from benchwright.suites.vendorsync import PHASE_NAMES
 
 REPO = Path(__file__).resolve().parents[3]
 SUITE = REPO / "suites" / "vendorsync"
 GOLDEN = SUITE / "reference"
-SCORER = load_scorer(REPO / "scorers" / "sb52.yaml")
-PHASES = ("static", "boot", "health", "sync1", "concurrent", "sync2", "reads", "validation",
-          "client", "update", "browser", "restart", "perf", "trace")  # fmt: skip
-"""The vendorsync grader's phases, in its order."""
+AUDITOR = Auditor(str(SUITE))
 REQUIRED = ("float-money", "string-sorted-times", "duplicate-rows-on-resync",
             "no-idempotency-key", "ignores-retry-after", "cursor-expiry-as-end",
             "raw-iso-dates", "no-empty-state", "wrong-404-shape", "no-limit-cap",
@@ -29,15 +27,14 @@ CONTROLS = load_controls(SUITE)
 def test_the_issue_s_twelve_defects_and_every_tier_are_covered():
     names = {c.name for c in CONTROLS}
     assert len(names) >= 14 and set(REQUIRED) <= names
-    tiers = {SCORER.tier_of[check] for c in CONTROLS for check in c.targets}
+    tiers = {AUDITOR.scorer.tier_of[check] for c in CONTROLS for check in c.targets}
     assert tiers >= {"A", "B", "C", "D", "J", "V", "P", "HARD"}
 
 
 @pytest.mark.parametrize("control", CONTROLS, ids=lambda c: c.name)
 def test_a_control_names_known_checks_and_phases(control):
-    assert set(control.targets) <= set(SCORER.wanted), control.targets
-    assert set(control.phases) <= set(PHASES), control.phases
-    assert list(control.phases) == sorted(control.phases, key=PHASES.index)
+    AUDITOR.validate(control)  # known phases and target checks; every edit applies
+    assert list(control.phases) == sorted(control.phases, key=PHASE_NAMES.index)
     # sb-5.2 has no critical factors: a control marked critical could never pass the audit
     assert control.critical is False
 
