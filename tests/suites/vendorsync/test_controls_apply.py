@@ -50,3 +50,15 @@ def test_a_control_s_edits_apply_to_the_golden_and_change_only_their_files(contr
             if p.is_file() and p.read_bytes() != (GOLDEN / p.relative_to(tree)).read_bytes()
         }  # fmt: skip
         assert changed == {e.path for e in control.trajectory.file_edits()}
+
+
+def test_docs_vendorsync_lists_every_control_as_its_file_declares_it():
+    page = (REPO / "docs" / "vendorsync.md").read_text(encoding="utf-8")
+    section = page.split("## Controls and `benchwright audit`")[1].split("\n## ")[0]
+    listed = {}
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            name, severity, targets, phases = (cell.strip() for cell in line.strip("|").split("|"))
+            listed[name.strip("`")] = (severity, targets.replace("`", "").split(", "),
+                                       phases.split())  # fmt: skip
+    assert listed == {c.name: (c.severity, list(c.targets), list(c.phases)) for c in CONTROLS}
