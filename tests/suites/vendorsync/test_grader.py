@@ -3,7 +3,6 @@ its phases, its check table against the sb-5.2 scorer, the staged browser rows a
 build-phase trace the docs row reads."""
 
 import json
-import types
 
 import pytest
 from test_golden import SCORER
@@ -12,7 +11,6 @@ from benchwright.errors import SpecError
 from benchwright.scoring import load_scorer
 from benchwright.suites import GRADERS, grader_for
 from benchwright.suites.kit import SuiteGrader
-from benchwright.suites.kit.checks import app_check, result
 from benchwright.suites.vendorsync import BROWSER_CHECKS, PHASE_NAMES, build_table, checks
 from benchwright.suites.vendorsync.grader import docs_reads
 from benchwright.suites.vendorsync.phases import select_phases
@@ -50,16 +48,11 @@ def test_every_check_has_a_one_line_summary():
     assert all(table.get(i).summary for i in table.ids)
 
 
-def test_staging_shrinks_when_a_module_registers_a_browser_check(monkeypatch):
-    @app_check("j_loads_data", needs=("browser",))
-    def j_loads_data(obs, s):
-        """Rows render and the page accounts for the whole collection."""
-        return result("j_loads_data", 1.0, "1")
-
-    fake = types.ModuleType("tier_j")
-    fake.j_loads_data = j_loads_data  # type: ignore[attr-defined]
-    monkeypatch.setattr(checks, "MODULES", (*checks.MODULES, fake))
-    assert "j_loads_data" not in checks.staged()
+def test_staging_lists_the_browser_checks_no_module_registers(monkeypatch):
+    assert checks.staged() == ()  # tiers J, V and p_page_interactive are registered
+    without = tuple(m for m in checks.MODULES if not m.__name__.endswith(".tier_j"))
+    monkeypatch.setattr(checks, "MODULES", without)
+    assert "j_loads_data" in checks.staged() and "v_filter" not in checks.staged()
     assert [r.check_id for r in checks.staged_browser_rows()] == list(checks.staged())
 
 
@@ -79,3 +72,17 @@ def test_a_bad_build_trace_is_refused_naming_the_file(tmp_path):
     broken.write_text("{not json\n")
     with pytest.raises(SpecError, match=r"broken\.jsonl"):
         docs_reads(broken)
+
+
+def test_one_grading_sets_up_the_v1_mock_the_truth_and_the_builds_docs_reads(tmp_path):
+    from benchwright.suites.kit.context import MeridianSetup
+    from benchwright.suites.kit.workspace import Workspace
+    from benchwright.suites.vendorsync.checks import CheckSettings
+    from benchwright.suites.vendorsync.context import VENDOR_URL, GradeContext, GradeSettings
+    from benchwright.suites.vendorsync.grader import _suite
+
+    setup = MeridianSetup("v1", 0, None, GradeContext, GradeSettings(), VENDOR_URL)
+    ctx, obs = _suite(setup, CheckSettings(), 3).prepare(Workspace(tmp_path, tmp_path))
+    assert obs.build_docs_reads == 3 and obs.truth.total == 247
+    assert obs.truth.optimal_requests == 7 and obs.truth.mutated == 25
+    assert ctx.mock.api.list_path == "/v1/payments" and ctx.vendor_url == "http://127.0.0.1:8787"

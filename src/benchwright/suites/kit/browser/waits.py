@@ -8,6 +8,10 @@ stretches them, and they end as soon as the condition holds, so an app that is q
 pays nothing for them. What they took is reported beside the row that read it.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 CLICK_S = 10.0
 """Playwright's actionability wait for one click or double-click."""
 APPEAR_S = 20.0
@@ -17,3 +21,16 @@ EDITOR_S = 3.0
 WRITE_S = 5.0
 """A committed edit's write to leave the page (a loaded host delays the app's own POST;
 when it leaves is not what the optimistic-paint row grades)."""
+
+
+def click(locator: Any) -> bool:
+    """Click ``locator`` within `CLICK_S`; False when it could not be clicked (disabled,
+    covered, gone): an observation, never an error (a dead browser raises at the next
+    call)."""
+    from playwright.sync_api import Error  # on demand: the kit imports without Playwright
+
+    try:
+        locator.click(timeout=CLICK_S * 1000)
+        return True
+    except Error:
+        return False

@@ -8,18 +8,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Error
-
 from benchwright.probes.browser import Instrumentation, ScenarioHost
-from benchwright.suites.kit.browser import open_page
-from benchwright.suites.kit.browser.waits import APPEAR_S, CLICK_S
+from benchwright.suites.kit.browser.nav import SETTLE_MS, open_page, reload_at
+from benchwright.suites.kit.browser.waits import APPEAR_S, click
 from benchwright.suites.vendorsync.browser import _dom
 from benchwright.suites.vendorsync.browser._views import LoadView, StatusCell
 
 ROW = "#payments tbody tr"
-SETTLE_MS = 300
-"""After the first row: the summary and ``#page-info`` come with the same answers, but
-may paint a moment later."""
 TURN_S = 5.0
 """Bound on ``#page-info`` changing after ``#next`` was clicked."""
 
@@ -34,13 +29,9 @@ def observe_load(session: ScenarioHost, ctx: Any, shots: Path) -> LoadView:
         read = sc.page.evaluate(_dom.LOAD)
         sc.screenshot("load-1280")
         turned = _turn(sc, read["page_info"])
-        sc.page.set_viewport_size({"width": 375, "height": 812})
-        open_page(sc, ctx.base_url + "/")  # a fresh document at phone width
-        if first_row_ms is not None:  # a page that never showed a row will not now
-            sc.wait_for_first_row(timeout_s=APPEAR_S)
-        sc.page.wait_for_timeout(SETTLE_MS)
-        mobile = sc.page.evaluate(_dom.MOBILE)
-        sc.screenshot("load-375", full_page=False)
+        # a page that never showed a row will not now: no second wait for one
+        mobile = reload_at(sc, ctx.base_url + "/", _dom.MOBILE, "load-375",
+                           wait_row=first_row_ms is not None)  # fmt: skip
     return LoadView(
         scenario=sc.observation,  # type: ignore[arg-type]
         collection=ctx.mock.fixture.total,
@@ -66,9 +57,7 @@ def _turn(sc: Any, before: str | None) -> str | None:
     button = sc.page.locator("#next")
     if before is None or button.count() == 0 or not button.first.is_visible():
         return None
-    try:
-        button.first.click(timeout=CLICK_S * 1000)
-    except Error:  # a disabled or covered button is an observation (a dead browser raises later)
+    if not click(button.first):
         return None
     changed = f"() => {{ {_dom.HELPERS} return textOf('page-info') !== {json.dumps(before)}; }}"
     if not sc.wait_for_function(changed, timeout_s=TURN_S):

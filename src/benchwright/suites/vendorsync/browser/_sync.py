@@ -8,13 +8,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Error
-
 from benchwright.probes.browser import Hold, Instrumentation, ScenarioHost
-from benchwright.suites.kit.browser import open_page
-from benchwright.suites.kit.browser.waits import APPEAR_S, CLICK_S
+from benchwright.suites.kit.browser.nav import SETTLE_MS, open_page
+from benchwright.suites.kit.browser.waits import APPEAR_S, click
 from benchwright.suites.vendorsync.browser import _dom
-from benchwright.suites.vendorsync.browser._load import ROW, SETTLE_MS
+from benchwright.suites.vendorsync.browser._load import ROW
 from benchwright.suites.vendorsync.browser._views import Snapshot, SyncView
 
 SYNC = "**/api/sync"
@@ -48,7 +46,7 @@ def observe_sync(session: ScenarioHost, ctx: Any, shots: Path) -> SyncView:
         if found:
             handle = button.first.element_handle()
             sc.page.evaluate(_dom.WATCH_SYNC, handle)
-            clicked = _click(button.first)
+            clicked = click(button.first)
             if clicked:
                 busy, enabled = _wait_done(sc, handle, answers)
                 _wait_changed(sc, before)
@@ -70,14 +68,6 @@ def observe_sync(session: ScenarioHost, ctx: Any, shots: Path) -> SyncView:
 def _note_sync(response: Any, answers: list[int]) -> None:
     if response.request.method == "POST" and response.url.split("?")[0].endswith("/api/sync"):
         answers.append(response.status)
-
-
-def _click(button: Any) -> bool:
-    try:
-        button.click(timeout=CLICK_S * 1000)
-        return True
-    except Error:  # an unclickable control is an observation (a dead browser raises later)
-        return False
 
 
 def _wait_done(sc: Any, handle: Any, answers: list[int]) -> tuple[bool, bool]:

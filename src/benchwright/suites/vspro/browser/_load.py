@@ -7,12 +7,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Error
-
 from benchwright.probes.browser import Instrumentation, ScenarioHost
 from benchwright.services.meridian.script import HOSTILE_FLAG, HOSTILE_NAME
-from benchwright.suites.kit.browser.nav import open_page
-from benchwright.suites.kit.browser.waits import APPEAR_S, CLICK_S
+from benchwright.suites.kit.browser.nav import open_page, reload_at
+from benchwright.suites.kit.browser.waits import APPEAR_S, click
 from benchwright.suites.vspro.browser import _dom
 from benchwright.suites.vspro.browser._views import FilterDrive, LoadView, ViewSnapshot
 from benchwright.suites.vspro.context import GradeContext
@@ -41,12 +39,8 @@ def observe_load(session: ScenarioHost, ctx: GradeContext, shots: Path) -> LoadV
         hostile = sc.page.evaluate(_HOSTILE, HOSTILE_NAME)
         sc.screenshot("load-1280")
         drive = _drive_filter(sc)
-        sc.page.set_viewport_size({"width": 375, "height": 812})
-        open_page(sc, ctx.base_url + "/")  # a fresh document at phone width (its own stamp)
-        sc.wait_for_first_row(timeout_s=FIRST_ROW_S)
-        sc.page.wait_for_timeout(500)
-        mobile = sc.page.evaluate(_dom.MOBILE)
-        sc.screenshot("load-375", full_page=False)
+        # a fresh document at phone width (its own stamp)
+        mobile = reload_at(sc, ctx.base_url + "/", _dom.MOBILE, "load-375", settle_ms=500)
     return LoadView(
         scenario=sc.observation,  # type: ignore[arg-type]
         first_row_ms=first_row_ms,
@@ -95,19 +89,19 @@ def _drive_filter(sc: Any) -> FilterDrive:
     opener = control.locator("button, [role=button], [aria-haspopup]").first
     opener = opener if opener.count() else control
     before = _snapshot(sc)
-    opened = _click(opener)
+    opened = click(opener)
     page.wait_for_timeout(150)
     option = _option(page, control, "refunded")
     if option is None:
         return FilterDrive(True, opened, False, None, False, None)
-    _click(option)
+    click(option)
     picked = _settle(sc, before)
-    _click(opener)
+    click(opener)
     page.wait_for_timeout(150)
     clear = _option(page, control, "")
     if clear is None:
         return FilterDrive(True, opened, True, picked, False, None)
-    _click(clear)
+    click(clear)
     restored = _settle(sc, picked)
     return FilterDrive(True, opened, True, picked, True, restored)
 
@@ -129,11 +123,3 @@ def _option(page: Any, control: Any, value: str) -> Any:
             if item.is_visible() and item.evaluate(_NOT_A_CELL):
                 return item
     return control.evaluate_handle(_dom.FILTER_OPTION, value).as_element()
-
-
-def _click(locator: Any) -> bool:
-    try:
-        locator.click(timeout=CLICK_S * 1000)
-        return True
-    except Error:  # an unclickable control is an observation (a dead browser raises later)
-        return False

@@ -11,8 +11,8 @@ from playwright.sync_api import Error
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from benchwright.probes.browser import DATA_REQUESTS, Instrumentation, ScenarioHost
-from benchwright.suites.kit.browser.nav import open_or_read
-from benchwright.suites.kit.browser.waits import APPEAR_S, CLICK_S
+from benchwright.suites.kit.browser.nav import open_or_read, read_state, recovers
+from benchwright.suites.kit.browser.waits import APPEAR_S
 from benchwright.suites.vspro.browser import _dom
 from benchwright.suites.vspro.browser._views import EmptyView, ErrorView
 from benchwright.suites.vspro.context import GradeContext
@@ -73,24 +73,15 @@ def _retry(sc) -> bool | None:
                   None)  # fmt: skip
     if target is None:
         return None
-    sc.context.unroute_all(behavior="ignoreErrors")
-    try:
-        target.click(timeout=CLICK_S * 1000)
-    except Error:
-        return False
-    return sc.wait_for_first_row(timeout_s=APPEAR_S) is not None
+    return recovers(sc, target)
 
 
 def observe_empty(session: ScenarioHost, ctx: GradeContext, shots: Path) -> EmptyView:
     """``ctx`` is a second instance on a brand-new database: poll up to 8 s for rendered
     rows or visible empty-state text."""
     with session.scenario("empty", Instrumentation(row_selector=ROW), artifacts=shots) as sc:
-        no_page = open_or_read(sc, ctx.base_url + "/")
-        if no_page is None:
-            sc.wait_for_function(_dom.EMPTY, timeout_s=EMPTY_POLL_S)
-            sc.page.wait_for_timeout(300)
-        read = sc.page.evaluate(_dom.EMPTY_NOW)
-        sc.screenshot("empty")
+        read, no_page = read_state(sc, ctx.base_url + "/", _dom.EMPTY, _dom.EMPTY_NOW, "empty",
+                                   timeout_s=EMPTY_POLL_S)  # fmt: skip
     return EmptyView(
         scenario=sc.observation,  # type: ignore[arg-type]
         rows=int(read["rows"]),

@@ -51,12 +51,18 @@ def _phase(tree: Path, work: Path, mock: MeridianMock) -> tuple[Any, dict[str, A
 
 
 @pytest.fixture(scope="module")
-def golden(mock: MeridianMock, tmp_path_factory) -> tuple[Any, dict[str, Any]]:
-    return _phase(REFERENCE, tmp_path_factory.mktemp("golden-page"), mock)
+def golden(vendorsync_golden) -> tuple[Any, dict[str, Any], Any]:
+    """The session's grading of the golden (sandboxed, every phase in order, the browser
+    after the update pass): its browser record, its 12 browser rows, the phase's record."""
+    grading, _ = vendorsync_golden
+    rows = {r.check_id: r for r in grading.rows if r.check_id in BROWSER_CHECKS}
+    phase = next(p for p in grading.phases if p.name == "browser")
+    return grading.observations["browser"], rows, phase
 
 
 def test_the_golden_page_is_seen_in_every_scenario(golden):
-    seen, _ = golden
+    seen, _, phase = golden
+    assert phase.outcome == "ok" and set(phase.parts) >= set(SCENARIOS)
     assert seen.unavailable is None and not seen.scenario_errors and not seen.no_page
     assert set(seen.scenarios) == set(SCENARIOS)
     assert seen.scenarios["sync"].before.empty_visible and seen.scenarios["sync"].after.rows == 25
@@ -65,9 +71,9 @@ def test_the_golden_page_is_seen_in_every_scenario(golden):
     assert {"load-1280", "load-375", "error", "empty", "sync-after"} <= shots
 
 
-def test_the_golden_page_earns_every_browser_row(golden):
-    _, rows = golden
-    assert set(rows) == set(BROWSER_CHECKS)
+def test_the_golden_page_earns_every_browser_row(golden, vendorsync_golden):
+    _, rows, _ = golden
+    assert set(rows) == set(BROWSER_CHECKS) and not vendorsync_golden[0].staged
     # a timing row the host left unproven is UNAVAILABLE with the reason, never lower
     measured = {c: r for c, r in rows.items() if not r.detail.startswith("host contended: ")}
     short = {c: r.detail for c, r in measured.items() if r.score < 1.0}
@@ -75,14 +81,7 @@ def test_the_golden_page_earns_every_browser_row(golden):
     assert all(r.status is Status.PASS for r in measured.values())
 
 
-def test_the_rows_name_the_screenshots_they_rely_on(golden):
-    _, rows = golden
-    for check_id in ("j_error_state", "j_empty_state", "v_responsive_375", "j_sync_journey"):
-        assert rows[check_id].evidence["screenshots"], check_id
-        assert all(Path(p).is_file() for p in rows[check_id].evidence["screenshots"])
-
-
-def test_a_page_showing_raw_dates_loses_the_dates_row_only(mock, tmp_path):
+def test_a_page_showing_raw_dates_loses_the_dates_row_only_naming_its_screenshot(mock, tmp_path):
     tree = tmp_path / "raw-dates"
     shutil.copytree(REFERENCE, tree, ignore=shutil.ignore_patterns("__pycache__", "*.db*"))
     script = tree / "vendorsync" / "web" / "app.js"
@@ -96,6 +95,9 @@ def test_a_page_showing_raw_dates_loses_the_dates_row_only(mock, tmp_path):
     assert set(short) - {"p_page_interactive"} == {"v_dates_readable"}, short
     assert rows["p_page_interactive"].score == 1.0 or short["p_page_interactive"].startswith(
         "host contended: ")  # fmt: skip
+    for check_id in ("j_error_state", "j_empty_state", "v_responsive_375", "v_dates_readable"):
+        named = rows[check_id].evidence["screenshots"]  # the PNGs the card keeps for the row
+        assert named and all(Path(p).is_file() for p in named), check_id
 
 
 def test_without_chromium_every_browser_row_is_probe_unavailable(mock, tmp_path, monkeypatch):
