@@ -17,7 +17,10 @@ from benchwright.errors import SpecError
 if TYPE_CHECKING:
     from benchwright.execution.executor import Resources
 
-GRADERS = {"vspro": "benchwright.suites.vspro"}
+GRADERS = {
+    "vspro": "benchwright.suites.vspro",
+    "vendorsync": "benchwright.suites.vendorsync",
+}
 """Suite name -> its grader module (a `kit.SuiteGrader`)."""
 
 

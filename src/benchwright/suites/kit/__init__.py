@@ -13,7 +13,7 @@ The kit never imports a suite: what is about one suite stays in its package
 (``suites/<name>/``), which reads as a driver of the kit.
 """
 
-from benchwright.suites.kit.grading import AppSuite, Executed, Grading, execute
+from benchwright.suites.kit.grading import AppSuite, Executed, Grading, execute, grade_tree
 from benchwright.suites.kit.interface import SuiteGrader
 from benchwright.suites.kit.phases import Phase, PhaseListener, PhaseRecord, select_phases
 from benchwright.suites.kit.record import PhaseLog
@@ -37,6 +37,7 @@ __all__ = [
     "boot_failure",
     "execute",
     "fresh_copy",
+    "grade_tree",
     "keep_screenshots",
     "locate_root",
     "relied_on",

@@ -12,8 +12,9 @@ from benchwright.model import CheckResult
 from benchwright.sandbox import Confinement
 from benchwright.suites.kit.evidence import keep_evidence, kept_screenshots, relocated
 from benchwright.suites.kit.phases import Phase, PhaseListener, PhaseRecord, nobody
-from benchwright.suites.kit.runner import AppContext, BootFailure, Log, run_phases
+from benchwright.suites.kit.runner import AppContext, BootFailure, Log, boot_failure, run_phases
 from benchwright.suites.kit.screenshots import CardShot, ShotOrder
+from benchwright.suites.kit.tree import tree_sha256
 from benchwright.suites.kit.workspace import Workspace, workspace
 
 
@@ -107,3 +108,35 @@ class Grading:
     screenshots: tuple[CardShot, ...] = ()
     """The kept screenshots, each with the rows that rely on it; the published ones are
     also ``evidence["screenshot_<name>"]`` (what ``publish`` posts)."""
+
+
+def grade_tree(
+    suite: AppSuite[Log],
+    root: Path,
+    selected: Sequence[Phase],
+    *,
+    seed: int,
+    staged: tuple[str, ...],
+    confinement: Confinement,
+    on_phase: PhaseListener | None = None,
+    evidence_dir: Path | None = None,
+    evidence_prefix: str = "",
+) -> Grading:
+    """`execute` ``selected`` on ``root`` and hand back what a suite's ``grade`` returns:
+    the rows plus the provenance (tree digest, seed, staged ids, isolation, boot failure)."""
+    digest = tree_sha256(root)
+    done = execute(suite, root, selected, confinement=confinement, on_phase=on_phase,
+                   evidence_dir=evidence_dir, evidence_prefix=evidence_prefix)  # fmt: skip
+    return Grading(
+        done.rows,
+        done.observations,
+        done.phases,
+        root,
+        digest,
+        seed,
+        done.evidence,
+        staged=staged,
+        isolation=confinement.isolation,
+        boot_failure=boot_failure(done.observations),
+        screenshots=done.screenshots,
+    )

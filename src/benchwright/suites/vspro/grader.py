@@ -24,10 +24,8 @@ from benchwright.suites.kit import (
     Grading,
     PhaseListener,
     ShotOrder,
-    boot_failure,
-    execute,
+    grade_tree,
     locate_root,
-    tree_sha256,
     vendor_port,
 )
 from benchwright.suites.kit.workspace import Workspace
@@ -89,24 +87,11 @@ def grade(
     vendor_port(vendor_url)  # refuse a bad URL before anything runs
     root = locate_root(tree, PACKAGE)
     selected = select_phases(phases)
-    digest = tree_sha256(root)
     suite = _suite(seed, timing, settings or GradeSettings(),
                    check_settings or CheckSettings(), vendor_url)  # fmt: skip
-    done = execute(suite, root, selected, confinement=confinement, on_phase=on_phase,
-                   evidence_dir=evidence_dir, evidence_prefix=evidence_prefix)  # fmt: skip
-    return Grading(
-        done.rows,
-        done.observations,
-        done.phases,
-        root,
-        digest,
-        seed,
-        done.evidence,
-        staged=BROWSER_CHECKS,
-        isolation=confinement.isolation,
-        boot_failure=boot_failure(done.observations),
-        screenshots=done.screenshots,
-    )
+    return grade_tree(suite, root, selected, seed=seed, staged=BROWSER_CHECKS,
+                      confinement=confinement, on_phase=on_phase, evidence_dir=evidence_dir,
+                      evidence_prefix=evidence_prefix)  # fmt: skip
 
 
 def _suite(

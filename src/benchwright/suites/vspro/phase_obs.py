@@ -1,5 +1,5 @@
 """One frozen observation type per vspro phase (the record holding them is in
-`observations.py`)."""
+`observations.py`); the boot's, the restart's and the trace's are the kit's kinds'."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from benchwright.probes.http import (
     LoadObservation,
     MatrixObservation,
 )
-from benchwright.services.app import BootObservation
 from benchwright.services.meridian import BatchTrace, ConflictTrace, TrapResults
 
 
@@ -31,11 +30,6 @@ class StaticObs:
     """Web file -> size on disk, for the files present."""
     store_source: str | None
     meridian_source: str | None
-
-
-@dataclass(frozen=True)
-class BootObs:
-    boot: BootObservation
 
 
 @dataclass(frozen=True)
@@ -203,13 +197,6 @@ class RegisterRetryObs:
 
 
 @dataclass(frozen=True)
-class RestartObs:
-    rows_before: int | None
-    boot: BootObservation
-    rows_after: int | None
-
-
-@dataclass(frozen=True)
 class WebhookObs:
     registered_after_s: float | None
     """Seconds after the restart until the app held the vendor's webhook slot."""
@@ -220,8 +207,3 @@ class WebhookObs:
     health: Mapping[str, Any] | None
     rows: Mapping[str, Mapping[str, Any] | None]
     """Touched id -> the app's row after the script."""
-
-
-@dataclass(frozen=True)
-class TraceObs:
-    lines: tuple[dict, ...]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from benchwright.model import CheckResult
-from benchwright.suites.kit.checks import unavailable
+from benchwright.suites.kit.checks import staged as kit_staged
 from benchwright.suites.vspro.checks._common import BROWSER_DETAIL
 
 ALL_BROWSER_CHECKS = (
@@ -24,8 +24,7 @@ ALL_BROWSER_CHECKS = (
 
 def staged_checks(implemented: Iterable[str]) -> tuple[str, ...]:
     """The browser check ids not in ``implemented`` (the check table's ids)."""
-    have = set(implemented)
-    return tuple(c for c in ALL_BROWSER_CHECKS if c not in have)
+    return kit_staged.staged_checks(ALL_BROWSER_CHECKS, implemented)
 
 
 def browser_rows(staged: Iterable[str] | None = None) -> list[CheckResult]:
@@ -36,4 +35,4 @@ def browser_rows(staged: Iterable[str] | None = None) -> list[CheckResult]:
     """
     if staged is None:
         from benchwright.suites.vspro.checks import BROWSER_CHECKS as staged
-    return [unavailable(check_id, BROWSER_DETAIL) for check_id in staged]
+    return kit_staged.staged_rows(staged, BROWSER_DETAIL)

@@ -4,21 +4,12 @@ from __future__ import annotations
 
 from benchwright.model import CheckResult
 from benchwright.probes.http import HttpObservation, JsonRead, LatencyObservation, parse_wire_json
-from benchwright.scoring import Rung, ladder_score
 from benchwright.suites.kit.checks import app_check, g, is_int, result, unavailable
+from benchwright.suites.kit.checks.timing import latency_row, rung, wall_row
 from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations, body, rows_of
 
 OVERLAP_FLOOR = 0.5
-
-
-def _latency(check_id: str, lat: LatencyObservation, s: CheckSettings) -> CheckResult:
-    if lat.p95_ms is None:
-        return result(check_id, 0.0, f"0: p95 unmeasurable: {len(lat.success_ms)}/"
-                      f"{len(lat.samples)} requests to {lat.path} succeeded (need 10)")  # fmt: skip
-    head, rest = _rung(lat.p95_ms, s.ladders[check_id], s.k_p, "ms")
-    return result(check_id, head, f"{g(head)}: p95 {rest}", p95_ms=lat.p95_ms, errors=lat.errors,
-                  timing_score=head)  # fmt: skip
 
 
 @app_check("p_list_latency", needs=("idle_perf",))
@@ -42,14 +33,7 @@ def p_summary_latency(obs: Observations, s: CheckSettings) -> CheckResult:
 @app_check("p_sync_wall", needs=("idle_perf",))
 def p_sync_wall(obs: Observations, s: CheckSettings) -> CheckResult:
     """One timed POST /api/sync (240 s timeout): <=90/135/180/270 s."""
-    call = obs["idle_perf"].sync
-    if call.status is None or not 200 <= call.status < 300:
-        why = call.response.error or f"status {call.status}"
-        return result("p_sync_wall", 0.0, f"0: the timed sync failed ({why})")
-    rungs = tuple(Rung(r.at_most / 1000, r.score) for r in s.ladders["p_sync_wall"])
-    head, rest = _rung(call.response.elapsed_s, rungs, s.k_p, "s")
-    return result("p_sync_wall", head, f"{g(head)}: {rest}", seconds=call.response.elapsed_s,
-                  timing_score=head)  # fmt: skip
+    return wall_row("p_sync_wall", obs["idle_perf"].sync, s.ladders["p_sync_wall"], s.k_p)
 
 
 @app_check("e_under_load_latency", needs=("under_load",))
@@ -72,16 +56,13 @@ def e_under_load_latency(obs: Observations, s: CheckSettings) -> CheckResult:
                       f"{first.error or 'body not a 50-row page'})")  # fmt: skip
     if load.p95_ms is None:
         return result("e_under_load_latency", 0.0, "0: p95 unmeasurable")
-    head, rest = _rung(load.p95_ms, s.ladders["e_under_load_latency"], s.k_p, "ms")
+    head, rest = rung(load.p95_ms, s.ladders["e_under_load_latency"], s.k_p, "ms")
     detail = f"{g(head)}: p95 {rest}; overlap {load.overlap_fraction:.0%}"
     return result("e_under_load_latency", head, detail, p95_ms=load.p95_ms, timing_score=head)
 
 
-def _rung(value: float, rungs: tuple[Rung, ...], k_p: float, unit: str) -> tuple[float, str]:
-    """The rung's score and the rest of its detail, e.g. ``212 ms (rung <=300 ms; top rung
-    <=150 ms)``."""
-    rung = ladder_score(round(value, 1 if unit == "ms" else 2), rungs, k_p, unit=unit)
-    return rung.score, rung.detail.split(": ", 1)[1].replace("; top <=", "; top rung <=")
+def _latency(check_id: str, lat: LatencyObservation, s: CheckSettings) -> CheckResult:
+    return latency_row(check_id, lat, s.ladders[check_id], s.k_p)
 
 
 def _read(response: HttpObservation) -> JsonRead:

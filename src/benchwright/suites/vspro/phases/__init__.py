@@ -12,14 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from benchwright.suites import kit
-from benchwright.suites.kit import Phase
+from benchwright.suites.kit import Phase, kinds
 from benchwright.suites.vspro.browser import browser
-from benchwright.suites.vspro.phases.app import boot, page
+from benchwright.suites.vspro.phases.app import page
 from benchwright.suites.vspro.phases.lifecycle import (
     hostile,
     mutation,
     restart,
-    trace,
     webhook,
 )
 from benchwright.suites.vspro.phases.load import concurrency, idle_perf, traps, under_load
@@ -30,7 +29,7 @@ from benchwright.suites.vspro.phases.writes import batch, conflict
 
 PHASES = (
     Phase("static", static, needs_app=False),
-    Phase("boot", boot, gates=True),
+    Phase("boot", kinds.boot, gates=True),
     Phase("page", page),
     Phase("sync1", sync1),
     Phase("sync_full", sync_full),
@@ -50,7 +49,7 @@ PHASES = (
     Phase("browser", browser),
     Phase("restart", restart, gates=True),
     Phase("webhook", webhook),
-    Phase("trace", trace, after_down=True),
+    Phase("trace", kinds.trace, after_down=True),
 )
 PHASE_NAMES = tuple(p.name for p in PHASES)
 ALWAYS_WITH_APP = ("boot", "trace")

@@ -1,18 +1,12 @@
-"""Phases ``boot`` and ``page``: start the app on a fresh db, fetch the page and assets."""
+"""Phase ``page``: fetch the page and its assets (the boot is the kit's `kinds.boot`)."""
 
 from __future__ import annotations
 
 from benchwright.probes.http import client, fetch
-from benchwright.services.app import BootPolicy
 from benchwright.suites.vspro.context import GradeContext
-from benchwright.suites.vspro.observations import BootObs, Observations, PageObs
+from benchwright.suites.vspro.observations import Observations, PageObs
 
 ASSETS = ("styles.css", "app.js", "viz.js")
-
-
-def boot(ctx: GradeContext, obs: Observations) -> BootObs:
-    """Delete the db, spawn ``python -m vspro --db --port``, poll /api/health (0.4 s, 25 s)."""
-    return BootObs(ctx.app.boot(BootPolicy(budget_s=ctx.settings.boot_budget_s)))
 
 
 def page(ctx: GradeContext, obs: Observations) -> PageObs:

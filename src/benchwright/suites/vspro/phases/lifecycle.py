@@ -1,20 +1,19 @@
-"""Phases ``mutation``, ``hostile``, ``restart``, ``webhook`` and ``trace``."""
+"""Phases ``mutation``, ``hostile``, ``restart`` and ``webhook`` (the trace is the kit's
+`kinds.trace`)."""
 
 from __future__ import annotations
 
-from benchwright.services.app import BootPolicy
 from benchwright.services.meridian import NoWebhookRegistered
 from benchwright.services.meridian.script import HOSTILE_EVENT, HOSTILE_NAME, HOSTILE_PAYMENT
+from benchwright.suites.kit import kinds
 from benchwright.suites.vspro.context import GradeContext
 from benchwright.suites.vspro.observations import (
     HostileObs,
     MutationObs,
     Observations,
     RestartObs,
-    TraceObs,
     WebhookObs,
     body,
-    health_json,
 )
 
 
@@ -58,15 +57,9 @@ def restart(ctx: GradeContext, obs: Observations) -> RestartObs:
     point, taking its single slot; the slot is emptied here to the same effect, so
     the webhook script can only reach an app that re-registers after its reboot.
     """
-    before = ctx.health_count()
     with ctx.mock.store.lock:
         ctx.mock.store.webhook = None
-    boot = ctx.app.restart(BootPolicy(budget_s=ctx.settings.restart_budget_s))
-    after = None
-    if boot.healthy_after_s is not None:
-        count = (health_json(boot) or {}).get("payments")
-        after = count if isinstance(count, int) and not isinstance(count, bool) else None
-    return RestartObs(before, boot, after)
+    return kinds.restart(ctx, obs)
 
 
 def webhook(ctx: GradeContext, obs: Observations) -> WebhookObs:
@@ -81,8 +74,3 @@ def webhook(ctx: GradeContext, obs: Observations) -> WebhookObs:
     touched = (script or {}).get("expected_rows") or {}
     rows = {pid: body(ctx.call(f"/api/payments/{pid}")) for pid in touched}
     return WebhookObs(registered, script, refused, health, rows)
-
-
-def trace(ctx: GradeContext, obs: Observations) -> TraceObs:
-    """Every line of the vendor's request trace, ordered by ``seq``."""
-    return TraceObs(tuple(ctx.mock.trace.lines()))

@@ -1,0 +1,104 @@
+"""What a Meridian-backed suite's phases get: the running app, the vendor mock, the knobs
+of one grading, and the calls every suite makes to its app.
+
+A suite subclasses `BaseContext` with its boot line (``COMMAND``) and whatever its own
+phases need; the kit starts the app through `BaseContext.new_app` (`kit.runner`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+from urllib.parse import urlsplit
+
+from benchwright.probes.http import JsonRead, read_json
+from benchwright.sandbox import Confinement
+from benchwright.services.app import AppUnderTest, BootPolicy, VendorRoute
+from benchwright.services.meridian import API_KEY, MeridianMock
+from benchwright.suites.kit.vendor import vendor_port
+
+
+@dataclass(frozen=True)
+class AppSettings:
+    """Timeouts and waits every executed-app suite's phases use; a suite's settings
+    subclass it with its own."""
+
+    request_timeout_s: float = 10.0
+    sync_timeout_s: float = 240.0
+    """One POST /api/sync."""
+    restart_budget_s: float = 20.0
+    boot_budget_s: float = 25.0
+    latency_samples: int = 20
+
+
+@dataclass
+class BaseContext:
+    """Live handles for the phases of one grading (mutable: the app may be restarted)."""
+
+    COMMAND: ClassVar[str]
+    """The suite's documented boot line, e.g. ``{python} -m vspro --db {db} --port {port}``
+    (``{python}`` is the grader's interpreter: the apps are stdlib-only)."""
+
+    tree: Path
+    """The fresh copy the app runs from."""
+    work: Path
+    app: AppUnderTest
+    mock: MeridianMock
+    settings: Any
+    """The suite's `AppSettings`."""
+    vendor_url: str
+    """Where the app is told the vendor is (``MERIDIAN_BASE_URL``, and the address it can
+    dial: the mock there unconfined, a relay to it in the sandbox's own namespace)."""
+
+    @property
+    def base_url(self) -> str:
+        return self.app.base_url
+
+    def new_app(
+        self, db: Path, port: int, log_path: Path, budget_s: float, confinement: Confinement
+    ) -> AppUnderTest:
+        """The boot line as an app on ``port``, told the vendor is at `vendor_url`."""
+        return self.confined(self.COMMAND, db, port, log_path, budget_s, confinement)
+
+    def confined(
+        self,
+        command: str,
+        db: Path,
+        port: int,
+        log_path: Path,
+        budget_s: float,
+        confinement: Confinement,
+    ) -> AppUnderTest:
+        """``command`` run from the tree exactly as the app is: its environment, its
+        confinement, its route to the vendor (also what a suite runs of the entrant's
+        code besides the app, such as a driver calling its client)."""
+        mock = urlsplit(self.mock.base_url)
+        return AppUnderTest(
+            command,
+            tree=self.tree,
+            db=db,
+            port=port,
+            env={"MERIDIAN_BASE_URL": self.vendor_url, "MERIDIAN_API_KEY": API_KEY},
+            policy=BootPolicy(budget_s=budget_s),
+            log_path=log_path,
+            confinement=confinement,
+            vendor=VendorRoute(vendor_port(self.vendor_url), (str(mock.hostname), mock.port or 0)),
+        )
+
+    def call(
+        self, path: str, *, method: str = "GET", json: Any = None, timeout_s: float | None = None
+    ) -> JsonRead:
+        """One request to the app, read as wire JSON; a refused request is an observation."""
+        timeout = self.settings.request_timeout_s if timeout_s is None else timeout_s
+        return read_json(self.base_url, path, method=method, json_body=json, timeout_s=timeout)
+
+    def sync(self, timeout_s: float | None = None) -> JsonRead:
+        timeout = self.settings.sync_timeout_s if timeout_s is None else timeout_s
+        return self.call("/api/sync", method="POST", timeout_s=timeout)
+
+    def health_count(self) -> int | None:
+        """``payments`` of /api/health when it is an integer."""
+        found = self.call("/api/health").json.value
+        count = found.get("payments") if isinstance(found, dict) else None
+        return count if isinstance(count, int) and not isinstance(count, bool) else None
