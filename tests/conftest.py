@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from meridian_v1 import serve_meridian_v1
+from meridian_v1 import FAST, serve_meridian_v1
 
 from benchwright.checks import BUILTIN_CHECKS, CheckRegistry, build_registry
 from benchwright.services.meridian import MeridianMock
@@ -184,3 +184,19 @@ def own_vendor() -> Iterator[MeridianMock]:
     mock = serve_meridian_v1()
     yield mock
     mock.stop()
+
+
+@pytest.fixture(scope="session")
+def vendorsync_golden() -> tuple[Any, float]:
+    """The vendorsync golden graded once for the session, in-process (sandboxed, every
+    phase the grader has, by name: the browser's too once it exists), the v1 mock's
+    throttle shortened (`meridian_v1.FAST`); (the `Grading`, its seconds). No build-phase
+    trace: ``vendor_read_docs`` is UNAVAILABLE, as for any ``grade --tree``."""
+    import time
+
+    from benchwright.suites.vendorsync import PHASE_NAMES, grade
+
+    started = time.monotonic()
+    grading = grade(_REPO / "suites" / "vendorsync" / "reference", timing=FAST,
+                    phases=list(PHASE_NAMES))  # fmt: skip
+    return grading, time.monotonic() - started

@@ -115,7 +115,10 @@ def test_a_phase_that_fails_in_the_harness_is_infra_not_fail(tmp_path, monkeypat
     ("check", "wanted"),
     [
         ({"phases": ["statik"]}, "checks[0].phases: unknown phase(s) statik"),
-        ({"suite": "nosuch"}, "checks[0].suite: no grader for suite 'nosuch' (known: vspro)"),
+        (
+            {"suite": "nosuch"},
+            "checks[0].suite: no grader for suite 'nosuch' (known: vendorsync, vspro)",
+        ),
         ({"pass_score": 1.5}, "checks[0].pass_score"),
     ],
 )

@@ -100,7 +100,7 @@ def test_select_phases_refuses_unknown_names():
 def test_grader_for_names_and_directories():
     assert grader_for("vspro").SCORER == "sb6.yaml"
     assert grader_for("suites/vspro").SCORER == "sb6.yaml"
-    with pytest.raises(SpecError, match="known: vspro"):
+    with pytest.raises(SpecError, match="known: vendorsync, vspro"):
         grader_for("suites/nope")
 
 

@@ -5,7 +5,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from vspro_canned import ROWS, grade_one, http, jr, page, perfect, refused, swap
+from canned_http import refused
+from vspro_canned import ROWS, grade_one, http, jr, page, perfect, swap
 
 from benchwright.model import Status
 from benchwright.probes.http import MatrixObservation

@@ -10,16 +10,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from canned_http import http, jr
+
 from benchwright.probes.http import (
-    HttpObservation,
     Interval,
-    JsonRead,
     LatencyObservation,
     LoadObservation,
     LoadSample,
     MatrixCell,
     MatrixObservation,
-    parse_wire_json,
 )
 from benchwright.services.app import BootObservation
 from benchwright.services.meridian import BatchTrace, ConflictTrace, TrapResults, build_fixture
@@ -55,44 +54,10 @@ from benchwright.suites.vspro.phases.writes import FIRST_NOTE, SECOND_NOTE
 
 FIXTURE = build_fixture(0)
 EXPECT = FIXTURE.expect
-JSON = "application/json"
 STORE = """CREATE TABLE IF NOT EXISTS payments (id TEXT PRIMARY KEY, version INTEGER);
 INSERT INTO payments (id, version) VALUES (?, ?)
 ON CONFLICT(id) DO UPDATE SET version = excluded.version WHERE excluded.version > payments.version;
 """
-
-
-def http(
-    status: int | None,
-    content: bytes = b"",
-    ctype: str = JSON,
-    path: str = "/",
-    *,
-    elapsed: float = 0.005,
-    error: str | None = None,
-) -> HttpObservation:
-    headers = (("content-type", ctype),) if status is not None else ()
-    return HttpObservation("GET", path, status, headers, content, 0.0, elapsed, error)
-
-
-def jr(
-    value: Any,
-    status: int | None = 200,
-    ctype: str = JSON,
-    path: str = "/api",
-    *,
-    raw: bytes | None = None,
-    elapsed: float = 0.005,
-) -> JsonRead:
-    """A JsonRead whose body is ``value`` serialised (or ``raw`` bytes as sent)."""
-    content = raw if raw is not None else json.dumps(value).encode()
-    obs = http(status, content, ctype, path, elapsed=elapsed)
-    return JsonRead(obs, parse_wire_json(content))
-
-
-def refused(path: str = "/api") -> JsonRead:
-    obs = http(None, path=path, error="ConnectError: refused")
-    return JsonRead(obs, parse_wire_json(b""))
 
 
 def api_row(row: dict) -> dict:

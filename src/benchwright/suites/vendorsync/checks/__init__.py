@@ -19,7 +19,17 @@ from benchwright.suites.vendorsync.checks._common import (
     CheckSettings,
 )
 
-MODULE_NAMES = ("tier_a",)
+MODULE_NAMES = (
+    "tier_a",
+    "tier_b",
+    "tier_b_ui",
+    "tier_c",
+    "tier_d",
+    "tier_hard",
+    "tier_p",
+)
+"""The check modules of this package (vsbrowser adds ``tier_j``, ``tier_v`` and
+``tier_p_browser``, one line each)."""
 MODULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in MODULE_NAMES)
 
 

@@ -3,6 +3,7 @@ everything else (it runs even when the app went down: it reads only the vendor).
 
 from __future__ import annotations
 
+from benchwright.services.meridian import ContractLedger
 from benchwright.suites.vendorsync.context import GradeContext
 from benchwright.suites.vendorsync.observations import LedgerObs, Observations
 
@@ -15,7 +16,7 @@ def trace(ctx: GradeContext, obs: Observations) -> LedgerObs:
     return LedgerObs({name: _ledger(ctx, name) for name in WINDOWS})
 
 
-def _ledger(ctx: GradeContext, phase: str):
+def _ledger(ctx: GradeContext, phase: str) -> ContractLedger | None:
     try:
         return ctx.mock.contract_ledger(phase)
     except ValueError:  # the phase never ran, so it was never marked

@@ -1,0 +1,81 @@
+"""The vendorsync grader as the rest of benchwright sees it: a registered `SuiteGrader`,
+its phases, its check table against the sb-5.2 scorer, the staged browser rows and the
+build-phase trace the docs row reads."""
+
+import json
+import types
+
+import pytest
+from test_golden import SCORER
+
+from benchwright.errors import SpecError
+from benchwright.scoring import load_scorer
+from benchwright.suites import GRADERS, grader_for
+from benchwright.suites.kit import SuiteGrader
+from benchwright.suites.kit.checks import app_check, result
+from benchwright.suites.vendorsync import BROWSER_CHECKS, PHASE_NAMES, build_table, checks
+from benchwright.suites.vendorsync.grader import docs_reads
+from benchwright.suites.vendorsync.phases import select_phases
+
+
+def test_vendorsync_is_a_registered_suite_grader():
+    assert GRADERS["vendorsync"] == "benchwright.suites.vendorsync"
+    module = grader_for("suites/vendorsync")
+    assert isinstance(module, SuiteGrader) and module.SCORER == "sb52.yaml"
+    assert module.CALIBRATION == () and module.CheckSettings.from_scorer(load_scorer(SCORER))
+
+
+def test_the_phases_run_in_the_documented_order():
+    assert PHASE_NAMES[:10] == ("static", "boot", "health", "sync1", "concurrent", "sync2",
+                                "reads", "validation", "client", "update")  # fmt: skip
+    assert PHASE_NAMES[-3:] == ("restart", "perf", "trace")
+
+
+def test_any_app_phase_brings_the_boot_and_the_trace():
+    assert [p.name for p in select_phases(["reads"])] == ["boot", "reads", "trace"]
+    assert [p.name for p in select_phases(["static"])] == ["static"]
+    with pytest.raises(SpecError, match="unknown phase"):
+        select_phases(["browse"])
+
+
+def test_the_table_and_the_staged_rows_cover_the_scorer_exactly():
+    table = set(build_table().ids)
+    assert table.isdisjoint(checks.staged())
+    assert table | set(checks.staged()) == set(load_scorer(SCORER).wanted)
+    assert set(BROWSER_CHECKS) | table == set(load_scorer(SCORER).wanted)
+
+
+def test_every_check_has_a_one_line_summary():
+    table = build_table()
+    assert all(table.get(i).summary for i in table.ids)
+
+
+def test_staging_shrinks_when_a_module_registers_a_browser_check(monkeypatch):
+    @app_check("j_loads_data", needs=("browser",))
+    def j_loads_data(obs, s):
+        """Rows render and the page accounts for the whole collection."""
+        return result("j_loads_data", 1.0, "1")
+
+    fake = types.ModuleType("tier_j")
+    fake.j_loads_data = j_loads_data  # type: ignore[attr-defined]
+    monkeypatch.setattr(checks, "MODULES", (*checks.MODULES, fake))
+    assert "j_loads_data" not in checks.staged()
+    assert [r.check_id for r in checks.staged_browser_rows()] == list(checks.staged())
+
+
+def test_docs_reads_counts_gets_of_either_docs_path(tmp_path):
+    trace = tmp_path / "build-trace.jsonl"
+    lines = [{"method": "GET", "path": "/v1/docs"}, {"method": "GET", "path": "/docs"},
+             {"method": "GET", "path": "/v1/payments"}, {"method": "POST", "path": "/docs"},
+             {"__phase__": "sync1"}]  # fmt: skip
+    trace.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    assert docs_reads(trace) == 2
+
+
+def test_a_bad_build_trace_is_refused_naming_the_file(tmp_path):
+    with pytest.raises(SpecError, match=r"missing\.jsonl"):
+        docs_reads(tmp_path / "missing.jsonl")
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("{not json\n")
+    with pytest.raises(SpecError, match=r"broken\.jsonl"):
+        docs_reads(broken)
