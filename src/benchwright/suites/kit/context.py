@@ -3,20 +3,29 @@ of one grading, and the calls every suite makes to its app.
 
 A suite subclasses `BaseContext` with its boot line (``COMMAND``) and whatever its own
 phases need; the kit starts the app through `BaseContext.new_app` (`kit.runner`).
+`meridian_suite` sets up one grading of such a suite: a fresh mock, the context on it and
+the empty observation record.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
+from benchwright.model import CheckResult
 from benchwright.probes.http import JsonRead, read_json
 from benchwright.sandbox import Confinement
 from benchwright.services.app import AppUnderTest, BootPolicy, VendorRoute
-from benchwright.services.meridian import API_KEY, MeridianMock
+from benchwright.services.meridian import API_KEY, MeridianMock, Timing
+from benchwright.suites.kit.grading import AppSuite
+from benchwright.suites.kit.runner import Log
+from benchwright.suites.kit.screenshots import ShotOrder
 from benchwright.suites.kit.vendor import vendor_port
+from benchwright.suites.kit.workspace import Workspace
 
 
 @dataclass(frozen=True)
@@ -97,8 +106,61 @@ class BaseContext:
         timeout = self.settings.sync_timeout_s if timeout_s is None else timeout_s
         return self.call("/api/sync", method="POST", timeout_s=timeout)
 
+    def syncs_at_once(self, n: int = 2) -> tuple[JsonRead, ...]:
+        """``n`` POST /api/sync started together, and the answers that came (each waited
+        for up to the sync timeout): the overlap two clicks of a sync button make."""
+        calls: list[JsonRead] = []
+        lock = threading.Lock()
+
+        def one() -> None:
+            answer = self.sync()
+            with lock:
+                calls.append(answer)
+
+        threads = [threading.Thread(target=one, daemon=True) for _ in range(n)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(self.settings.sync_timeout_s + 5)
+        return tuple(calls)
+
     def health_count(self) -> int | None:
         """``payments`` of /api/health when it is an integer."""
         found = self.call("/api/health").json.value
         count = found.get("payments") if isinstance(found, dict) else None
         return count if isinstance(count, int) and not isinstance(count, bool) else None
+
+
+@dataclass(frozen=True)
+class MeridianSetup:
+    """How one grading of a Meridian-backed suite sets up: the mock's API version, seed
+    and delays, the suite's context type and settings, and where the app is told the
+    vendor is."""
+
+    version: str
+    seed: int
+    timing: Timing | None
+    context: type[BaseContext]
+    settings: Any
+    vendor_url: str
+
+
+def meridian_suite(
+    name: str,
+    db_name: str,
+    setup: MeridianSetup,
+    record: Callable[[Any], Log],
+    judge: Callable[[Log], list[CheckResult]],
+    shots: ShotOrder,
+) -> AppSuite[Log]:
+    """The suite ``name`` for one grading: a fresh mock per `setup` (its trace the
+    workspace's), the context on it, and ``record(fixture)``, the empty observation
+    record holding the fixture's truth; ``judge`` turns the record into rows."""
+
+    def prepare(space: Workspace) -> tuple[BaseContext, Log]:
+        mock = MeridianMock(setup.seed, timing=setup.timing, version=setup.version,
+                            trace_path=space.vendor_trace)  # fmt: skip
+        ctx = setup.context(space.tree, space.work, None, mock, setup.settings, setup.vendor_url)  # type: ignore[arg-type]
+        return ctx, record(mock.fixture)
+
+    return AppSuite(name, db_name, prepare, judge, shots)

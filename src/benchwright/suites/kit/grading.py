@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any, Generic
 
 from benchwright.model import CheckResult
-from benchwright.sandbox import Confinement
+from benchwright.sandbox import CONFINED, Confinement
 from benchwright.suites.kit.evidence import keep_evidence, kept_screenshots, relocated
 from benchwright.suites.kit.phases import Phase, PhaseListener, PhaseRecord, nobody
 from benchwright.suites.kit.runner import AppContext, BootFailure, Log, boot_failure, run_phases
 from benchwright.suites.kit.screenshots import CardShot, ShotOrder
-from benchwright.suites.kit.tree import tree_sha256
+from benchwright.suites.kit.tree import locate_root, tree_sha256
+from benchwright.suites.kit.vendor import vendor_port
 from benchwright.suites.kit.workspace import Workspace, workspace
 
 
@@ -112,18 +113,28 @@ class Grading:
 
 def grade_tree(
     suite: AppSuite[Log],
-    root: Path,
+    tree: Path,
     selected: Sequence[Phase],
     *,
     seed: int,
     staged: tuple[str, ...],
-    confinement: Confinement,
+    confinement: Confinement | None,
+    vendor_url: str,
     on_phase: PhaseListener | None = None,
     evidence_dir: Path | None = None,
     evidence_prefix: str = "",
 ) -> Grading:
-    """`execute` ``selected`` on ``root`` and hand back what a suite's ``grade`` returns:
-    the rows plus the provenance (tree digest, seed, staged ids, isolation, boot failure)."""
+    """Grade ``tree`` (the suite's package in it or one directory down) through
+    ``selected`` and hand back what a suite's ``grade`` returns: the rows plus the
+    provenance (tree digest, seed, staged ids, isolation, boot failure). Confined
+    (`CONFINED`) unless told otherwise.
+
+    Raises:
+        SpecError: ``vendor_url`` is no loopback base URL, or the tree holds no package.
+    """
+    confinement = confinement or CONFINED
+    vendor_port(vendor_url)  # refuse a bad URL before anything runs
+    root = locate_root(tree, suite.name)
     digest = tree_sha256(root)
     done = execute(suite, root, selected, confinement=confinement, on_phase=on_phase,
                    evidence_dir=evidence_dir, evidence_prefix=evidence_prefix)  # fmt: skip

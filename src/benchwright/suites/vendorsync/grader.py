@@ -15,18 +15,10 @@ from pathlib import Path
 
 from benchwright.errors import SpecError
 from benchwright.model import CheckResult
-from benchwright.sandbox import CONFINED, Confinement
-from benchwright.services.meridian import MeridianMock, Timing
-from benchwright.suites.kit import (
-    AppSuite,
-    Grading,
-    PhaseListener,
-    ShotOrder,
-    grade_tree,
-    locate_root,
-    vendor_port,
-)
-from benchwright.suites.kit.workspace import Workspace
+from benchwright.sandbox import Confinement
+from benchwright.services.meridian import Timing, V1Fixture
+from benchwright.suites.kit import AppSuite, Grading, PhaseListener, ShotOrder, grade_tree
+from benchwright.suites.kit.context import MeridianSetup, meridian_suite
 from benchwright.suites.vendorsync.checks import (
     CheckSettings,
     build_table,
@@ -97,16 +89,12 @@ def grade(
             is not a loopback base URL, or ``build_trace`` is unreadable.
         HarnessError: no port could be leased, or (unconfined) the vendor's port is taken.
     """
-    confinement = confinement or CONFINED
-    vendor_port(vendor_url)
-    root = locate_root(tree, PACKAGE)
-    selected = select_phases(phases)
     docs = None if build_trace is None else docs_reads(build_trace)
-    suite = _suite(seed, timing, settings or GradeSettings(),
-                   check_settings or CheckSettings(), vendor_url, docs)  # fmt: skip
-    return grade_tree(suite, root, selected, seed=seed, staged=staged(),
-                      confinement=confinement, on_phase=on_phase, evidence_dir=evidence_dir,
-                      evidence_prefix=evidence_prefix)  # fmt: skip
+    setup = MeridianSetup("v1", seed, timing, GradeContext, settings or GradeSettings(), vendor_url)
+    suite = _suite(setup, check_settings or CheckSettings(), docs)
+    return grade_tree(suite, tree, select_phases(phases), seed=seed, staged=staged(),
+                      confinement=confinement, vendor_url=vendor_url, on_phase=on_phase,
+                      evidence_dir=evidence_dir, evidence_prefix=evidence_prefix)  # fmt: skip
 
 
 def docs_reads(trace: Path) -> int:
@@ -126,24 +114,16 @@ def docs_reads(trace: Path) -> int:
 
 
 def _suite(
-    seed: int,
-    timing: Timing | None,
-    settings: GradeSettings,
-    check_settings: CheckSettings,
-    vendor_url: str,
-    docs: int | None,
+    setup: MeridianSetup, check_settings: CheckSettings, docs: int | None
 ) -> AppSuite[Observations]:
-    """vendorsync for one grading: a Meridian v1 mock of ``seed`` whose fixture is the
-    record's truth, the phases' context, and the sb-5.2 rows."""
+    """vendorsync for one grading: a Meridian v1 mock whose fixture is the record's truth
+    (with the build's docs reads), the phases' context, and the sb-5.2 rows."""
 
-    def prepare(space: Workspace) -> tuple[GradeContext, Observations]:
-        mock = MeridianMock(seed, timing=timing, version="v1", trace_path=space.vendor_trace)
-        obs = Observations(seed=seed, truth=Truth.of(mock.fixture), build_docs_reads=docs)
-        ctx = GradeContext(space.tree, space.work, None, mock, settings, vendor_url)  # type: ignore[arg-type]
-        return ctx, obs
+    def record(fixture: V1Fixture) -> Observations:
+        return Observations(seed=setup.seed, truth=Truth.of(fixture), build_docs_reads=docs)
 
     def judge(obs: Observations) -> list[CheckResult]:
         rows = build_table().evaluate(obs, check_settings)
         return judge_timing(rows, obs) + staged_browser_rows()
 
-    return AppSuite(PACKAGE, DB_NAME, prepare, judge, SHOTS)
+    return meridian_suite(PACKAGE, DB_NAME, setup, record, judge, SHOTS)

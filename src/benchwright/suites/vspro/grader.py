@@ -17,18 +17,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from benchwright.model import CheckResult
-from benchwright.sandbox import CONFINED, Confinement
-from benchwright.services.meridian import MeridianMock, Timing
-from benchwright.suites.kit import (
-    AppSuite,
-    Grading,
-    PhaseListener,
-    ShotOrder,
-    grade_tree,
-    locate_root,
-    vendor_port,
-)
-from benchwright.suites.kit.workspace import Workspace
+from benchwright.sandbox import Confinement
+from benchwright.services.meridian import Fixture, Timing
+from benchwright.suites.kit import AppSuite, Grading, PhaseListener, ShotOrder, grade_tree
+from benchwright.suites.kit.context import MeridianSetup, meridian_suite
 from benchwright.suites.vspro.browser import publishable, ranked
 from benchwright.suites.vspro.checks import BROWSER_CHECKS, CheckSettings, browser_rows, build_table
 from benchwright.suites.vspro.checks._timing import judge_timing
@@ -83,36 +75,22 @@ def grade(
             is not a loopback base URL.
         HarnessError: no port could be leased, or (unconfined) the vendor's port is taken.
     """
-    confinement = confinement or CONFINED
-    vendor_port(vendor_url)  # refuse a bad URL before anything runs
-    root = locate_root(tree, PACKAGE)
-    selected = select_phases(phases)
-    suite = _suite(seed, timing, settings or GradeSettings(),
-                   check_settings or CheckSettings(), vendor_url)  # fmt: skip
-    return grade_tree(suite, root, selected, seed=seed, staged=BROWSER_CHECKS,
-                      confinement=confinement, on_phase=on_phase, evidence_dir=evidence_dir,
-                      evidence_prefix=evidence_prefix)  # fmt: skip
+    suite = _suite(MeridianSetup("v2", seed, timing, GradeContext, settings or GradeSettings(),
+                                 vendor_url), check_settings or CheckSettings())  # fmt: skip
+    return grade_tree(suite, tree, select_phases(phases), seed=seed, staged=BROWSER_CHECKS,
+                      confinement=confinement, vendor_url=vendor_url, on_phase=on_phase,
+                      evidence_dir=evidence_dir, evidence_prefix=evidence_prefix)  # fmt: skip
 
 
-def _suite(
-    seed: int,
-    timing: Timing | None,
-    settings: GradeSettings,
-    check_settings: CheckSettings,
-    vendor_url: str,
-) -> AppSuite[Observations]:
-    """vspro for one grading: a Meridian mock of ``seed`` whose fixture is the record's
-    truth, the phases' context, and the sb-6 rows (timing judged, browser rows staged)."""
+def _suite(setup: MeridianSetup, check_settings: CheckSettings) -> AppSuite[Observations]:
+    """vspro for one grading: a Meridian mock whose fixture is the record's truth, the
+    phases' context, and the sb-6 rows (timing judged, browser rows staged)."""
 
-    def prepare(space: Workspace) -> tuple[GradeContext, Observations]:
-        mock = MeridianMock(seed, timing=timing, trace_path=space.vendor_trace)
-        fixture = mock.fixture
-        obs = Observations(seed, fixture.expect, frozenset(r["id"] for r in fixture.rows))
-        ctx = GradeContext(space.tree, space.work, None, mock, settings, vendor_url)  # type: ignore[arg-type]
-        return ctx, obs
+    def record(fixture: Fixture) -> Observations:
+        return Observations(setup.seed, fixture.expect, frozenset(r["id"] for r in fixture.rows))
 
     def judge(obs: Observations) -> list[CheckResult]:
         rows = build_table().evaluate(obs, check_settings)
         return judge_timing(rows, obs) + browser_rows()
 
-    return AppSuite(PACKAGE, DB_NAME, prepare, judge, SHOTS)
+    return meridian_suite(PACKAGE, DB_NAME, setup, record, judge, SHOTS)

@@ -4,11 +4,10 @@ ids and the readers of the record's parts."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
 
 from benchwright.scoring import Rung
-from benchwright.suites.kit.checks import ladder_ms, scorer_ladders
+from benchwright.suites.kit.checks import ladder_ms
+from benchwright.suites.kit.checks.settings import LadderSettings
 
 PROBE_UNAVAILABLE = "PROBE UNAVAILABLE: "
 """How a row whose probe could not run begins (facts §2: it counts 0, never excluded)."""
@@ -30,13 +29,7 @@ DEFAULT_LADDERS: Mapping[str, tuple[Rung, ...]] = {
 """Facts entries 58-60 (the spec's 100 ms list budget, §8); a thresholds file overrides."""
 
 
-@dataclass(frozen=True)
-class CheckSettings:
-    """Calibration-owned numbers the checks grade against."""
+class CheckSettings(LadderSettings):
+    """Calibration-owned numbers the checks grade against: the P ladders and ``k_P``."""
 
-    ladders: Mapping[str, tuple[Rung, ...]] = field(default_factory=lambda: dict(DEFAULT_LADDERS))
-    k_p: float = 1.0
-
-    @classmethod
-    def from_scorer(cls, scorer: Any) -> CheckSettings:
-        return cls(ladders=scorer_ladders(scorer, DEFAULT_LADDERS), k_p=scorer.k_p)
+    DEFAULTS = DEFAULT_LADDERS

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
+from benchwright.suites.kit.source import class_methods, text
 from benchwright.suites.vendorsync.context import GradeContext
 from benchwright.suites.vendorsync.observations import Observations, StaticObs
 
@@ -28,36 +28,14 @@ def observe_tree(root: Path) -> StaticObs:
     methods: dict[str, tuple[str, ...]] = {}
     errors: list[str] = []
     for cls, name in CLASS_FILES.items():
-        methods[cls], error = _methods(package / name, cls)
+        methods[cls], error = class_methods(package / name, cls)
         errors += [error] if error else []
-    web = {name: _text(package / "web" / name) for name in WEB_FILES}
+    web = {name: text(package / "web" / name) for name in WEB_FILES}
     return StaticObs(
         modules={path: (package / path).is_file() for path in MODULES},
         methods=methods,
         parse_errors=tuple(errors),
-        store_source=_text(package / "store.py"),
-        meridian_source=_text(package / "meridian.py"),
-        web={name: text for name, text in web.items() if text is not None},
+        store_source=text(package / "store.py"),
+        meridian_source=text(package / "meridian.py"),
+        web={name: found for name, found in web.items() if found is not None},
     )
-
-
-def _text(path: Path) -> str | None:
-    return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
-
-
-def _methods(path: Path, cls: str) -> tuple[tuple[str, ...], str | None]:
-    """The methods class ``cls`` defines in ``path`` (defined there, not imported)."""
-    source = _text(path)
-    if source is None:
-        return (), None
-    try:
-        tree = ast.parse(source, filename=str(path))
-    except SyntaxError as exc:
-        return (), f"{path.name}: {exc.msg} (line {exc.lineno})"
-    found = (n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
-    return tuple(
-        item.name
-        for node in found
-        for item in node.body
-        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
-    ), None

@@ -9,10 +9,7 @@ flips 25 statuses.
 
 from __future__ import annotations
 
-import threading
-
 from benchwright.probes.host import window
-from benchwright.probes.http import JsonRead
 from benchwright.suites.kit.wire import rows_of
 from benchwright.suites.vendorsync.context import GradeContext
 from benchwright.suites.vendorsync.observations import (
@@ -41,20 +38,7 @@ def sync1(ctx: GradeContext, obs: Observations) -> SyncObs:
 def concurrent(ctx: GradeContext, obs: Observations) -> ConcurrentObs:
     """Mark ``concurrent`` (no reset), two POST /api/sync at once, then the health count."""
     ctx.mock.mark_phase("concurrent", reset=False)
-    calls: list[JsonRead] = []
-    lock = threading.Lock()
-
-    def one() -> None:
-        answer = ctx.sync()
-        with lock:
-            calls.append(answer)
-
-    threads = [threading.Thread(target=one, daemon=True) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(ctx.settings.sync_timeout_s + 5)
-    return ConcurrentObs(tuple(calls), ctx.health_count())
+    return ConcurrentObs(ctx.syncs_at_once(2), ctx.health_count())
 
 
 def sync2(ctx: GradeContext, obs: Observations) -> SyncObs:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Any
 
 from benchwright.scoring import DEFAULT_LATENCY_RUNGS, Rung
-from benchwright.suites.kit.checks import ladder_ms, scorer_ladders
+from benchwright.suites.kit.checks import ladder_ms
+from benchwright.suites.kit.checks.settings import LadderSettings
 
 BROWSER_DETAIL = "browser check not implemented"
 ROW_KEYS = (
@@ -36,18 +37,16 @@ DEFAULT_DRAG_RUNGS = (24, 18, 12, 6)
 
 
 @dataclass(frozen=True)
-class CheckSettings:
+class CheckSettings(LadderSettings):
     """Calibration-owned numbers the checks grade against (from the scorer's thresholds)."""
 
-    ladders: Mapping[str, tuple[Rung, ...]] = field(default_factory=lambda: dict(DEFAULT_LADDERS))
-    k_p: float = 1.0
+    DEFAULTS = DEFAULT_LADDERS
     drag_rungs: tuple[int, ...] = DEFAULT_DRAG_RUNGS
     """e_frames_under_drag frame floors, top first (a thresholds file's ``floors`` override)."""
 
     @classmethod
     def from_scorer(cls, scorer: Any) -> CheckSettings:
-        ladders = scorer_ladders(scorer, DEFAULT_LADDERS)
         drag = DEFAULT_DRAG_RUNGS
         with contextlib.suppress(KeyError):
             drag = scorer.floors("e_frames_under_drag")
-        return cls(ladders=ladders, k_p=scorer.k_p, drag_rungs=drag)
+        return replace(super().from_scorer(scorer), drag_rungs=drag)

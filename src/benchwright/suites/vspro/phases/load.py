@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import threading
-
 from benchwright.probes.host import measure, window
-from benchwright.probes.http import JsonRead, client, concurrent_reads, fetch, sample_latency
+from benchwright.probes.http import client, concurrent_reads, fetch, sample_latency
 from benchwright.suites.vspro.context import GradeContext
 from benchwright.suites.vspro.observations import (
     ConcurrencyObs,
@@ -68,17 +66,4 @@ def idle_perf(ctx: GradeContext, obs: Observations) -> PerfObs:
 def concurrency(ctx: GradeContext, obs: Observations) -> ConcurrencyObs:
     """Two POST /api/sync at once, then the health count."""
     ctx.mock.mark_phase("concurrent", reset=False)
-    calls: list[JsonRead] = []
-    lock = threading.Lock()
-
-    def one() -> None:
-        result = ctx.sync()
-        with lock:
-            calls.append(result)
-
-    threads = [threading.Thread(target=one, daemon=True) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(ctx.settings.sync_timeout_s + 5)
-    return ConcurrencyObs(tuple(calls), ctx.health_count())
+    return ConcurrencyObs(ctx.syncs_at_once(2), ctx.health_count())

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
+from benchwright.suites.kit.source import class_methods, text
 from benchwright.suites.vspro.context import GradeContext
 from benchwright.suites.vspro.observations import Observations, StaticObs
 
@@ -26,7 +26,7 @@ def observe_tree(root: Path) -> StaticObs:
     methods: dict[str, tuple[str, ...]] = {}
     errors: list[str] = []
     for cls, name in CLASS_FILES.items():
-        found, error = _methods(package / name, cls)
+        found, error = class_methods(package / name, cls)
         methods[cls] = found
         if error:
             errors.append(error)
@@ -40,29 +40,6 @@ def observe_tree(root: Path) -> StaticObs:
             for name in WEB_FILES
             if (package / "web" / name).is_file()
         },
-        store_source=_text(package / "store.py"),
-        meridian_source=_text(package / "meridian.py"),
+        store_source=text(package / "store.py"),
+        meridian_source=text(package / "meridian.py"),
     )
-
-
-def _text(path: Path) -> str | None:
-    return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
-
-
-def _methods(path: Path, cls: str) -> tuple[tuple[str, ...], str | None]:
-    source = _text(path)
-    if source is None:
-        return (), None
-    try:
-        tree = ast.parse(source, filename=str(path))
-    except SyntaxError as exc:
-        return (), f"{path.name}: {exc.msg} (line {exc.lineno})"
-    names: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and node.name == cls:
-            names += [
-                item.name
-                for item in node.body
-                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
-            ]
-    return tuple(names), None
