@@ -122,7 +122,7 @@ class _Trial:
         )
         with vendor as served:  # from before the first phase to after the last
             finished = self._phases(directory, scratch, snapshots, served.edge)
-            build_trace = served.trace()  # every agent process has ended: it is complete
+            build_trace = served.trace()  # the agent's phases are over: the whole build
         if not finished:
             return
         snapshots.tag("agent", self.phases[-1].commit or "")
