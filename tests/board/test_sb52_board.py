@@ -79,6 +79,9 @@ def test_a_vendorsync_card_is_recomposed_and_ranked_among_the_published_baseline
     assert shown[run_id]["score"] == expected["score"] and not shown[run_id]["baseline"]
     page = httpx.get(f"{url}/?version=sb-5.2", timeout=10).text
     assert page.count("published baseline</span>") == 3 and f'data-run="{run_id}"' in page
+    runs_page = httpx.get(f"{url}/runs/{run_id}", timeout=10)
+    assert runs_page.status_code == 200 and "vendor_read_docs" in runs_page.text
+    assert NO_BROWSER in runs_page.text  # each row with its detail
 
 
 def test_a_figure_its_rows_do_not_give_is_refused(board, vendorsync_card) -> None:
