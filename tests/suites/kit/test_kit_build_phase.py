@@ -75,6 +75,7 @@ def test_a_grader_takes_a_build_trace_only_when_its_grade_names_it():
 def test_the_suites_build_vendor_comes_from_its_build_task(tmp_path):
     assert suite_vendor(str(_suite(tmp_path))) == MERIDIAN_V1
     assert suite_vendor("suites/vspro") == MERIDIAN
+    assert suite_vendor("vendorsync") == MERIDIAN_V1  # a name: suites/<name> of this checkout
 
 
 @pytest.mark.parametrize(("where", "why"), [
