@@ -62,3 +62,10 @@ def test_docs_vendorsync_lists_every_control_as_its_file_declares_it():
             listed[name.strip("`")] = (severity, targets.replace("`", "").split(", "),
                                        phases.split())  # fmt: skip
     assert listed == {c.name: (c.severity, list(c.targets), list(c.phases)) for c in CONTROLS}
+
+
+def test_validate_reads_the_controls_and_takes_checks_yaml_for_no_task(cli):
+    done = cli("validate", str(SUITE))
+    assert done.returncode == 0, done.stderr
+    assert f"valid: 1 task, 1 suite, {len(CONTROLS)} controls" in done.stdout
+    assert "1 not listed by their suite file" in done.stdout  # checks.yaml: the docs' data
