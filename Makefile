@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 QUICKSTART := suites/quickstart
 
-.PHONY: setup demo demo-quickstart test lint bench bench-vspro clean
+.PHONY: setup demo demo-vendorsync demo-quickstart docs-vendorsync test lint bench bench-vspro clean
 
 CHROMIUM := /usr/lib/chromium/chromium
 
@@ -42,6 +42,19 @@ demo: setup
 	@echo "demo: scorecard JSON $(VSPRO_CARD); evidence beside it:" \
 		"$(basename $(VSPRO_CARD)).app.log, $(basename $(VSPRO_CARD)).vendor-trace.jsonl," \
 		"$(basename $(VSPRO_CARD)).browser/ (screenshots, when the browser ran)"
+
+# The sb-5.2 golden: grade the vendorsync reference end to end, as `demo` grades vspro's
+# (a fresh Meridian v1 mock, a fresh database and port, the browser when Chromium is there).
+VENDORSYNC_CARD := reports/vendorsync.json
+demo-vendorsync: setup
+	$(BIN)/benchwright grade suites/vendorsync --tree suites/vendorsync/reference \
+		--json $(VENDORSYNC_CARD)
+	@echo "demo-vendorsync: scorecard JSON $(VENDORSYNC_CARD); evidence beside it"
+
+# docs/vendorsync.md's "Checks" chapter, rendered from scorers/sb52.yaml and
+# suites/vendorsync/checks.yaml (tests/suites/vendorsync/test_docs_page.py holds it to them).
+docs-vendorsync: setup
+	$(BIN)/python -m benchwright.suites.vendorsync.docs_page --write docs/vendorsync.md
 
 # The quickstart gate: validate the quickstart suite, gate the honest trajectories
 # (must pass), then gate each cheating set (every task must be caught: exit 1).

@@ -30,6 +30,11 @@ class CheckContext:
     None where nothing keeps files (a gate, a test)."""
     seed: int = 0
     """The run's seed (``--seed``): what a check that builds fixtures seeds them with."""
+    build_trace: Path | None = None
+    """The build vendor's trace (JSONL, one line per request the agent sent the mock served
+    at its prompt's address while it built), written by the harness from the mock's memory
+    after the agent's last phase, outside anything the agent could write
+    (`execution.evidence.BUILD_TRACE`). None: the task has no vendor, or no trial ran."""
 
     @property
     def answer(self) -> str | None:

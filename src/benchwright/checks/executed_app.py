@@ -6,7 +6,9 @@ a copy of the workspace under the trial's confinement and seed, with a fresh ven
 of its own (nothing the agent did to the build's mock carries over), composes the
 scorecard with the suite's scorer, and writes ``scorecard.json`` plus the grader's
 evidence into the check's evidence directory exactly as ``grade --json scorecard.json``
-would: the trial seals them with its result.
+would: the trial seals them with its result. A grader that judges the build too (sb-5.2's
+``vendor_read_docs``) is given the trace the trial recorded of the build vendor while the
+agent worked (`CheckContext.build_trace`), never anything from the graded tree.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ def executed_app(p: ExecutedAppParams, ctx: CheckContext) -> CheckResult:
     vendor = vendor_profile(ctx.task.vendor).base_url if ctx.task.vendor else None
     card = ctx.evidence_dir / CARD if ctx.evidence_dir is not None else None
     graded = grader.grade(tree, seed=ctx.seed, phases=p.phases, confinement=ctx.confinement,
-                          vendor_url=vendor, card=card)  # fmt: skip
+                          vendor_url=vendor, card=card, build_trace=ctx.build_trace)  # fmt: skip
     if card is not None:
         card.write_text(graded.json(), encoding="utf-8")
     scorecard = graded.card

@@ -29,23 +29,23 @@ def evaluate(
     canaries: Mapping[str, tuple[str, ...]] | None = None,
     evidence_dirs: Mapping[str, Path] | None = None,
     seed: int = 0,
+    build_trace: Path | None = None,
 ) -> tuple[CheckResult, ...]:
     """One result per check of ``task``, in declaration order.
 
     ``confinement`` is how checks that run the agent's code sandbox it (confined by default);
     ``canaries`` are the canary tests stamping planted (`benchwright.execution.stamp`);
     ``evidence_dirs`` each check's directory for evidence files, by check id
-    (`benchwright.execution.evidence`); ``seed`` the run's.
+    (`benchwright.execution.evidence`); ``seed`` the run's; ``build_trace`` the build
+    vendor's trace the trial recorded (`CheckContext.build_trace`).
     """
     registry = registry or default_registry()
     available = frozenset(capabilities)
     confinement = confinement or CONFINED
     planted = canaries or {}
     dirs = evidence_dirs or {}
-    contexts = [
-        CheckContext(s.id, task, workspace, trajectory, confinement, planted, dirs.get(s.id), seed)
-        for s in task.checks
-    ]
+    shared = (task, workspace, trajectory, confinement, planted)
+    contexts = [CheckContext(s.id, *shared, dirs.get(s.id), seed, build_trace) for s in task.checks]
     return tuple(
         _run_one(spec, registry, ctx, available)
         for spec, ctx in zip(task.checks, contexts, strict=True)

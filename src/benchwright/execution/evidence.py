@@ -9,6 +9,12 @@ with the `TrialResult` (across a worker pool too), at most `MAX_TOTAL_BYTES` in 
 files past the cap are dropped and the check's evidence says which. `store.write_trial`
 writes them under ``trials/<task>/<n>/evidence/``, and ``result.json`` lists each one's
 sha256 (`digests`), so the seal covers them and `verification` refuses a changed file.
+
+The trace of the build vendor (every request the agent sent it while building) is the
+trial's own evidence, not a check's: the harness writes it at `BUILD_TRACE` in the same
+directory, from the mock's memory, once the agent's last phase has ended, and hands its
+path to every check (`CheckContext.build_trace`). The agent never had the directory, so a
+trace it wrote anywhere it could write is never the one read.
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ MAX_TOTAL_BYTES = 64 * 1024 * 1024
 DROPPED = "evidence_files_dropped"
 """The evidence key naming the files a check wrote past the cap."""
 _UNSAFE = re.compile(r"[^A-Za-z0-9._#@+=-]")
+BUILD_TRACE = "~build/vendor-trace.jsonl"
+"""Where the build vendor's trace is kept below the evidence directory: ``~`` is never in a
+check's directory name (`check_dir_name` replaces it), so no check's evidence can be it."""
 
 
 def check_dir_name(check_id: str) -> str:
@@ -45,6 +54,16 @@ def prepare(root: Path, check_ids: Iterable[str]) -> dict[str, Path]:
     for path in dirs.values():
         path.mkdir(exist_ok=True)
     return dirs
+
+
+def write_build_trace(root: Path, lines: Iterable[dict]) -> Path:
+    """Write the build vendor's trace (`BuildVendor.trace`) below ``root``; its path."""
+    from benchwright.services.meridian.trace import write_lines
+
+    path = root / BUILD_TRACE
+    path.parent.mkdir()
+    write_lines(lines, path)
+    return path
 
 
 def collect(

@@ -120,9 +120,11 @@ class _Trial:
         vendor = build_vendor(
             self.task, options.seed, options.confinement, options.agent_network, egress
         )
-        with vendor as edge:  # from before the first phase to after the last
-            if not self._phases(directory, scratch, snapshots, edge):
-                return
+        with vendor as served:  # from before the first phase to after the last
+            finished = self._phases(directory, scratch, snapshots, served.edge)
+            build_trace = served.trace()  # the agent's phases are over: the whole build
+        if not finished:
+            return
         snapshots.tag("agent", self.phases[-1].commit or "")
         self.workspace.refresh()
         self.answer = self.outcomes[-1].answer or ""
@@ -143,10 +145,12 @@ class _Trial:
             trajectory = Trajectory(tuple(steps), self.metadata(), self.answer, self.agent.spec)
             root = directory.parent / evidence.EVIDENCE_DIR  # the agent never had it
             dirs = evidence.prepare(root, (c.id for c in self.task.checks))
+            trace = None if build_trace is None else evidence.write_build_trace(root, build_trace)
             checks = evaluate(
                 self.task, self.workspace, trajectory,
                 registry=self.options.registry, confinement=self.options.confinement,
                 canaries=canaries, evidence_dirs=dirs, seed=self.options.seed,
+                build_trace=trace,
             )  # fmt: skip
             self.artifacts, self.checks = evidence.collect(root, checks)
         self._lap("checks_s")

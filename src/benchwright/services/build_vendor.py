@@ -19,13 +19,18 @@ it depends on where the agent's processes run:
   one trial at a time (`require_one_at_a_time` refuses more workers).
 
 The grading never uses this mock: the ``executed_app`` check's grader starts a fresh one
-of its own, so nothing the agent did to the build's mock carries into the grade.
+of its own, so nothing the agent did to the build's mock carries into the grade. What the
+grade does take from it is its *trace*: every request the agent sent while it built
+(whether it read the docs: sb-5.2's ``vendor_read_docs``). The mock keeps it in this
+process's memory, where no agent process can write; the trial writes it out after the
+last phase, beside the checks' evidence (`execution.evidence.write_build_trace`).
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -37,7 +42,9 @@ from benchwright.services._confine import RELAY_SCRIPT, relay_words
 from benchwright.services._egress import EGRESS_PORT, allow_list
 from benchwright.services.vendors import VendorProfile, vendor_profile
 
-__all__ = ["allow_list", "bridged", "build_vendor", "proxy_env", "require_one_at_a_time"]
+__all__ = [
+    "BuildVendor", "allow_list", "bridged", "build_vendor", "proxy_env", "require_one_at_a_time",
+]  # fmt: skip
 
 BRIDGED_NETWORKS = (None, Network.NONE, Network.BRIDGED)
 """The run's agent networks under which the build vendor is bridged (None: not chosen)."""
@@ -67,28 +74,42 @@ def require_one_at_a_time(
                                "the sandbox's own network or pass --workers 1")  # fmt: skip
 
 
+@dataclass(frozen=True)
+class BuildVendor:
+    """A trial's build vendor while it is served."""
+
+    edge: Edge | None
+    """The relay every agent sandbox runs behind (None: no vendor, or served on the host's
+    loopback)."""
+    mock: Any = None
+    """The mock (None: the task has no vendor)."""
+
+    def trace(self) -> list[dict] | None:
+        """Every request the mock has answered so far, in arrival order (None: no vendor)."""
+        return None if self.mock is None else self.mock.trace.lines()
+
+
 @contextlib.contextmanager
 def build_vendor(
     task: Task, seed: int, confinement: Confinement, agent_network: Network | None,
     egress: Iterable[str] = (),
-) -> Iterator[Edge | None]:  # fmt: skip
-    """Serve ``task``'s build vendor for as long as the block runs; yield the `Edge` the
-    agent's sandboxes run behind (None: no vendor, or served on the host's loopback).
-    ``egress``: the hosts (``host``/``host:port``) the agent also reaches, through an
-    allow-listing CONNECT proxy set as its ``HTTPS_PROXY`` (services/_egress.py).
+) -> Iterator[BuildVendor]:  # fmt: skip
+    """Serve ``task``'s build vendor for as long as the block runs; yield it (its `Edge`
+    and its trace). ``egress``: the hosts (``host``/``host:port``) the agent also reaches,
+    through an allow-listing CONNECT proxy set as its ``HTTPS_PROXY`` (services/_egress.py).
 
     Raises:
         HarnessError: the mock cannot start, or (host) the rendered port is taken.
     """
     if task.vendor is None:
-        yield None
+        yield BuildVendor(None)
         return
     profile = vendor_profile(task.vendor)
     mock = profile.mock(seed)
     if not bridged(confinement, agent_network):
         _start_on_host(mock, profile)
         try:
-            yield None
+            yield BuildVendor(None, mock)
         finally:
             mock.stop()
         return
@@ -99,7 +120,8 @@ def build_vendor(
         allowed = allow_list(egress)
         with Bridge("127.0.0.1", None, route, allowed) as bridge:
             env = proxy_env() if allowed else ()
-            yield Edge(bridge.directory, tuple(relay_words(bridge)), (RELAY_SCRIPT,), env)
+            edge = Edge(bridge.directory, tuple(relay_words(bridge)), (RELAY_SCRIPT,), env)
+            yield BuildVendor(edge, mock)
     finally:
         mock.stop()
 

@@ -139,6 +139,7 @@ def run_calibrate(
         HarnessError: a phase raised, or no sandbox here without ``no_sandbox`` (exit 3).
     """
     from benchwright.sandbox import require
+    from benchwright.suites.kit.build_phase import golden_build
 
     if runs < 1:
         raise SpecError.single("--runs", f"must be at least 1, got {runs}")
@@ -159,7 +160,8 @@ def run_calibrate(
         run = f"run {i}/{runs}"
         yield f"{run}: grading {tree} ..."
         start = time.monotonic()
-        grading = grader.grade(tree, check_settings=settings, confinement=confinement)
+        with golden_build(suite, grader.grade, 0) as build:  # the reference, as built
+            grading = grader.grade(tree, check_settings=settings, confinement=confinement, **build)
         broken = [p.name for p in grading.phases if p.outcome.startswith("failed")]
         if broken:
             raise HarnessError(f"{run}: the harness failed during phase(s) {', '.join(broken)}")

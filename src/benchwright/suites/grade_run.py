@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -83,13 +84,19 @@ class SuiteGrader:
     def grade(
         self, tree: Path, *, seed: int, phases: Sequence[str] | None, confinement: Confinement,
         vendor_url: str | None = None, card: Path | None = None,
-        on_phase: Callable[[str, Any], None] | None = None,
+        on_phase: Callable[[str, Any], None] | None = None, build_trace: Path | None = None,
     ) -> Graded:  # fmt: skip
         """Grade ``tree`` and compose its scorecard. ``card`` is where the scorecard will
         be written: the grader's evidence files go beside it, named after it as ``grade
         --json`` names them (``<stem>.app.log``, ``<stem>.browser/…``); None keeps none.
-        ``vendor_url`` None keeps the suite's."""
+        ``vendor_url`` None keeps the suite's. ``build_trace``: the build vendor's trace
+        (a run's, or a `kit.scripted_build`'s), given to a grader that takes one
+        (`kit.takes_build_trace`) and to no other."""
+        from benchwright.suites.kit.build_phase import BUILD_TRACE, takes_build_trace
+
         where = {} if vendor_url is None else {"vendor_url": vendor_url}
+        if build_trace is not None and takes_build_trace(self.module.grade):
+            where[BUILD_TRACE] = build_trace
         grading = self.module.grade(
             tree, seed=seed, phases=None if phases is None else list(phases),
             check_settings=self.module.CheckSettings.from_scorer(self.scorer),
@@ -119,7 +126,9 @@ def run_grade(
     run, grading is refused before anything boots. ``thresholds`` replaces the scorer
     config's pinned thresholds for this grading (``--thresholds``/``--thresholds-sha256``).
     ``vendor_url`` is the vendor base URL rendered into the entrant's prompt (``--vendor-url``);
-    None keeps the suite's. ``on_phase`` hears each phase start ``(name, None)`` and end
+    None keeps the suite's. The freeze gate (``reference``) grades the golden through its
+    scripted build phase (`kit.golden_build`), as ``audit`` does; a plain grading has none.
+    ``on_phase`` hears each phase start ``(name, None)`` and end
     ``(name, record)``, for a progress display.
 
     Raises:
@@ -131,6 +140,7 @@ def run_grade(
         HarnessError: no sandbox here and ``no_sandbox`` not given (exit 3).
     """
     from benchwright.sandbox import require
+    from benchwright.suites.kit.build_phase import golden_build
 
     grader = SuiteGrader.load(suite, thresholds)
     selected = phases.split(",") if phases else None
@@ -138,8 +148,13 @@ def run_grade(
     confinement = require(no_sandbox)
 
     def graded() -> Graded:
-        return grader.grade(tree, seed=seed, phases=selected, confinement=confinement,
-                            vendor_url=vendor_url, card=json_out, on_phase=on_phase)  # fmt: skip
+        # The golden's build phase, for the gate only: a plain grading has none (a row
+        # about the build is then not measured).
+        build = golden_build(suite, grader.module.grade, seed) if reference else nullcontext({})
+        with build as options:
+            return grader.grade(tree, seed=seed, phases=selected, confinement=confinement,
+                                vendor_url=vendor_url, card=json_out, on_phase=on_phase,
+                                **options)  # fmt: skip
 
     grading = graded()
     yield from _report(grading, grader.scorer, json_out, junit_out)

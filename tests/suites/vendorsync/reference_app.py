@@ -42,10 +42,11 @@ def call(url: str, method: str = "GET", timeout: float = 60.0) -> Answer:
 
 
 class ReferenceApp:
-    """``python -m vendorsync --db DB --port N`` against the vendor at ``vendor_url``."""
+    """``python -m vendorsync --db DB --port N`` against the vendor at ``vendor_url``, run
+    from ``tree`` (the golden reference unless a test boots an edited copy of it)."""
 
-    def __init__(self, db: Path, vendor_url: str) -> None:
-        self.db, self.vendor_url = db, vendor_url
+    def __init__(self, db: Path, vendor_url: str, tree: Path = REFERENCE) -> None:
+        self.db, self.vendor_url, self.tree = db, vendor_url, tree
         self._lease: PortLease = lease_port()
         self.base = f"http://127.0.0.1:{self._lease.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -53,7 +54,7 @@ class ReferenceApp:
     def start(self) -> ReferenceApp:
         env = {
             **os.environ,
-            "PYTHONPATH": str(REFERENCE),
+            "PYTHONPATH": str(self.tree),
             "PYTHONDONTWRITEBYTECODE": "1",
             "MERIDIAN_BASE_URL": self.vendor_url,
             "MERIDIAN_API_KEY": "sk_test_meridian",
@@ -68,7 +69,7 @@ class ReferenceApp:
             str(self._lease.port),
         ]
         self.proc = subprocess.Popen(
-            argv, cwd=REFERENCE, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+            argv, cwd=self.tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
         deadline = time.monotonic() + BOOT_BUDGET_S
         while time.monotonic() < deadline:

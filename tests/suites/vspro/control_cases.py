@@ -1,20 +1,17 @@
-"""What every control test shares: where the suite is, the auditor that judges controls
-against the session's full grading of the golden, and the one assertion that a control
-costs what its expectation table says."""
+"""What every vspro control test shares: where the suite is, and the auditor that judges
+controls against the session's full grading of the golden (``tests/control_audit.py``
+holds the judging, shared with the vendorsync control tests)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import control_audit
 import pytest
+from control_audit import assert_control_costs
 
-from benchwright.model import CheckResult, Scorecard
-from benchwright.scoring import compose
-from benchwright.suites.audit import Auditor, load_controls
-from benchwright.suites.audit.controls import REPORT_ONLY
-from benchwright.suites.audit.isolate import isolated_score
+from benchwright.model import CheckResult
 
 REPO = Path(__file__).parents[3]
 SUITE = REPO / "suites" / "vspro"
@@ -23,54 +20,14 @@ needs_golden = pytest.mark.skipif(
     not (GOLDEN / "vspro" / "__main__.py").is_file(), reason="golden reference not present"
 )
 
-Expected = list[tuple[str, float, str]]
-"""(check, the control's score, a phrase of its detail naming the evidence)."""
 
-
-class SessionGoldenAuditor(Auditor):
-    """Judges every control against one full grading of the golden, the session's (the
-    ``golden_twice`` fixture's first), as a full audit does: the isolated scores are the
-    audit's, and no golden is graded again through each control's phases (a dozen
-    gradings per suite run)."""
+class SessionGoldenAuditor(control_audit.SessionGoldenAuditor):
+    """vspro's controls judged against the first grading of ``golden_twice`` (its JSON)."""
 
     def __init__(self, golden_doc: dict[str, Any]) -> None:
-        super().__init__(str(SUITE))
         rows = [CheckResult.from_dict(r) for r in golden_doc["grading"]["results"]]
-        self._card = compose(rows, self.scorer)
-
-    def golden(self, phases: tuple[str, ...] | None) -> tuple[Scorecard, float]:
-        return self._card, 0.0
+        super().__init__(SUITE, rows)
 
 
-def assert_control_costs(
-    auditor: Auditor, name: str, expected: Expected, unmoved: tuple[str, ...] = ()
-) -> None:
-    """Grade control ``name`` through its own phases and judge it against ``auditor``'s
-    golden: it passes its expectations, the golden keeps every target at 1.0, each target
-    lands exactly where ``expected`` says with a detail naming why, a critical control
-    multiplies through a target, and each ``unmoved`` row (one the defect must not reach)
-    scores the golden's, so the golden's rows with the targets and those in their place
-    still compose to the golden's score."""
-    (control,) = load_controls(SUITE, [name])
-    golden, _ = auditor.golden(control.phases)
-    graded = auditor.grade_control(control, control.phases)
-    verdict = auditor.verdict(control, golden, graded)
-    assert verdict.passed, verdict.problems
-    for check in control.targets:
-        assert golden.row(check).score == 1.0, golden.row(check).detail
-    card_rows = {t.check_id: t for t in verdict.targets}
-    for check, score, phrase in expected:
-        assert card_rows[check].control == pytest.approx(score, abs=1e-4), card_rows[check].detail
-        assert phrase in card_rows[check].detail  # the row says why, not only how much
-    if control.severity == REPORT_ONLY:  # reported by a weight-zero row, never scored
-        assert verdict.isolated == verdict.golden_score
-    else:
-        assert verdict.isolated < verdict.golden_score
-    if control.critical:
-        assert any(f.split(" x")[0] in control.targets for f in verdict.factors)
-    for check in unmoved:
-        row = graded.card.row(check)
-        assert (row.status.name, row.score) == ("PASS", golden.row(check).score), row.detail
-    if control.severity == REPORT_ONLY:  # its weight-zero targets and the unmoved rows
-        kept = replace(control, targets=control.targets + unmoved)
-        assert isolated_score(kept, golden, graded.card, auditor.scorer) == verdict.golden_score
+__all__ = ["GOLDEN", "REPO", "SUITE", "SessionGoldenAuditor", "assert_control_costs",
+           "needs_golden"]  # fmt: skip

@@ -12,6 +12,7 @@ import itertools
 import json
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,17 @@ from benchwright.services.meridian.config import API_KEY
 
 HEADERS = {"if_none_match": "if-none-match", "if_match": "if-match"}
 HEADERS |= {"idempotency_key": "idempotency-key", "ua": "user-agent"}
+
+
+def jsonl_line(line: dict) -> str:
+    """One trace line as a trace file holds it: JSON and a newline."""
+    return json.dumps(line, default=str) + "\n"
+
+
+def write_lines(lines: Iterable[dict], path: Path) -> None:
+    """A snapshot of a trace (`Trace.lines`) as a trace file, written once: how a harness
+    keeps the trace of a mock it served in memory, after the mock's clients are gone."""
+    path.write_text("".join(jsonl_line(line) for line in lines), encoding="utf-8")
 
 
 class Trace:
@@ -53,7 +65,7 @@ class Trace:
             self._lines.append(line)
             if self.path is not None:
                 with self.path.open("a", encoding="utf-8") as handle:
-                    handle.write(json.dumps(line, default=str) + "\n")
+                    handle.write(jsonl_line(line))
 
     def mark(self, name: str) -> None:
         """A phase marker: graders split the trace at these."""

@@ -65,19 +65,23 @@ class Auditor:
             pass
 
     def card(self, tree: Path, phases: tuple[str, ...] | None) -> tuple[Scorecard, float]:
-        """Grade ``tree`` (``phases`` None: all) and compose; (scorecard, seconds).
+        """Grade ``tree`` (``phases`` None: all) and compose; (scorecard, seconds). The
+        golden and every control are graded through the golden's build phase
+        (`kit.golden_build`): the builder read the docs, so only a defect costs a row.
 
         Raises:
             HarnessError: a phase raised (the harness broke, not the tree).
         """
+        from benchwright.suites.kit.build_phase import golden_build
         from benchwright.suites.report import scorecard_for
 
         started = time.monotonic()
         settings = self.grader.CheckSettings.from_scorer(self.scorer)
-        grading = self.grader.grade(
-            tree, seed=self.seed, phases=phases, check_settings=settings,
-            confinement=self.confinement,
-        )  # fmt: skip
+        with golden_build(self.suite, self.grader.grade, self.seed) as build:
+            grading = self.grader.grade(
+                tree, seed=self.seed, phases=phases, check_settings=settings,
+                confinement=self.confinement, **build,
+            )  # fmt: skip
         broken = [f"{p.name} ({p.outcome})" for p in grading.phases if p.outcome[:6] == "failed"]
         if broken:  # INFRA rows would read as a control that missed: say it is the harness
             raise HarnessError(f"grading {tree} failed in phase(s) {'; '.join(broken)}")

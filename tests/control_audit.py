@@ -1,0 +1,77 @@
+"""Judging a suite's controls in tests: against one full grading of its golden (the
+session's), as a full audit judges them, and the one assertion that a control costs what
+its expectation table says. Shared by the vspro and vendorsync control tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from benchwright.model import CheckResult, Scorecard
+from benchwright.scoring import compose
+from benchwright.suites.audit import Auditor, load_controls
+from benchwright.suites.audit.controls import REPORT_ONLY, Control
+from benchwright.suites.audit.isolate import isolated_score
+from benchwright.suites.audit.run import Graded
+
+Expected = list[tuple[str, float, str]]
+"""(check, the control's score, a phrase of its detail naming the evidence)."""
+
+
+class SessionGoldenAuditor(Auditor):
+    """Judges every control of ``suite`` against ``rows``, one full grading of the golden
+    made once for the test session, as a full audit does: the isolated scores are the
+    audit's, and no golden is graded again through each control's phases (a dozen
+    gradings per suite run). Each control is graded once (a test of the severity order
+    reads the gradings its per-control tests made)."""
+
+    def __init__(self, suite: Path, rows: Iterable[CheckResult]) -> None:
+        super().__init__(str(suite))
+        self._card = compose(rows, self.scorer)
+        self._graded: dict[tuple[str, tuple[str, ...] | None], Graded] = {}
+
+    def golden(self, phases: tuple[str, ...] | None) -> tuple[Scorecard, float]:
+        return self._card, 0.0
+
+    def grade_control(self, control: Control, phases: tuple[str, ...] | None) -> Graded:
+        key = (control.name, phases)
+        if key not in self._graded:
+            self._graded[key] = super().grade_control(control, phases)
+        return self._graded[key]
+
+
+def assert_control_costs(
+    auditor: Auditor, name: str, expected: Expected, unmoved: tuple[str, ...] = ()
+) -> None:
+    """Grade control ``name`` through its own phases and judge it against ``auditor``'s
+    golden: it passes its expectations, the golden keeps every target at 1.0, each target
+    lands exactly where ``expected`` says with a detail naming why, a critical control
+    multiplies through a target, and each ``unmoved`` row (one the defect must not reach)
+    scores the golden's, so the golden's rows with the targets and those in their place
+    still compose to the golden's score."""
+    (control,) = load_controls(auditor.suite_dir, [name])
+    golden, _ = auditor.golden(control.phases)
+    graded = auditor.grade_control(control, control.phases)
+    verdict = auditor.verdict(control, golden, graded)
+    assert verdict.passed, verdict.problems
+    for check in control.targets:
+        assert golden.row(check).score == 1.0, golden.row(check).detail
+    card_rows = {t.check_id: t for t in verdict.targets}
+    for check, score, phrase in expected:
+        assert card_rows[check].control == pytest.approx(score, abs=1e-4), card_rows[check].detail
+        assert phrase in card_rows[check].detail  # the row says why, not only how much
+    if control.severity == REPORT_ONLY:  # reported by a weight-zero row, never scored
+        assert verdict.isolated == verdict.golden_score
+    else:
+        assert verdict.isolated < verdict.golden_score
+    if control.critical:
+        assert any(f.split(" x")[0] in control.targets for f in verdict.factors)
+    for check in unmoved:
+        row = graded.card.row(check)
+        assert (row.status.name, row.score) == ("PASS", golden.row(check).score), row.detail
+    if control.severity == REPORT_ONLY:  # its weight-zero targets and the unmoved rows
+        kept = replace(control, targets=control.targets + unmoved)
+        assert isolated_score(kept, golden, graded.card, auditor.scorer) == verdict.golden_score
