@@ -89,9 +89,9 @@ class SuiteGrader:
         """Grade ``tree`` and compose its scorecard. ``card`` is where the scorecard will
         be written: the grader's evidence files go beside it, named after it as ``grade
         --json`` names them (``<stem>.app.log``, ``<stem>.browser/…``); None keeps none.
-        ``vendor_url`` None keeps the suite's. ``build_trace``: the build vendor's trace
-        (a run's, or a `kit.scripted_build`'s), given to a grader that takes one
-        (`kit.takes_build_trace`) and to no other."""
+        ``vendor_url`` None keeps the suite's. ``build_trace``: the build vendor's trace (a
+        run's, or a `kit.build_phase.scripted_build`'s), given to a grader that takes one
+        (`kit.build_phase.takes_build_trace`) and to no other."""
         from benchwright.suites.kit.build_phase import BUILD_TRACE, takes_build_trace
 
         where = {} if vendor_url is None else {"vendor_url": vendor_url}
@@ -127,8 +127,8 @@ def run_grade(
     config's pinned thresholds for this grading (``--thresholds``/``--thresholds-sha256``).
     ``vendor_url`` is the vendor base URL rendered into the entrant's prompt (``--vendor-url``);
     None keeps the suite's. The freeze gate (``reference``) grades the golden through its
-    scripted build phase (`kit.golden_build`), as ``audit`` does; a plain grading has none.
-    ``on_phase`` hears each phase start ``(name, None)`` and end
+    scripted build phase (`kit.build_phase.golden_build`), as ``audit`` does; a plain
+    grading has none. ``on_phase`` hears each phase start ``(name, None)`` and end
     ``(name, record)``, for a progress display.
 
     Raises:

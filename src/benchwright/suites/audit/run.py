@@ -67,7 +67,8 @@ class Auditor:
     def card(self, tree: Path, phases: tuple[str, ...] | None) -> tuple[Scorecard, float]:
         """Grade ``tree`` (``phases`` None: all) and compose; (scorecard, seconds). The
         golden and every control are graded through the golden's build phase
-        (`kit.golden_build`): the builder read the docs, so only a defect costs a row.
+        (`kit.build_phase.golden_build`): its builder read the docs, so only a control's
+        defect costs it a row.
 
         Raises:
             HarnessError: a phase raised (the harness broke, not the tree).
