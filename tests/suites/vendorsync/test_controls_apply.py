@@ -1,7 +1,7 @@
 """The vendorsync controls as files: each loads, names checks of `scorers/sb52.yaml` and
 phases of the grader (`Auditor.validate`), and its edits still apply to the golden
 reference, changing exactly the files they name. Nothing is graded here
-(``test_controls.py`` grades them)."""
+(``test_graded_controls.py`` grades them)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 real process against the Meridian v1 mock (FAST timing) and shows the very fault its
 control is named for (a float on the wire, rows stored twice, a skipped wait in the
 vendor's ledger, ...). The grader's rows for the same controls are in
-``test_controls.py``; this proves the defects are real before any check reads them."""
+``test_graded_controls.py``; this proves the defects are real before any check reads them."""
 
 from __future__ import annotations
 
