@@ -98,14 +98,16 @@ def test_pass_score_sets_the_bar(tmp_path, static_golden):
 
 
 def test_a_phase_that_fails_in_the_harness_is_infra_not_fail(tmp_path, monkeypatch):
-    from benchwright.suites.vspro import phases
+    from benchwright.suites.kit.phases import PhasePlan
+    from benchwright.suites.vspro import grader, phases
 
     def broken(ctx, obs):
         raise RuntimeError("the harness broke")
 
     crashed = tuple(dataclasses.replace(p, run=broken) if p.name == "static" else p
                     for p in phases.PHASES)  # fmt: skip
-    monkeypatch.setattr(phases, "PHASES", crashed)
+    plan = PhasePlan(crashed)
+    monkeypatch.setattr(grader, "GRADER", dataclasses.replace(grader.GRADER, select=plan.select))
     result = _run(_task(tmp_path / "s", {"phases": ["static"]}, "golden"), None)
     assert result.status is Status.INFRA and result.score == 0.0
     assert "not a verdict, the harness failed during static (failed: RuntimeError" in result.detail

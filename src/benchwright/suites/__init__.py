@@ -35,13 +35,13 @@ def grader_for(suite: str) -> ModuleType:
     if name not in GRADERS:
         known = ", ".join(sorted(GRADERS))
         raise SpecError.single(suite, f"no grader for suite '{name}' (known: {known})")
-    from benchwright.suites.kit.interface import SuiteGrader
+    from benchwright.suites.kit.interface import INTERFACE, SuiteGrader
 
     module = importlib.import_module(GRADERS[name])
     if not isinstance(module, SuiteGrader):
+        missing = ", ".join(n for n in INTERFACE if not hasattr(module, n))
         raise SpecError.single(suite, f"grader {GRADERS[name]} lacks part of the SuiteGrader "
-                               "interface (grade, select_phases, PHASE_NAMES, SCORER, "
-                               "CheckSettings, CALIBRATION, MEMORY_MB)")  # fmt: skip
+                               f"interface: {missing}")  # fmt: skip
     return module
 
 

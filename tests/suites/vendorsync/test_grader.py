@@ -75,14 +75,10 @@ def test_a_bad_build_trace_is_refused_naming_the_file(tmp_path):
 
 
 def test_one_grading_sets_up_the_v1_mock_the_truth_and_the_builds_docs_reads(tmp_path):
-    from benchwright.suites.kit.context import MeridianSetup
     from benchwright.suites.kit.workspace import Workspace
-    from benchwright.suites.vendorsync.checks import CheckSettings
-    from benchwright.suites.vendorsync.context import VENDOR_URL, GradeContext, GradeSettings
-    from benchwright.suites.vendorsync.grader import _suite
+    from benchwright.suites.vendorsync.grader import GRADER, _judge, recorder
 
-    setup = MeridianSetup("v1", 0, None, GradeContext, GradeSettings(), VENDOR_URL)
-    ctx, obs = _suite(setup, CheckSettings(), 3).prepare(Workspace(tmp_path, tmp_path))
+    ctx, obs = GRADER.suite(recorder(3), _judge).prepare(Workspace(tmp_path, tmp_path))
     assert obs.build_docs_reads == 3 and obs.truth.total == 247
     assert obs.truth.optimal_requests == 7 and obs.truth.mutated == 25
     assert ctx.mock.api.list_path == "/v1/payments" and ctx.vendor_url == "http://127.0.0.1:8787"

@@ -10,6 +10,12 @@ from typing import Any, Protocol, runtime_checkable
 from benchwright.suites.kit.grading import Grading
 from benchwright.suites.kit.phases import Phase
 
+INTERFACE = (
+    "CALIBRATION", "MEMORY_MB", "PHASE_NAMES", "SCORER", "CheckSettings", "grade",
+    "select_phases",
+)  # fmt: skip
+"""The names a grader module exports (`SuiteGrader`); its ``__all__`` starts with them."""
+
 
 @runtime_checkable
 class SuiteGrader(Protocol):

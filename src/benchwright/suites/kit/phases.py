@@ -75,3 +75,27 @@ def select_phases(
     if any(p.needs_app for p in phases if p.name in wanted):
         wanted |= set(always_with_app)
     return tuple(p for p in phases if p.name in wanted)
+
+
+def plain(*runs: Callable[..., Any]) -> tuple[Phase, ...]:
+    """App phases with no flags, each named after its function (``sync1`` runs as
+    phase ``sync1``): the bulk of a suite's list, where a name that differs from the
+    function would only be a second name to keep in step."""
+    return tuple(Phase(run.__name__, run) for run in runs)
+
+
+@dataclass(frozen=True)
+class PhasePlan:
+    """A suite's phases in their canonical order, and the ones that join any selection
+    touching the app (its boot: nothing runs unbooted; its trace: what the vendor saw)."""
+
+    phases: tuple[Phase, ...]
+    always_with_app: tuple[str, ...] = ("boot", "trace")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.phases)
+
+    def select(self, names: Iterable[str] | None) -> tuple[Phase, ...]:
+        """The phases to run (`select_phases`); raises `SpecError` for an unknown name."""
+        return select_phases(self.phases, self.always_with_app, names)

@@ -10,15 +10,15 @@ its browser rows staged until they have a producer.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable
 from pathlib import Path
+from typing import Unpack
 
 from benchwright.errors import SpecError
 from benchwright.model import CheckResult
-from benchwright.sandbox import Confinement
-from benchwright.services.meridian import Timing, V1Fixture
-from benchwright.suites.kit import AppSuite, Grading, PhaseListener, PreferredShots, grade_tree
-from benchwright.suites.kit.context import MeridianSetup, meridian_suite
+from benchwright.services.meridian import V1Fixture
+from benchwright.suites.kit import Grading, PreferredShots
+from benchwright.suites.kit.meridian_grader import MeridianGrader, MeridianOptions
 from benchwright.suites.vendorsync.checks import (
     CheckSettings,
     build_table,
@@ -41,34 +41,19 @@ SHOTS = PreferredShots(("load-1280", "load-375", "error", "empty", "sync-after")
 and the page after the sync click (vendorsync.browser), in that order."""
 
 
+GRADER = MeridianGrader(PACKAGE, DB_NAME, "v1", GradeContext, GradeSettings, CheckSettings,
+                        VENDOR_URL, select_phases, SHOTS)  # fmt: skip
+
+
 def grade(
-    tree: Path,
-    *,
-    seed: int = 0,
-    phases: Iterable[str] | None = None,
-    timing: Timing | None = None,
-    settings: GradeSettings | None = None,
-    check_settings: CheckSettings | None = None,
-    evidence_dir: Path | None = None,
-    evidence_prefix: str = "",
-    confinement: Confinement | None = None,
-    vendor_url: str = VENDOR_URL,
-    on_phase: PhaseListener | None = None,
-    build_trace: Path | None = None,
+    tree: Path, *, build_trace: Path | None = None, **options: Unpack[MeridianOptions]
 ) -> Grading:
-    """Run the selected phases against a fresh copy of ``tree`` and evaluate every check.
+    """Run the selected phases against a fresh copy of ``tree`` (``vendorsync/`` in it or
+    one directory down) and evaluate every check; the options are `kit.MeridianOptions`
+    (seed, phases, timing, settings, check_settings, evidence, confinement, vendor_url,
+    on_phase), the mock's API version v1.
 
     Args:
-        tree: the built tree; ``vendorsync/`` in it or one directory down.
-        seed: the Meridian v1 fixture seed (0 is the published fixture).
-        phases: names to run (``boot`` and ``trace`` join any app phase); None for all.
-        timing: the mock's delays; the contract's by default (tests shrink them).
-        settings: request, sync, restart and client timeouts.
-        check_settings: the P ladders and ``k_P``; the methodology's by default.
-        evidence_dir, evidence_prefix: where the app log and vendor trace are kept.
-        confinement: how the app (and the client driver) is confined; sandboxed by default.
-        vendor_url: the vendor's base URL rendered into the prompt (the v1 profile's).
-        on_phase: told when each phase starts and ends.
         build_trace: the vendor trace (JSONL) the harness recorded while the tree was
             built; ``vendor_read_docs`` counts its docs reads. None: that row is
             UNAVAILABLE (never read from the graded tree).
@@ -79,11 +64,17 @@ def grade(
         HarnessError: no port could be leased, or (unconfined) the vendor's port is taken.
     """
     docs = None if build_trace is None else docs_reads(build_trace)
-    setup = MeridianSetup("v1", seed, timing, GradeContext, settings or GradeSettings(), vendor_url)
-    suite = _suite(setup, check_settings or CheckSettings(), docs)
-    return grade_tree(suite, tree, select_phases(phases), seed=seed, staged=staged(),
-                      confinement=confinement, vendor_url=vendor_url, on_phase=on_phase,
-                      evidence_dir=evidence_dir, evidence_prefix=evidence_prefix)  # fmt: skip
+    return GRADER.grade(tree, recorder(docs), _judge, staged(), **options)
+
+
+def recorder(docs: int | None) -> Callable[[V1Fixture, int], Observations]:
+    """The empty record of one grading: the v1 fixture's truth and the build's ``docs``
+    reads (None: no build-phase trace)."""
+
+    def record(fixture: V1Fixture, seed: int) -> Observations:
+        return Observations(seed=seed, truth=Truth.of(fixture), build_docs_reads=docs)
+
+    return record
 
 
 def docs_reads(trace: Path) -> int:
@@ -102,17 +93,6 @@ def docs_reads(trace: Path) -> int:
     return sum(x.get("method") == "GET" and x.get("path") in DOCS_PATHS for x in parsed)
 
 
-def _suite(
-    setup: MeridianSetup, check_settings: CheckSettings, docs: int | None
-) -> AppSuite[Observations]:
-    """vendorsync for one grading: a Meridian v1 mock whose fixture is the record's truth
-    (with the build's docs reads), the phases' context, and the sb-5.2 rows."""
-
-    def record(fixture: V1Fixture) -> Observations:
-        return Observations(seed=setup.seed, truth=Truth.of(fixture), build_docs_reads=docs)
-
-    def judge(obs: Observations) -> list[CheckResult]:
-        rows = build_table().evaluate(obs, check_settings)
-        return judge_timing(rows, obs) + staged_browser_rows()
-
-    return meridian_suite(PACKAGE, DB_NAME, setup, record, judge, SHOTS)
+def _judge(obs: Observations, check_settings: CheckSettings) -> list[CheckResult]:
+    """The sb-5.2 rows: timing judged against its host windows, unproduced ids staged."""
+    return judge_timing(build_table().evaluate(obs, check_settings), obs) + staged_browser_rows()

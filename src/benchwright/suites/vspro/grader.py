@@ -13,14 +13,13 @@ board's screenshot order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
+from typing import Unpack
 
 from benchwright.model import CheckResult
-from benchwright.sandbox import Confinement
-from benchwright.services.meridian import Fixture, Timing
-from benchwright.suites.kit import AppSuite, Grading, PhaseListener, ShotOrder, grade_tree
-from benchwright.suites.kit.context import MeridianSetup, meridian_suite
+from benchwright.services.meridian import Fixture
+from benchwright.suites.kit import Grading, ShotOrder
+from benchwright.suites.kit.meridian_grader import MeridianGrader, MeridianOptions
 from benchwright.suites.vspro.browser import publishable, ranked
 from benchwright.suites.vspro.checks import BROWSER_CHECKS, CheckSettings, browser_rows, build_table
 from benchwright.suites.vspro.checks._timing import judge_timing
@@ -34,37 +33,15 @@ DB_NAME = "graded-sb6.db"
 SHOTS = ShotOrder(ranked, publishable)
 
 
-def grade(
-    tree: Path,
-    *,
-    seed: int = 0,
-    phases: Iterable[str] | None = None,
-    timing: Timing | None = None,
-    settings: GradeSettings | None = None,
-    check_settings: CheckSettings | None = None,
-    evidence_dir: Path | None = None,
-    evidence_prefix: str = "",
-    confinement: Confinement | None = None,
-    vendor_url: str = VENDOR_URL,
-    on_phase: PhaseListener | None = None,
-) -> Grading:
-    """Run the selected phases against a fresh copy of ``tree`` and evaluate every check.
+GRADER = MeridianGrader(PACKAGE, DB_NAME, "v2", GradeContext, GradeSettings, CheckSettings,
+                        VENDOR_URL, select_phases, SHOTS)  # fmt: skip
 
-    Args:
-        tree: the built tree; ``vspro/`` in it or one directory down.
-        seed: the Meridian fixture seed (0 is the published fixture).
-        phases: names to run (``boot`` and ``trace`` join any app phase); None for all.
-        timing: the mock's delays; the contract's by default (tests shrink them).
-        settings: request, sync and restart timeouts; the seed's by default.
-        check_settings: latency ladders and ``k_P``; the methodology's by default.
-        evidence_dir: where the app log and vendor trace are copied (as
-            ``<prefix>app.log`` and ``<prefix>vendor-trace.jsonl``) before the work
-            directory is deleted; None keeps nothing.
-        confinement: how the app is confined; sandboxed (a network namespace of its own)
-            by default.
-        vendor_url: the vendor's base URL rendered into the entrant's prompt; the app is
-            told it (``MERIDIAN_BASE_URL``) and reaches the mock there (`kit.serve_vendor`).
-        on_phase: told when each phase starts and ends (`PhaseListener`); None tells no one.
+
+def grade(tree: Path, **options: Unpack[MeridianOptions]) -> Grading:
+    """Run the selected phases against a fresh copy of ``tree`` (``vspro/`` in it or one
+    directory down) and evaluate every check; the options are `kit.MeridianOptions`
+    (seed, phases, timing, settings, check_settings, evidence, confinement, vendor_url,
+    on_phase).
 
     Returns:
         `Grading`: one row per sb-6 check (browser checks UNAVAILABLE), the
@@ -75,22 +52,14 @@ def grade(
             is not a loopback base URL.
         HarnessError: no port could be leased, or (unconfined) the vendor's port is taken.
     """
-    suite = _suite(MeridianSetup("v2", seed, timing, GradeContext, settings or GradeSettings(),
-                                 vendor_url), check_settings or CheckSettings())  # fmt: skip
-    return grade_tree(suite, tree, select_phases(phases), seed=seed, staged=BROWSER_CHECKS,
-                      confinement=confinement, vendor_url=vendor_url, on_phase=on_phase,
-                      evidence_dir=evidence_dir, evidence_prefix=evidence_prefix)  # fmt: skip
+    return GRADER.grade(tree, _record, _judge, BROWSER_CHECKS, **options)
 
 
-def _suite(setup: MeridianSetup, check_settings: CheckSettings) -> AppSuite[Observations]:
-    """vspro for one grading: a Meridian mock whose fixture is the record's truth, the
-    phases' context, and the sb-6 rows (timing judged, browser rows staged)."""
+def _record(fixture: Fixture, seed: int) -> Observations:
+    """The empty record of one grading: the fixture's truth the sb-6 rows judge against."""
+    return Observations(seed, fixture.expect, frozenset(r["id"] for r in fixture.rows))
 
-    def record(fixture: Fixture) -> Observations:
-        return Observations(setup.seed, fixture.expect, frozenset(r["id"] for r in fixture.rows))
 
-    def judge(obs: Observations) -> list[CheckResult]:
-        rows = build_table().evaluate(obs, check_settings)
-        return judge_timing(rows, obs) + browser_rows()
-
-    return meridian_suite(PACKAGE, DB_NAME, setup, record, judge, SHOTS)
+def _judge(obs: Observations, check_settings: CheckSettings) -> list[CheckResult]:
+    """The sb-6 rows: timing judged against its host windows, browser rows staged."""
+    return judge_timing(build_table().evaluate(obs, check_settings), obs) + browser_rows()

@@ -9,10 +9,8 @@ before ``restart``: the page must show both ``settled`` and ``refunded``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from benchwright.suites import kit
 from benchwright.suites.kit import Phase, kinds
+from benchwright.suites.kit.phases import PhasePlan, plain
 from benchwright.suites.vendorsync.browser import browser
 from benchwright.suites.vendorsync.phases.client import client
 from benchwright.suites.vendorsync.phases.reads import perf, reads, validation
@@ -20,32 +18,20 @@ from benchwright.suites.vendorsync.phases.static import static
 from benchwright.suites.vendorsync.phases.syncs import concurrent, health, sync1, sync2, update
 from benchwright.suites.vendorsync.phases.trace import trace
 
-PHASES = (
-    Phase("static", static, needs_app=False),
-    Phase("boot", kinds.boot, gates=True),
-    Phase("health", health),
-    Phase("sync1", sync1),
-    Phase("concurrent", concurrent),
-    Phase("sync2", sync2),
-    Phase("reads", reads),
-    Phase("validation", validation),
-    Phase("client", client),
-    Phase("update", update),
-    Phase("browser", browser),
-    Phase("restart", kinds.restart, gates=True),
-    Phase("perf", perf),
-    Phase("trace", trace, after_down=True),
+PLAN = PhasePlan(
+    (
+        Phase("static", static, needs_app=False),
+        Phase("boot", kinds.boot, gates=True),
+        *plain(health, sync1, concurrent, sync2, reads, validation, client, update, browser),
+        Phase("restart", kinds.restart, gates=True),
+        Phase("perf", perf),
+        Phase("trace", trace, after_down=True),
+    )
 )
-PHASE_NAMES = tuple(p.name for p in PHASES)
-ALWAYS_WITH_APP = ("boot", "trace")
-"""Added to any selection that touches the app: nothing runs unbooted, and the vendor's
-ledger is what the C and hard rows read."""
+"""``boot`` and ``trace`` join any selection that touches the app: nothing runs unbooted,
+and the vendor's ledger is what the C and hard rows read."""
+PHASES = PLAN.phases
+PHASE_NAMES = PLAN.names
+select_phases = PLAN.select
 
-
-def select_phases(names: Iterable[str] | None) -> tuple[Phase, ...]:
-    """The phases to run, in order; ``boot`` and ``trace`` come with any app phase.
-    Raises `SpecError` for an unknown name, listing the known ones."""
-    return kit.select_phases(PHASES, ALWAYS_WITH_APP, names)
-
-
-__all__ = ["ALWAYS_WITH_APP", "PHASES", "PHASE_NAMES", "select_phases"]
+__all__ = ["PHASES", "PHASE_NAMES", "PLAN", "select_phases"]
