@@ -36,3 +36,13 @@ def test_the_scorer_holds_exactly_the_registry_of_the_facts_note() -> None:
     assert {t: len(scorer.members(t)) for t in "ABCDJVP"} == {
         "A": 6, "B": 16, "C": 10, "D": 8, "J": 5, "V": 6, "P": 3
     }  # fmt: skip
+
+
+def test_its_synthetic_defects_order_by_harm_so_the_freeze_gate_accepts_it() -> None:
+    from benchwright.scoring import selftest
+
+    result = selftest(shipped("sb52"))
+    assert result.passed, result.problems
+    assert [name for name, _ in result.scores] == [
+        "wrong-money", "data-loss", "dead-flow", "console-error", "minor", "cosmetic",
+    ]  # fmt: skip

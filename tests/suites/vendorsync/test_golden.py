@@ -3,6 +3,7 @@ every row a functioning reference cannot fail is 1.0, and the sb-5.2 composition
 rows is the documented one. One slow end-to-end grading through the console script."""
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -61,14 +62,22 @@ def test_staged_browser_rows_say_probe_unavailable(vendorsync_golden):
 
 
 @pytest.mark.slow
-def test_benchwright_grade_vendorsync_from_the_command_line(tmp_path):
+def test_the_golden_passes_the_freeze_gate_from_the_command_line(tmp_path):
+    """Every phase, the scorer's selftest and the excellence gate, as ``grade
+    --reference`` runs them (on a copy: a pass writes its marker into the tree)."""
     card = tmp_path / "card.json"
     suite = REPO / "suites" / "vendorsync"
+    tree = tmp_path / "golden"
+    skip = shutil.ignore_patterns("*.db*", "*-pass.json")
+    shutil.copytree(suite / "reference", tree, ignore=skip)
     args = [sys.executable, "-m", "benchwright", "grade", str(suite),
-            "--tree", str(suite / "reference"), "--json", str(card)]  # fmt: skip
+            "--tree", str(tree), "--json", str(card), "--reference"]  # fmt: skip
     done = subprocess.run(args, capture_output=True, text=True, timeout=400, cwd=REPO)
     assert done.returncode == 0, done.stdout + done.stderr
-    rows = {r["check_id"]: r for r in json.loads(card.read_text())["rows"]}
+    assert "reference gate passed" in done.stdout and (tree / "sb5.2-reference-pass.json").is_file()
+    graded = json.loads(card.read_text())
+    rows = {r["check_id"]: r for r in graded["rows"]}
     assert rows["request_efficiency"]["score"] == 1.0
     assert rows["second_sync_cost"]["score"] == 1.0
+    assert rows["vendor_read_docs"]["score"] == 1.0  # the scripted build read the docs
     assert "scorer sb-5.2" in done.stdout
