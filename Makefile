@@ -45,10 +45,13 @@ demo: setup
 
 # The sb-5.2 golden: grade the vendorsync reference end to end, as `demo` grades vspro's
 # (a fresh Meridian v1 mock, a fresh database and port, the browser when Chromium is there).
+# --reference runs the freeze gate, with the golden's scripted build phase (it reads the
+# vendor docs, so vendor_read_docs is graded); on pass it writes
+# suites/vendorsync/reference/sb5.2-reference-pass.json (git-ignored).
 VENDORSYNC_CARD := reports/vendorsync.json
 demo-vendorsync: setup
 	$(BIN)/benchwright grade suites/vendorsync --tree suites/vendorsync/reference \
-		--json $(VENDORSYNC_CARD)
+		--json $(VENDORSYNC_CARD) --reference
 	@echo "demo-vendorsync: scorecard JSON $(VENDORSYNC_CARD); evidence beside it"
 
 # docs/vendorsync.md's "Checks" chapter, rendered from scorers/sb52.yaml and

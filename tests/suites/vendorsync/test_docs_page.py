@@ -104,3 +104,4 @@ def test_make_demo_vendorsync_grades_the_vendorsync_golden():
     command = done.stdout.replace("\\\n", " ").splitlines()[0].split()
     assert command[:6] == [".venv/bin/benchwright", "grade", "suites/vendorsync", "--tree",
                            "suites/vendorsync/reference", "--json"]  # fmt: skip
+    assert command[-1] == "--reference"  # the freeze gate, through the golden's build phase
