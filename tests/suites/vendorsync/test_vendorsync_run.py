@@ -32,14 +32,15 @@ pytestmark = [
 ]
 
 
-def _run(base: Path, *flags: str) -> dict:
-    """One trial of ``run suites/vendorsync`` with the docs agent given ``flags``; its
-    exit, the trial's directory, its result and its seals."""
+def _run(base: Path, *flags: str, readable: Path = GOLDEN) -> dict:
+    """One trial of ``run suites/vendorsync`` with the docs agent given ``flags`` (the
+    sandbox may read ``readable``); its exit, the trial's directory, its result and its
+    seals."""
     state = base / "state"
     agent = f"command:python {AGENT} {{workspace}} {{prompt_file}} {' '.join(flags)}"
     done = subprocess.run(
         [str(BENCHWRIGHT), "run", str(ROOT / "suites" / "vendorsync"), "--agent", agent,
-         "--out", str(base / "runs"), "--sandbox-ro", str(GOLDEN)],
+         "--out", str(base / "runs"), "--sandbox-ro", str(readable)],
         env={**os.environ, integrity.STATE_ENV: str(state)}, capture_output=True, text=True,
         timeout=900,
     )  # fmt: skip
@@ -62,8 +63,14 @@ def read_docs(tmp_path_factory) -> dict:
 
 @pytest.fixture(scope="module")
 def forged(tmp_path_factory) -> dict:
+    """The forger hands in an app that exits at boot: the row it forges for is graded
+    from the build trace alone, so nothing else needs to run (seconds, not a grading)."""
     base = tmp_path_factory.mktemp("vendorsync-forged")
-    return _run(base, "--forge", "--copy", str(GOLDEN / "vendorsync"))
+    stub = base / "stub" / "vendorsync"
+    stub.mkdir(parents=True)
+    (stub / "__init__.py").write_text("")
+    (stub / "__main__.py").write_text("raise SystemExit('a stub: nothing to serve')\n")
+    return _run(base, "--forge", "--copy", str(stub), readable=stub.parent)
 
 
 def test_every_file_verifies_and_the_build_trace_is_sealed_with_the_scorecard(read_docs):
