@@ -3,71 +3,22 @@ one dials the other through a peer route, both write the one database directory,
 killed and restarted on its own; and one process serving both ports at once (``python -m
 app``) has its second port relayed out too.
 
-Real processes on real ports: a stand-in ``ledger`` answers ``GET /peer`` with what its
-peer's ``GET /health`` said (or why it could not ask), a stand-in ``notifier`` answers
-``GET /health``; ``both`` serves the two in one process. Every test runs sandboxed and
-unconfined (where the apps dial the host's loopback themselves).
+Real processes on real ports: the stand-ins of tests/two_services.py. Every test runs
+sandboxed and unconfined (where the apps dial the host's loopback themselves).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
-import httpx
 import pytest
+from two_services import get, service_tree
 
 from benchwright.sandbox import UNCONFINED, Confinement, unavailable_reason
 from benchwright.services.app import AppUnderTest, BootPolicy, VendorRoute
 from benchwright.services.ports import lease_port
-
-SERVICE = r"""
-import http.server, json, os, sys, threading, urllib.request
-
-mode, args = sys.argv[1], sys.argv[2:]
-def flag(name):
-    return args[args.index(name) + 1] if name in args else None
-
-db_dir = flag("--db-dir")
-with open(os.path.join(db_dir, mode + ".db"), "a") as own:  # each service its own file
-    own.write("row\n")
-
-def handler(routes):
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = json.dumps(routes[self.path]()).encode()
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-    return Handler
-
-def peer():
-    try:
-        with urllib.request.urlopen(flag("--notifier") + "/health", timeout=3) as answer:
-            return {"peer": json.loads(answer.read())}
-    except Exception as exc:
-        return {"unreachable": type(exc).__name__}
-
-def serve(port, routes):
-    http.server.ThreadingHTTPServer(("127.0.0.1", port), handler(routes)).serve_forever()
-
-notifier = {"/health": lambda: {"status": "ok", "files": sorted(os.listdir(db_dir))}}
-ledger = {"/": lambda: {"ok": True}, "/peer": peer}
-if mode == "notifier":
-    serve(int(flag("--port")), notifier)
-elif mode == "ledger":
-    serve(int(flag("--port")), ledger)
-else:  # both services in one process
-    threading.Thread(target=serve, args=(int(flag("--notifier-port")), notifier),
-                     daemon=True).start()
-    serve(int(flag("--ledger-port")), ledger)
-"""
 
 POLICY = BootPolicy(poll_s=0.1, budget_s=60.0, rung_s=30.0, request_timeout_s=5.0)
 """Roomy: these tests are about reaching, never about the clock."""
@@ -84,10 +35,7 @@ def confinement(request: pytest.FixtureRequest) -> Confinement:
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
-    (tmp_path / "tree").mkdir()
-    (tmp_path / "tree" / "service.py").write_text(SERVICE)
-    (tmp_path / "db").mkdir()
-    return tmp_path / "tree"
+    return service_tree(tmp_path)
 
 
 def service(
@@ -99,10 +47,6 @@ def service(
                         tree=tree, db=db, port=port, health_path="/" if mode == "ledger" else
                         "/health", policy=POLICY, log_path=tree.parent / f"{mode}.log",
                         confinement=confinement, **routes)  # type: ignore[arg-type]  # fmt: skip
-
-
-def get(port: int, path: str) -> dict:
-    return json.loads(httpx.get(f"http://127.0.0.1:{port}{path}", timeout=10).content)
 
 
 @pytest.fixture
