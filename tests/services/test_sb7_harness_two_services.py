@@ -74,8 +74,11 @@ def test_a_service_reaches_its_peer_and_survives_the_peer_being_killed_and_resta
         assert get(ledger_port, "/peer") == {
             "peer": {"status": "ok", "files": ["ledger.db", "notifier.db"]}
         }
+        assert notifier.running and ledger.running
         notifier.kill()
+        assert not notifier.running
         assert "unreachable" in get(ledger_port, "/peer")  # answered: ledger lives on
+        assert ledger.running
         assert notifier.restart().healthy_after_s is not None
         assert get(ledger_port, "/peer")["peer"]["status"] == "ok"
         ledger.kill()

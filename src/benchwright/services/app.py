@@ -148,6 +148,12 @@ class AppUnderTest:
         return self._bridge.vendor_outage()
 
     @property
+    def running(self) -> bool:
+        """Started and not exited (sandboxed, the app's exit ends its bubblewrap too):
+        whether a service outlived its peer's absence is read from this."""
+        return self._proc is not None and exit_code(self._proc.pid) is None
+
+    @property
     def pid(self) -> int | None:
         """The leader's pid, which is also its process group and session id (sandboxed:
         bubblewrap's, whose PID namespace holds the app)."""
