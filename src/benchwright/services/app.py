@@ -29,7 +29,13 @@ from pathlib import Path
 from benchwright.errors import HarnessError
 from benchwright.sandbox import UNCONFINED, WRAPPER_LEVELS, Confinement, leased
 from benchwright.services import _confine, _launch
-from benchwright.services._boot import BootObservation, BootPolicy, boot_headline, boot_ladder
+from benchwright.services._boot import (
+    BootObservation,
+    BootPolicy,
+    boot_headline,
+    boot_ladder,
+    last_line,
+)
 from benchwright.services._bridge import Bridge, VendorRoute
 from benchwright.services._launch import fill, spawn
 from benchwright.services._process_group import Family
@@ -43,6 +49,7 @@ __all__ = [
     "VendorRoute",
     "boot_headline",
     "boot_ladder",
+    "last_line",
 ]
 
 KILL_TIMEOUT_S = 5.0

@@ -74,12 +74,16 @@ def test_the_group_boots_in_order_and_kills_and_restarts_each_service_alone(
 
 
 def test_the_kit_stops_every_service_when_a_phase_raises(tmp_path: Path) -> None:
-    """The runner's ``stop()`` is the group's: a phase that raised leaves no service up."""
+    """The runner's ``stop()`` is the group's: a phase that raised leaves no service up,
+    and what a phase attached to the group (a polling thread) is stopped too."""
     ctx = Context(service_tree(tmp_path))
+
+    stopped: list[str] = []
 
     def boot(ctx: Context, obs: PhaseLog) -> None:
         for name in ctx.app.order:
             ctx.app.boot(name)
+        ctx.app.attach(SimpleNamespace(stop=lambda: stopped.append("sampler")))
 
     def fails(ctx: Context, obs: PhaseLog) -> None:
         raise RuntimeError("a probe broke")
@@ -89,6 +93,7 @@ def test_the_kit_stops_every_service_when_a_phase_raises(tmp_path: Path) -> None
         log=tmp_path / "app.log", confinement=confinement(), notify=lambda *_: None,
     )  # fmt: skip
     assert [r.outcome for r in records] == ["ok", "failed: RuntimeError: a probe broke"]
+    assert stopped == ["sampler"]
     assert all(app.pid is None for app in ctx.app.apps.values())
     assert all(port_is_free(port) for port in ctx.app.ports.values())
 

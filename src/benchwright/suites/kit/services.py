@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from benchwright.sandbox import Confinement
 from benchwright.services.app import AppUnderTest, BootObservation, BootPolicy, VendorRoute
@@ -40,6 +41,10 @@ class Service:
     """The services it calls (sandboxed, each routed to on its own loopback)."""
     vendor: bool = False
     """Whether it calls the vendor (sandboxed, routed to the mock; cut by an outage)."""
+
+
+class Stoppable(Protocol):
+    def stop(self) -> None: ...
 
 
 class _Kept(dict[str, str]):
@@ -81,6 +86,7 @@ class ServiceGroup:
         self.primary = primary
         self.budget_s = budget_s
         self._leases = ExitStack()
+        self._attached: list[Stoppable] = []
         try:
             ports = {s.name: port if s.name == primary else self._lease() for s in services}
             self.ports: Mapping[str, int] = ports
@@ -150,14 +156,21 @@ class ServiceGroup:
                             require_json=app.policy.require_json)  # fmt: skip
         return app.restart(policy)
 
+    def attach(self, helper: Stoppable) -> None:
+        """``helper`` (a thread polling the services, say) is stopped before them, when the
+        group stops: a phase that raised cannot leave it running."""
+        self._attached.append(helper)
+
     def stop(self) -> None:
-        """Stop every service (the last booted first) and give the leased ports back,
-        however any of that ends."""
+        """Stop what is attached, then every service (the last booted first), and give the
+        leased ports back, however any of that ends."""
         with self._leases:
             errors = []
-            for name in reversed(self.order):
+            stops = [h.stop for h in reversed(self._attached)]
+            stops += [self.apps[name].stop for name in reversed(self.order)]
+            for stop in stops:
                 try:
-                    self.apps[name].stop()
+                    stop()
                 except Exception as exc:  # stop the others all the same, then say so
                     errors.append(exc)
             if errors:

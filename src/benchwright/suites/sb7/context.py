@@ -16,6 +16,7 @@ import secrets
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from benchwright.probes.http import JsonRead, read_json
@@ -26,6 +27,9 @@ from benchwright.suites.kit.context import AppSettings, BaseContext
 from benchwright.suites.kit.services import Service, ServiceGroup
 from benchwright.suites.kit.vendor import vendor_port
 from benchwright.suites.sb7.schedule import HarnessSchedule, derive
+
+if TYPE_CHECKING:
+    from benchwright.suites.sb7.phases.stream import ReadSampler
 
 VENDOR_URL = "http://127.0.0.1:8850"
 """The v3 vendor's base URL as the public sb-7 harness renders it into the prompt."""
@@ -116,6 +120,8 @@ class GradeContext(BaseContext):
     settings: GradeSettings
     vendor_url: str = VENDOR_URL
     tokens: Tokens = field(default_factory=Tokens.fresh)
+    sampler: ReadSampler | None = field(default=None, init=False)
+    """The read stream, from the boot (phases/stream.py) until the final reads."""
 
     @property
     def schedule(self) -> HarnessSchedule:
@@ -136,6 +142,15 @@ class GradeContext(BaseContext):
         return ServiceGroup(services(self.vendor_url, tokens), LEDGERD, port, tree=self.tree,
                             db_dir=db.parent, log_path=log_path, budget_s=budget_s,
                             confinement=confinement, vendor=self.vendor_route)  # fmt: skip
+
+    def call(
+        self, path: str, *, method: str = "GET", json: Any = None, timeout_s: float | None = None,
+        headers: dict[str, str] | None = None, role: str | None = None,
+    ) -> JsonRead:  # fmt: skip
+        """One request to ledgerd, as ``role`` (its bearer token) when given."""
+        headers = self.as_role(role) if role else headers
+        return super().call(path, method=method, json=json, timeout_s=timeout_s,
+                            headers=headers)  # fmt: skip
 
     def as_role(self, role: str) -> dict[str, str]:
         """The ``Authorization`` header of ``role`` (``maker``, ``checker``, ``admin``)."""
