@@ -10,6 +10,7 @@ from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, frac, g, result, unavailable
 from benchwright.suites.sb7.checks._common import (
     PROBE,
+    listed,
     missing_fixture,
     never_ran,
     parts_row,
@@ -68,9 +69,9 @@ def c_paged_walk(obs: Observations, _s) -> CheckResult:
     score = min(parts)
     params = sorted({p for r in odd for p in r.params} - {"cursor"})
     return result("c_paged_walk", score, f"{g(score)}: {pages}/{PAGES} pages served, "
-                  f"{len(odd)}/{len(walk)} requests with undocumented params "
-                  f"{params or ''}, {twice} pages served twice",
-                  pages=pages, duplicates=twice, undocumented=len(odd))  # fmt: skip
+                  f"{len(odd)}/{len(walk)} requests with undocumented params, {twice} pages "
+                  f"served twice{listed('params: ', params)}", pages=pages, duplicates=twice,
+                  undocumented=len(odd))  # fmt: skip
 
 
 def _fault_row(

@@ -134,6 +134,7 @@ def x_conservation_residual(obs: Observations, _s) -> CheckResult:
     want = _truth.by_currency(truth)
     served = blocks(summary, "by_currency")
     lost, dup = _attributed(final_rows(obs), truth)
+    lost, dup = +lost, +dup
     residual: dict[str, Any] = {}
     for c in sorted(set(want) | set(served)):
         total = served.get(c, (0, 0))[1]
@@ -145,7 +146,7 @@ def x_conservation_residual(obs: Observations, _s) -> CheckResult:
     score = 0.0 if off else 1.0
     said = ", ".join(f"{c} {r}" for c, r in off.items()) or "0 in every currency"
     return result("x_conservation_residual", score, f"{g(score)}: residual {said} (attributed "
-                  f"losses {dict(lost)}, duplicates {dict(dup)})",
+                  f"losses {dict(lost) or 'none'}, duplicates {dict(dup) or 'none'})",
                   residual={c: str(r) for c, r in residual.items()})  # fmt: skip
 
 
