@@ -82,6 +82,17 @@ def never_ran(obs: Observations, check_id: str, name: str, what: str) -> CheckRe
     return unavailable(check_id, f"{PROBE}{what} never ran")
 
 
+def down_or_broken(obs: Observations, check_id: str, *names: str) -> CheckResult | None:
+    """The row when one of phases ``names`` did not run because the app never became
+    healthy (0, blocked by the boot) or the harness broke (INFRA); None otherwise (a
+    phase merely absent is for the check to price)."""
+    for name in names:
+        gone = never_ran(obs, check_id, name, name)
+        if gone is not None and gone.status is not Status.UNAVAILABLE:
+            return gone
+    return None
+
+
 def vacuous(check_id: str, why: str = "") -> CheckResult:
     """0 because the sync was dead: nothing to grade because nothing loaded. The row names
     ``sync_completeness`` (it explains the shortfall and fires no multiplier of its own)."""

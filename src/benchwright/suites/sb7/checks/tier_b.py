@@ -172,7 +172,7 @@ def b_buckets_dst(obs: Observations, _s) -> CheckResult:
     tail = f"; e.g. {', '.join(wrong)}" if wrong else ""
     return result("b_buckets_dst", score, f"{g(score)}: {len(exact)}/{len(want)} cells exact, "
                   f"{len(cells)} cells served, timezone {found.get('timezone')!r}, DST window "
-                  f"{g(leg)} exact{tail}", severity_leg=leg)  # fmt: skip
+                  f"{g(leg)} exact{tail}", dst_window_exact=leg)  # fmt: skip
 
 
 def _dst_days(days: tuple[str, ...], dst_day: str) -> set[str]:

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from benchwright.model import CheckResult, Status
+from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, frac, g, is_int, result, unavailable
 from benchwright.suites.sb7.checks._common import (
     CROSSING,
     NOTIFYING,
     PROBE,
+    down_or_broken,
     events_of,
     listed,
-    never_ran,
     parts_row,
     phase,
     sync_dead,
@@ -232,6 +232,8 @@ def r_no_row_loss(obs: Observations, _s) -> CheckResult:
     """Every seeded kill left at least as many rows as it found: binary. A run that never
     had rows before a kill earns nothing (0, attributed to sync_completeness); no kill
     ever ran UNAVAILABLE."""
+    if (gone := down_or_broken(obs, "r_no_row_loss", RESYNC, PARTITION, WORKFLOW)) is not None:
+        return gone
     kills = _kills(obs)
     if not kills:
         return unavailable("r_no_row_loss", f"{PROBE}the kill matrix never ran")
@@ -241,8 +243,9 @@ def r_no_row_loss(obs: Observations, _s) -> CheckResult:
                                                              and k.after >= k.before)]  # fmt: skip
     score = 0.0 if lost else 1.0
     said = ", ".join(f"{k.name} {k.before}->{k.after}" for k in kills)
+    kept = min(min(k.after or 0, k.before) / k.before for k in kills if (k.before or 0) > 0)
     return result("r_no_row_loss", score, f"{g(score)}: {len(lost)} of {len(kills)} kills lost "
-                  f"rows ({said})", lost=[k.name for k in lost])  # fmt: skip
+                  f"rows ({said})", lost=[k.name for k in lost], rows_kept=kept)  # fmt: skip
 
 
 @app_check("r_no_dupe_effect")
@@ -250,6 +253,8 @@ def r_no_dupe_effect(obs: Observations, _s) -> CheckResult:
     """No observable leg doubled: at most one vendor payment created for the graded
     approval, no event_seq on two notification rows, no (type, payment, version) effect
     twice in the ledger: binary; no leg observable UNAVAILABLE."""
+    if (gone := down_or_broken(obs, "r_no_dupe_effect", FINAL)) is not None:
+        return gone
     legs: dict[str, list[str]] = {}
     vendor, flow = phase(obs, VENDOR), phase(obs, WORKFLOW)
     if vendor is not None and vendor.creates is not None and flow is not None and flow.a2.fired:
@@ -289,9 +294,10 @@ def r_cache_truth(obs: Observations, _s) -> CheckResult:
         return unavailable("r_cache_truth", f"{PROBE}no post-B5 snapshot of the masked rows")
     stale = stale_masked(res.b5_masked, res.b5_after)
     score = 0.0 if stale else 1.0
-    return result("r_cache_truth", score, f"{g(score)}: {len(res.b5_masked) - len(stale)}/"
-                  f"{len(res.b5_masked)} masked mutations reflected after the 304"
-                  f"{listed('stale served as fresh: ', stale)}")  # fmt: skip
+    kept = len(res.b5_masked) - len(stale)
+    return result("r_cache_truth", score, f"{g(score)}: {kept}/{len(res.b5_masked)} masked "
+                  f"mutations reflected after the 304{listed('stale served as fresh: ', stale)}",
+                  mutations_reflected=frac(kept, len(res.b5_masked)))  # fmt: skip
 
 
 @app_check("r_workflow_durability")
@@ -299,11 +305,9 @@ def r_workflow_durability(obs: Observations, _s) -> CheckResult:
     """Both kill placements find the acknowledged state: A1 (after submit's 200) still
     submitted or later, A2 (after approve's 200, send in flight) approved or sent: binary.
     No drafts surface: 0 (absent). Neither placement fired: UNAVAILABLE."""
+    if (gone := down_or_broken(obs, "r_workflow_durability", PARTITION, WORKFLOW)) is not None:
+        return gone
     part, flow = phase(obs, PARTITION), phase(obs, WORKFLOW)
-    for name in (PARTITION, WORKFLOW):
-        gone = never_ran(obs, "r_workflow_durability", name, "the workflow exercise")
-        if gone is not None and gone.status is not Status.UNAVAILABLE:
-            return gone
     if getattr(part, "drafts_absent", False) or getattr(flow, "drafts_absent", False):
         return result("r_workflow_durability", 0.0, "0: the drafts endpoints, a required "
                       "surface, are absent", absent_surface=True)  # fmt: skip
@@ -318,4 +322,5 @@ def r_workflow_durability(obs: Observations, _s) -> CheckResult:
     score = 0.0 if reverted else 1.0
     said = ", ".join(f"{n} {state}" for n, state, _ok in checks)
     return result("r_workflow_durability", score, f"{g(score)}: after the kills: {said}"
-                  f"{listed('reverted: ', reverted)}")  # fmt: skip
+                  f"{listed('reverted: ', reverted)}",
+                  states_intact=frac(len(checks) - len(reverted), len(checks)))  # fmt: skip
