@@ -569,6 +569,12 @@ class WorkflowObs:
     drafts_absent: bool = False
     resubmit_status: int | None = None
     """Status of re-submitting a rejected draft (d_decisions_doc D2; None: not tried)."""
+    brush_survived: bool | None = None
+    """A brushed record stayed brushed across its streamed mutation (d_decisions_doc D1;
+    the browser's, None until it runs: issue 29)."""
+    table_blocked: bool | None = None
+    """Before the first sync completed the table blocked behind a loading state instead of
+    rendering empty with progress (d_decisions_doc D3; the browser's, None until it runs)."""
 
 
 @dataclass(frozen=True)
