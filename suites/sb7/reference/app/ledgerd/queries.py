@@ -1,9 +1,8 @@
 """The read side of ``ledger.db``: every answer the API serves from it.
 
 Each function reads inside one snapshot (`Database.read`), so a multi-query answer, the
-summary above all, never mixes two states: a refund pair is in it whole or not at all.
-The summary counts a reversal only beside its refunded payment, which is what makes the
-pair atomic for readers whichever of the two was stored first.
+summary above all, never mixes two states: a refund group applied in one transaction is
+in it whole or not at all.
 """
 
 from __future__ import annotations
@@ -84,9 +83,8 @@ def summary(conn: sqlite3.Connection) -> dict:
         " GROUP BY currency ORDER BY currency"
     ).fetchall()
     reversals = conn.execute(
-        "SELECT r.currency, COUNT(*) AS count, SUM(r.amount_minor) AS total_minor"
-        " FROM reversals r JOIN payments p ON p.id = r.payment_id AND p.status = 'refunded'"
-        " GROUP BY r.currency ORDER BY r.currency"
+        "SELECT currency, COUNT(*) AS count, SUM(amount_minor) AS total_minor FROM reversals"
+        " GROUP BY currency ORDER BY currency"
     ).fetchall()
     return {
         "count": span[0],

@@ -13,11 +13,12 @@
 - Rows are upserted by version (`Writer.upsert`), so a page never regresses a row a
   webhook already moved on.
 
-Refunds are pairs (a refunded payment and its reversal), and no read may see half of
-one. Reversals are stored first (the summary counts a reversal only beside its refunded
-payment), and a page row that turns refunded before its reversal is known is held back
-until the end of the walk, when the reversals are read again and each pair is applied in
-one transaction.
+Refunds are pairs (a refunded payment and its reversal). The reversals are read first, so
+the whole reversal truth is in place before the pages land (and survives a webhook
+outage); a page row that turns refunded before its reversal is known (a refund committed
+mid-walk whose webhook group has not completed) is held back until the end of the walk,
+when the reversals are read again and each held row is applied with its reversal in one
+transaction.
 """
 
 from __future__ import annotations
