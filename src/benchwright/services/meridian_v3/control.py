@@ -15,11 +15,15 @@ for them, so nothing the app can reach steers the vendor.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
+from benchwright.services._server import BackgroundServer
 from benchwright.services.meridian.trace import Trace
 from benchwright.services.meridian.webhooks import Registration
+from benchwright.services.meridian_v3 import ledgers
 from benchwright.services.meridian_v3.config import API_KEY, V3Timing
+from benchwright.services.meridian_v3.courier import Courier, Job
 from benchwright.services.meridian_v3.fixture import V3Fixture, build_fixture_v3
 from benchwright.services.meridian_v3.records import (
     Commit,
@@ -31,7 +35,11 @@ from benchwright.services.meridian_v3.records import (
     WalkLedger,
 )
 from benchwright.services.meridian_v3.schedule import Schedule, StaleArm, derive_schedule
+from benchwright.services.meridian_v3.stale import StaleTrap
+from benchwright.services.meridian_v3.state import State
 from benchwright.services.meridian_v3.truth import Truth
+from benchwright.services.meridian_v3.walk import FirstWalk
+from benchwright.services.meridian_v3.wire import Gate, gated_protocol
 
 
 class MeridianV3Mock:
@@ -39,9 +47,13 @@ class MeridianV3Mock:
     127.0.0.1 in a background thread."""
 
     def __init__(
-        self, seed: int = 0, *, trace_path: Path | None = None, timing: V3Timing | None = None,
+        self,
+        seed: int = 0,
+        *,
+        trace_path: Path | None = None,
+        timing: V3Timing | None = None,
         api_key: str = API_KEY,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """``seed`` draws the fixture and the schedule; ``trace_path`` (optional) receives
         the JSONL request trace as it is written; ``timing`` shrinks delays for tests;
         ``api_key`` is the bearer key the API accepts (the one rendered into the prompt)."""
@@ -52,20 +64,63 @@ class MeridianV3Mock:
         """Every seeded position and target of this run's fault schedule."""
         self.timing = timing or V3Timing()
         self.trace = Trace(trace_path, api_key)
+        self.state = State(self.fixture)
+        self.walk = FirstWalk(self.schedule)
+        self.stale = StaleTrap()
+        self.gate = Gate(self._refused)
+        self.courier = Courier(
+            self.timing, self.trace, lambda: self.state.webhook, lambda: self.gate.down
+        )
+        self.create_hold: float | None = None
+        """Seconds each create is held open after committing (None: answered at once)."""
+        self._creates_seen = threading.Condition(self.state.lock)
+        self._server: BackgroundServer | None = None
 
     # -- serving -------------------------------------------------------------
     def start(self, port: int = 0) -> str:
         """Reset to load state, truncate the trace, serve the API on 127.0.0.1:``port``
-        (0: any free one); return the base URL (``http://127.0.0.1:<port>``)."""
-        raise NotImplementedError
+        (0: any free one); return the base URL (``http://127.0.0.1:<port>``).
+
+        Raises:
+            HarnessError: the port cannot be bound.
+        """
+        from benchwright.services.meridian_v3.app import build_app
+
+        self.reset()
+        self.courier.start()
+        self._server = BackgroundServer(
+            build_app(self),
+            port=port,
+            verbatim_headers=True,
+            proxy_headers=False,
+            http_protocol=gated_protocol(self.gate),
+        )
+        return self._server.start()
+
+    def reset(self) -> None:
+        """Back to load without restarting the server: rows, schedule one-shots, arms,
+        registration, ledgers and trace (deliveries still queued are lost with them)."""
+        self.courier.wait_idle(self.timing.barrier_timeout)
+        self.state.reset()
+        self.walk.reset()
+        self.stale = StaleTrap()
+        self.gate.set_down(False)
+        self.create_hold = None
+        self.courier.reset()
+        self.trace.truncate()
 
     def stop(self) -> None:
         """Stop serving and stop the delivery worker (bounded)."""
-        raise NotImplementedError
+        self.courier.stop()
+        if self._server is not None:
+            self._server.stop()
+        self._server = None
 
     @property
     def base_url(self) -> str:
-        raise NotImplementedError
+        if self._server is None:
+            raise RuntimeError("the Meridian v3 mock is not started")
+        return self._server.base_url
 
     def __enter__(self) -> MeridianV3Mock:
         self.start()
@@ -82,15 +137,22 @@ class MeridianV3Mock:
     def set_down(self, down: bool) -> None:
         """While down, every connection (new or kept alive) is closed unanswered and the
         webhook deliveries pause; both resume when back up (B4, vendor-down boot)."""
-        raise NotImplementedError
+        self.trace.control("down", on=down)
+        self.gate.set_down(down)
 
     @property
     def down(self) -> bool:
-        raise NotImplementedError
+        return self.gate.down
+
+    def _refused(self, client: tuple[str, int] | None) -> None:
+        line = self.trace.begin("-", "-", {}, {})
+        self.trace.write(line | {"status": 0, "refused": "down", "client": client})
 
     def expire_cursors(self) -> None:
         """Every cursor issued so far answers ``410 cursor_expired`` from now on."""
-        raise NotImplementedError
+        self.trace.control("expire-cursors")
+        with self.state.lock:
+            self.state.epoch += 1
 
     def arm_stale_304(self) -> StaleArm:
         """B5: commit the schedule's silent mutations on its stale page (no webhook), and
@@ -98,47 +160,80 @@ class MeridianV3Mock:
         validator: ``304`` whose ``X-Collection-Generation`` is a new generation. The same
         conditional request repeated keeps getting that 304; an unconditional one gets the
         truth. Read the outcome with `stale_ledger`."""
-        raise NotImplementedError
+        arm = self.schedule.stale
+        with self.state.lock:
+            self.stale.arm_with(self.state, arm)
+        self.trace.control("stale-304", page=arm.page, masked=list(self.stale.masked))
+        return arm
 
     def hold_creates(self, secs: float | None = None, *, on: bool = True) -> None:
         """While on, every ``POST /v3/payments`` that commits (or replays) is answered only
         ``secs`` (default `V3Timing.create_hold_secs`) later: the payment already exists
         while the app waits (the A2 kill window)."""
-        raise NotImplementedError
+        hold = (secs if secs is not None else self.timing.create_hold_secs) if on else None
+        self.trace.control("hold-creates", on=on, secs=hold)
+        self.create_hold = hold
 
     def wait_for_create(self, count: int, timeout: float) -> CreateAttempt | None:
         """Block until the create ledger holds more than ``count`` attempts by the app
         (bounded); the newest one, or None on timeout."""
-        raise NotImplementedError
+
+        def by_app() -> list[CreateAttempt]:
+            return [a for a in self.state.creates if not a.internal]
+
+        with self._creates_seen:
+            if not self._creates_seen.wait_for(lambda: len(by_app()) > count, timeout):
+                return None
+            return by_app()[-1]
 
     # -- vendor-side commits (graders, tests) --------------------------------
     def commit_mutation(
-        self, payment_id: str, *, status: str | None = None, note: str | None = None,
+        self,
+        payment_id: str,
+        *,
+        status: str | None = None,
+        note: str | None = None,
         announce: bool = True,
-    ) -> Commit:  # fmt: skip
+    ) -> Commit:
         """Commit one change (version + 1) and, when ``announce``, deliver its signed
-        ``payment.updated`` (queued; `wait_deliveries` waits for it)."""
-        raise NotImplementedError
+        ``payment.updated`` (queued; `wait_deliveries` waits for it).
 
-    def commit_refund(self, payment_id: str, *, first_part: int = 1,
-                      announce: bool = True) -> tuple[Commit, ReversalCommit]:  # fmt: skip
+        Raises:
+            KeyError: no such payment.
+        """
+        commit, event = self.state.commit(
+            payment_id, source="control", status=status, note=note, announce=announce
+        )
+        if event is not None:
+            self.courier.send([Job(event)])
+        return commit
+
+    def commit_refund(
+        self, payment_id: str, *, first_part: int = 1, announce: bool = True
+    ) -> tuple[Commit, ReversalCommit]:
         """Refund ``payment_id`` atomically (status -> refunded plus its reversal, one
         transaction group of two events, part ``first_part`` delivered first)."""
-        raise NotImplementedError
+        commit, reversal, flip, event = self.state.refund(
+            payment_id, source="control", announce=announce
+        )
+        if flip is not None and event is not None:
+            parts = [flip, event] if first_part == 1 else [event, flip]
+            self.courier.send([Job(part) for part in parts])
+        return commit, reversal
 
     def wait_deliveries(self, timeout: float) -> bool:
         """Block until every queued delivery has been attempted (bounded); True if so."""
-        raise NotImplementedError
+        return self.courier.wait_idle(timeout)
 
     # -- ledgers -------------------------------------------------------------
     @property
     def webhook(self) -> Registration | None:
         """The registered webhook (one slot: the last successful registration)."""
-        raise NotImplementedError
+        return self.state.webhook
 
     def commit_ledger(self) -> CommitLedger:
         """A snapshot of every commit, reversal and create so far: ground truth."""
-        raise NotImplementedError
+        return self.state.ledger()
 
     def truth(self, seq: int | None = None) -> Truth:
         """Expected buckets and per-currency totals as of commit ``seq`` (None: now)."""
@@ -146,12 +241,12 @@ class MeridianV3Mock:
 
     def delivery_ledger(self) -> tuple[Delivery, ...]:
         """Every webhook delivery so far, with the app's status and latency."""
-        raise NotImplementedError
+        return self.courier.ledger()
 
     def walk_ledger(self) -> WalkLedger:
         """How the first walk went: pages, restarts, the drop and the 500 (from the trace)."""
-        raise NotImplementedError
+        return ledgers.walk_ledger(self.trace.lines(), self.schedule)
 
     def stale_ledger(self) -> StaleLedger:
         """How the client met the stale-validator 304 (from the trace)."""
-        raise NotImplementedError
+        return ledgers.stale_ledger(self.trace.lines(), self.stale)

@@ -44,15 +44,36 @@ FOREIGN_OFFSETS = ("-05:00", "-03:30", "+05:30", "+09:00", "-11:00", "+13:00", "
 NEAR_MIDNIGHT = timedelta(minutes=90)
 EDGE_SHARE, DST_EDGE_SHARE = 0.16, 0.4
 NAMES = (
-    "Aurora Freight", "Birchwood Textiles", "Cobalt Marine", "Delta Orchards",
-    "Ember Foundry", "Fjord Logistics", "Granite Works", "Harbor Mills", "Iris Pharma",
-    "Juniper Retail", "Kestrel Aviation", "Lumen Optics", "Northwind Dairy",
-    "Oakridge Timber", "Pinnacle Grain", "Quayside Imports", "Müller & Söhne GmbH",
-    "Société Générale d'Étains", "Tōkyō Kōgyō K.K.", "Al-Kuwait Trading Co.",
-)  # fmt: skip
+    "Aurora Freight",
+    "Birchwood Textiles",
+    "Cobalt Marine",
+    "Delta Orchards",
+    "Ember Foundry",
+    "Fjord Logistics",
+    "Granite Works",
+    "Harbor Mills",
+    "Iris Pharma",
+    "Juniper Retail",
+    "Kestrel Aviation",
+    "Lumen Optics",
+    "Northwind Dairy",
+    "Oakridge Timber",
+    "Pinnacle Grain",
+    "Quayside Imports",
+    "Müller & Söhne GmbH",
+    "Société Générale d'Étains",
+    "Tōkyō Kōgyō K.K.",
+    "Al-Kuwait Trading Co.",
+)
 COUNTRIES = ("DE", "US", "JP", "KW", "FR", "GB", "NL", "AT", "CH", "IT")
-NOTES = ("invoice 4411", "call the counterparty", "Q2 true-up", "split shipment",
-         "FX hedge", "awaiting docs")  # fmt: skip
+NOTES = (
+    "invoice 4411",
+    "call the counterparty",
+    "Q2 true-up",
+    "split shipment",
+    "FX hedge",
+    "awaiting docs",
+)
 TOP_LABELS = 12
 """The 3D field labels the records with the highest major amounts: they must be distinct
 and spread over at least `TOP_MIN_DAYS` days."""
@@ -178,8 +199,9 @@ def build_fixture_v3(seed: int = 0) -> V3Fixture:
             start=1,
         )
     ]
-    fixture = V3Fixture(seed, first_day, dst_day, tuple(payments), tuple(instants),
-                        tuple(reversals))  # fmt: skip
+    fixture = V3Fixture(
+        seed, first_day, dst_day, tuple(payments), tuple(instants), tuple(reversals)
+    )
     _self_check(fixture)
     return fixture
 
@@ -230,20 +252,23 @@ def _payments(rng: random.Random, instants: list[datetime]) -> list[dict]:
     currencies = rng.choices(CURRENCIES, CURRENCY_WEIGHTS, k=n)
     offsets = rng.choices((None, "Z", *FOREIGN_OFFSETS), (6, 5, *[9 / 7] * 7), k=n)
     rows = []
-    for i, (instant, status, currency) in enumerate(zip(instants, statuses, currencies,
-                                                        strict=True)):  # fmt: skip
+    for i, (instant, status, currency) in enumerate(
+        zip(instants, statuses, currencies, strict=True)
+    ):
         settled = instant + timedelta(minutes=rng.randint(5, 600))
-        rows.append({
-            "id": f"pay_{i + 1:05d}",
-            "amount_minor": minor_units(10 ** rng.uniform(*LOG_MAJOR[currency]), currency),
-            "currency": currency,
-            "created_at": rfc3339(instant, offsets[i]),
-            "settled_at": utc_z(settled) if status == "settled" else None,
-            "status": status,
-            "version": 1,
-            "note": rng.choice(NOTES) if rng.random() < 0.12 else "",
-            "counterparty": {"name": rng.choice(NAMES), "country": rng.choice(COUNTRIES)},
-        })  # fmt: skip
+        rows.append(
+            {
+                "id": f"pay_{i + 1:05d}",
+                "amount_minor": minor_units(10 ** rng.uniform(*LOG_MAJOR[currency]), currency),
+                "currency": currency,
+                "created_at": rfc3339(instant, offsets[i]),
+                "settled_at": utc_z(settled) if status == "settled" else None,
+                "status": status,
+                "version": 1,
+                "note": rng.choice(NOTES) if rng.random() < 0.12 else "",
+                "counterparty": {"name": rng.choice(NAMES), "country": rng.choice(COUNTRIES)},
+            }
+        )
     return rows
 
 
@@ -260,8 +285,13 @@ def _separate_top(payments: list[dict]) -> None:
 
 def _reversal(rng: random.Random, k: int, row: dict, instant: datetime) -> dict:
     when = instant + timedelta(hours=rng.randint(2, 72), seconds=rng.randrange(3600))
-    return {"id": f"rev_{k:05d}", "payment_id": row["id"], "amount_minor": row["amount_minor"],
-            "currency": row["currency"], "created_at": utc_z(when)}  # fmt: skip
+    return {
+        "id": f"rev_{k:05d}",
+        "payment_id": row["id"],
+        "amount_minor": row["amount_minor"],
+        "currency": row["currency"],
+        "created_at": utc_z(when),
+    }
 
 
 def wrong_cells(fixture: V3Fixture, days_of: list[date], within: tuple[date, ...] = ()) -> int:
@@ -294,38 +324,50 @@ def _self_check(f: V3Fixture) -> None:
     fixed = [t.astimezone(WINTER).date() for t in f.instants]
     offsets = {r["created_at"][19:].lstrip(".0123456789") for r in f.payments}
     transitions = [
-        a for a, b in pairwise(f.days) if datetime.combine(a, time(12), BERLIN).utcoffset()
+        a
+        for a, b in pairwise(f.days)
+        if datetime.combine(a, time(12), BERLIN).utcoffset()
         != datetime.combine(b, time(12), BERLIN).utcoffset()
-    ]  # fmt: skip
+    ]
     problems = [
         (f"{f.total} payments, not {TOTAL}", f.total != TOTAL),
-        ("ids are not pay_00001.. in serve order",
-         [r["id"] for r in f.payments] != [f"pay_{i:05d}" for i in range(1, f.total + 1)]),
+        (
+            "ids are not pay_00001.. in serve order",
+            [r["id"] for r in f.payments] != [f"pay_{i:05d}" for i in range(1, f.total + 1)],
+        ),
         ("instants are not distinct", len(set(f.instants)) != f.total),
         (f"the span holds DST transitions {transitions}", len(transitions) != 1),
-        ("the DST day is within 7 days of an end",
-         not EDGE_DAYS <= (f.dst_day - f.first_day).days < DAYS - EDGE_DAYS),
+        (
+            "the DST day is within 7 days of an end",
+            not EDGE_DAYS <= (f.dst_day - f.first_day).days < DAYS - EDGE_DAYS,
+        ),
         ("a day holds 0 or more than 180 payments", min(counts) < 1 or max(counts) > MAX_PER_DAY),
         ("the buckets do not cover every day of the span", len(counts) != DAYS),
         (f"a status is under 8%: {statuses}", min(statuses.values()) < 0.08 * f.total),
-        ("a currency is missing", set(truth.by_currency) != set(CURRENCIES)
-         or min(n for n, _ in truth.by_currency.values()) == 0),
+        (
+            "a currency is missing",
+            set(truth.by_currency) != set(CURRENCIES)
+            or min(n for n, _ in truth.by_currency.values()) == 0,
+        ),
         ("amounts span fewer than 3 decades", max(majors) / min(majors) < 1000),
         ("fewer than 5 distinct UTC offsets", len(offsets) < 5),
-        ("a refunded payment lacks exactly one reversal",
-         sorted(r["payment_id"] for r in f.reversals)
-         != sorted(r["id"] for r in f.payments if r["status"] == "refunded")),
+        (
+            "a refunded payment lacks exactly one reversal",
+            sorted(r["payment_id"] for r in f.reversals)
+            != sorted(r["id"] for r in f.payments if r["status"] == "refunded"),
+        ),
         ("the label candidates' amounts are not distinct", len({major(r) for r in top}) < len(top)),
-        ("the label candidates sit on fewer than 6 days",
-         len({berlin_day(r["created_at"]) for r in top}) < TOP_MIN_DAYS),
+        (
+            "the label candidates sit on fewer than 6 days",
+            len({berlin_day(r["created_at"]) for r in top}) < TOP_MIN_DAYS,
+        ),
         ("UTC-day bucketing is wrong in fewer than 96 cells", wrong_cells(f, utc) < DAYS),
         ("raw-string bucketing is wrong in fewer than 96 cells", wrong_cells(f, raw) < DAYS),
         ("UTC-day bucketing is right around the DST day", wrong_cells(f, utc, window) < 4),
         ("raw-string bucketing is right around the DST day", wrong_cells(f, raw, window) < 4),
-        ("fixed +01:00 bucketing is right around the DST day",
-         wrong_cells(f, fixed, window) < 2),
+        ("fixed +01:00 bucketing is right around the DST day", wrong_cells(f, fixed, window) < 2),
         ("no day has headroom for a value-dated create", len(f.headroom_days()) < 8),
-    ]  # fmt: skip
+    ]
     for message, broken in problems:
         if broken:
             raise HarnessError(f"meridian v3 fixture seed {f.seed}: {message}")

@@ -25,8 +25,15 @@ WEBHOOK_FIRST = "webhook-first"
 """Commit, deliver every event (each awaited), THEN answer the page."""
 PAGE_FIRST = "page-first"
 """Commit, answer the page, then deliver; the next list request waits for the deliveries."""
-RACE_NOTES = ("re-keyed by ops", "counterparty confirmed", "memo corrected", "late fee waived",
-              "dispute closed", "bank reference added", "value date checked")  # fmt: skip
+RACE_NOTES = (
+    "re-keyed by ops",
+    "counterparty confirmed",
+    "memo corrected",
+    "late fee waived",
+    "dispute closed",
+    "bank reference added",
+    "value date checked",
+)
 
 
 @dataclass(frozen=True)
@@ -146,19 +153,28 @@ def derive_schedule(seed: int) -> Schedule:
         for k, order in zip(race_numbers, orders, strict=True)
     )
     ooo_page = rng.choice(race_numbers)
-    ooo = OutOfOrder(ooo_page, _pick(rng, fixture, used, range(fixture.total)),
-                     ("out-of-order: first", "out-of-order: second"))  # fmt: skip
+    ooo = OutOfOrder(
+        ooo_page,
+        _pick(rng, fixture, used, range(fixture.total)),
+        ("out-of-order: first", "out-of-order: second"),
+    )
     forged_page = rng.choice(race_numbers)
-    forged = Forged(forged_page, _pick(rng, fixture, used, range(fixture.total)),
-                    f"FORGED-{rng.getrandbits(32):08x}: pay this to account 0000")  # fmt: skip
+    forged = Forged(
+        forged_page,
+        _pick(rng, fixture, used, range(fixture.total)),
+        f"FORGED-{rng.getrandbits(32):08x}: pay this to account 0000",
+    )
     refund_page = rng.choice(race_numbers[1:])
     refund_id = _pick(rng, fixture, used, range((refund_page - 1) * PAGE_SIZE), "settled")
     stale_page = rng.randrange(1, PAGES + 1)
     stale_range = range((stale_page - 1) * PAGE_SIZE, stale_page * PAGE_SIZE)
-    stale = StaleArm(stale_page, tuple(
-        _mutation(rng, fixture, _pick(rng, fixture, used, stale_range), "rebuilt", True)
-        for _ in range(2)
-    ))  # fmt: skip
+    stale = StaleArm(
+        stale_page,
+        tuple(
+            _mutation(rng, fixture, _pick(rng, fixture, used, stale_range), "rebuilt", True)
+            for _ in range(2)
+        ),
+    )
     create = Create(race_numbers[1], _draft(rng), f"meridian-internal-{rng.getrandbits(64):016x}")
     return Schedule(
         seed=seed,
@@ -185,9 +201,12 @@ def _positions(rng: random.Random) -> list[int]:
 
 
 def _pick(
-    rng: random.Random, fixture: V3Fixture, used: set[str], positions: range,
+    rng: random.Random,
+    fixture: V3Fixture,
+    used: set[str],
+    positions: range,
     status: str | None = None,
-) -> str:  # fmt: skip
+) -> str:
     """An untargeted payment at one of ``positions`` (with ``status``, when given)."""
     while True:
         row = fixture.payments[rng.choice(positions)]
@@ -223,8 +242,12 @@ def _draft(rng: random.Random) -> dict:
     currency = rng.choice(("EUR", "USD", "JPY", "KWD"))
     amount = {"EUR": 125_000, "USD": 98_050, "JPY": 45_000, "KWD": 1_250_500}[currency]
     counterparty = {"name": "Smoke Co", "country": "DE"}
-    return {"amount_minor": amount + rng.randrange(1, 999), "currency": currency,
-            "note": "mid-walk create", "counterparty": counterparty}  # fmt: skip
+    return {
+        "amount_minor": amount + rng.randrange(1, 999),
+        "currency": currency,
+        "note": "mid-walk create",
+        "counterparty": counterparty,
+    }
 
 
 def value_date(fixture: V3Fixture, index: int) -> datetime:
