@@ -1,7 +1,9 @@
-"""Phase ``boot``: both services booted separately, notifierd first, with the vendor
-refusing every connection for the schedule's first 3-8 s (B4); the read stream starts as
-soon as ledgerd answers, and the phase ends when ledgerd's first sync, which nobody asked
-for, has completed (or its budget ran out)."""
+"""Phase ``boot``: both services booted separately, notifierd first, the vendor refusing
+every connection from ledgerd's start for the schedule's 3-8 s (B4), and for as long after
+as it takes a healthy ledgerd to be read once (a slow host must not end the window before
+the harness could see ledgerd serve: that would grade the host, not the app). The read
+stream starts as soon as ledgerd answers; the phase ends when ledgerd's first sync, which
+nobody asked for, has completed (or its budget ran out)."""
 
 from __future__ import annotations
 
@@ -31,31 +33,38 @@ class KitBootObs(BootObs):
 
 
 def boot(ctx: GradeContext, obs: Observations) -> KitBootObs:
-    """Vendor down; boot notifierd, then ledgerd; read local data until the window ends;
-    vendor up; wait for the unprompted first sync (health ``last_sync`` set)."""
+    """Boot notifierd; vendor down; boot ledgerd; read local data until the window ends
+    (and at least one local read was tried on a healthy ledgerd); vendor up; wait for the
+    unprompted first sync (health ``last_sync`` set)."""
     settings, window = ctx.settings, ctx.schedule.vendor_down_s
     ctx.mock.mark_phase("boot")
+    notifierd = ctx.app.boot(NOTIFIERD)  # it never calls the vendor: its boot is no window
     ctx.mock.set_down(True)
     opened = time.monotonic()
     try:
-        notifierd = ctx.app.boot(NOTIFIERD)
         ledgerd = ctx.app.boot(LEDGERD)
-        served = crashed = False
-        if ledgerd.healthy_after_s is not None:
+        healthy, served, crashed = ledgerd.healthy_after_s is not None, False, False
+        if healthy:
             start_sampler(ctx).window(True)
-        while time.monotonic() - opened < window:
-            served = served or any(ctx.call(p, timeout_s=1.0).response.succeeded
-                                   for p in LOCAL_READS)  # fmt: skip
+        while True:
+            served = served or (healthy and any(ctx.call(p, timeout_s=1.0).response.succeeded
+                                               for p in LOCAL_READS))  # fmt: skip
             crashed = crashed or not ctx.app[LEDGERD].running
+            down = time.monotonic() - opened
+            if down >= window and (served or crashed or not healthy):
+                break
+            if down >= window + settings.request_timeout_s:  # tried long enough: it cannot
+                break
             time.sleep(settings.poll_s)
     finally:
         ctx.mock.set_down(False)
+        down = time.monotonic() - opened
     ctx.mock.mark_phase("vendor-up")
     ended = None
-    if ledgerd.healthy_after_s is not None:
+    if healthy:
         ended = until(lambda: _first_sync(ctx), settings.first_sync_budget_s, settings.poll_s * 5)
     crashed = crashed or ended == DIED
-    b4 = B4Window(armed=True, down_s=float(window), bound_after_s=ledgerd.healthy_after_s,
+    b4 = B4Window(armed=True, down_s=round(down, 3), bound_after_s=ledgerd.healthy_after_s,
                   served_while_down=served, crashed=crashed,
                   recovered_unattended=ended == SYNCED)  # fmt: skip
     return KitBootObs(ledgerd=ledgerd, notifierd=notifierd, b4=b4)
