@@ -24,6 +24,11 @@ SENT = "sent"
 CREATE_POLL_S = 0.01
 """How often the vendor's create ledger is read for the app's send: the kill lands within
 this of the create arriving, long before the vendor's hold (6 s) answers it."""
+ANNOUNCE_S = 3.0
+"""How long the kill waits for the vendor's ``payment.created`` of the held create to be
+acknowledged (the spec's webhook answer budget): the send is still held open, but the
+delivery racing it no longer lands on a ledgerd the harness just killed (an attempt the
+harness made fail would count against the app's acknowledgements)."""
 
 
 def workflow(ctx: GradeContext, obs: Observations) -> WorkflowObs:
@@ -69,6 +74,8 @@ def _a2(ctx: GradeContext, draft: str | None) -> tuple:
             why = ("the app sent no create within the kill window" if answered
                    else f"the approve was answered {approve.status}")  # fmt: skip
             return FaultWindow(armed=True, fired=False, unreached=why), None, None
+        created = _app_creates(ctx)[-1].payment_id
+        until(lambda: _announced(ctx, created), ANNOUNCE_S, CREATE_POLL_S)
         kill = kill_and_restart(ctx, "A2", LEDGERD, before,
                                 meanwhile=lambda: ctx.mock.hold_creates(on=False))  # fmt: skip
     finally:
@@ -81,3 +88,9 @@ def _a2(ctx: GradeContext, draft: str | None) -> tuple:
 def _app_creates(ctx: GradeContext) -> list:
     """The creates the app sent (the vendor's own mid-walk create is not one)."""
     return [c for c in ctx.mock.commit_ledger().creates if not c.internal]
+
+
+def _announced(ctx: GradeContext, payment_id: str | None) -> bool:
+    """The vendor's ``payment.created`` for ``payment_id`` was acknowledged 2xx."""
+    return any(d.payment_id == payment_id and d.type == "payment.created" and d.acked
+               for d in ctx.mock.delivery_ledger())  # fmt: skip
