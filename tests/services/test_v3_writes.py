@@ -4,6 +4,8 @@ ledger that counts what they did."""
 
 from __future__ import annotations
 
+import threading
+
 import httpx
 import pytest
 from v3_client import client, serving
@@ -94,9 +96,14 @@ def test_a_key_creates_once_and_replays_the_same_payment_whatever_the_body():
 def test_a_held_create_is_committed_before_the_client_gives_up_and_a_replay_returns_it():
     with serving(seed=2) as mock, client(mock) as http:
         mock.hold_creates(1.0)
+        seen: list = []
+        waiter = threading.Thread(target=lambda: seen.append(mock.wait_for_create(0, 60)))
+        waiter.start()  # waiting before the create arrives: woken by it, not by the bound
         with pytest.raises(httpx.ReadTimeout):
             http.post("/v3/payments", json=DRAFT, headers={"Idempotency-Key": "a2"}, timeout=0.3)
-        attempt = mock.wait_for_create(0, timeout=5)
+        waiter.join(10)
+        assert not waiter.is_alive()
+        (attempt,) = seen
         assert attempt is not None and attempt.outcome == "created"
         mock.hold_creates(on=False)
         retry = http.post("/v3/payments", json=DRAFT, headers={"Idempotency-Key": "a2"})

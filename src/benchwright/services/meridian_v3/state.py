@@ -44,6 +44,8 @@ class State:
     def __init__(self, fixture: V3Fixture) -> None:
         self.fixture = fixture
         self.lock = threading.RLock()
+        self.created = threading.Condition(self.lock)
+        """Notified at every create attempt (a grader waits on it for the A2 window)."""
         self.reset()
 
     def reset(self) -> None:
@@ -161,7 +163,7 @@ class State:
                 self.idempotency[key] = known
                 event = self._event("payment.created", row, None)
                 self._record(row, "create", None, event)
-            self.creates.append(
+            self._attempted(
                 CreateAttempt(
                     key,
                     outcome,
@@ -177,7 +179,7 @@ class State:
     def refused_create(self, key: str, code: str, draft: dict) -> None:
         """Log a create the vendor refused (400) in the create ledger."""
         with self.lock:
-            self.creates.append(
+            self._attempted(
                 CreateAttempt(
                     key, code, None, draft.get("amount_minor"), draft.get("currency"), time.time()
                 )
@@ -189,6 +191,10 @@ class State:
             fake = _copy(self.rows[payment_id]) | {"note": note}
             fake["version"] += 1
             return self._event("payment.updated", fake, None)
+
+    def _attempted(self, attempt: CreateAttempt) -> None:
+        self.creates.append(attempt)
+        self.created.notify_all()
 
     def _record(self, row: dict, source: str, txn: dict | None, event: Event | None) -> Commit:
         commit = Commit(
