@@ -83,7 +83,8 @@ def test_a_refund_is_one_group_of_two_parts_and_moves_the_truth_atomically():
     assert len(txns) == 1 and consumer.store.rows[target]["status"] == "refunded"
     after, currency = mock.truth(), reversal.reversal["currency"]
     assert after.reversals[currency][0] == before.reversals[currency][0] + 1
-    assert mock.truth(commit.seq - 1) == before
+    assert mock.truth(commit.seq - 1) == before and reversal.seq == commit.seq
+    assert mock.truth(commit.seq) == after  # never half of the group at any point
 
 
 def test_while_down_every_connection_is_dropped_and_deliveries_wait():

@@ -106,10 +106,6 @@ class V3Fixture:
         """The 96 consecutive Berlin calendar days of the span."""
         return tuple(self.first_day + timedelta(days=d) for d in range(DAYS))
 
-    @property
-    def last_day(self) -> date:
-        return self.days[-1]
-
     @cached_property
     def by_id(self) -> dict[str, int]:
         """Payment id -> serve position."""

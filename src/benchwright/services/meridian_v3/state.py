@@ -110,8 +110,9 @@ class State:
     def refund(
         self, payment_id: str, *, source: str, announce: bool = True
     ) -> tuple[Commit, ReversalCommit, Event | None, Event | None]:
-        """Refund atomically: the flip to ``refunded`` and the reversal commit together,
-        one transaction group (``txn``) of two parts: 1 the payment, 2 the reversal."""
+        """Refund atomically: the flip to ``refunded`` and the reversal are ONE commit (one
+        ``seq``, so no point of the ledger holds half of it), announced as a transaction
+        group (``txn``) of two parts: 1 the payment, 2 the reversal."""
         with self.lock:
             txn_id = f"txn_{next(self._txns):04d}"
             group = {"id": txn_id, "of": 2}
@@ -133,7 +134,7 @@ class State:
             self.reversals.append(reversal)
             part = group | {"part": 2}
             event = self._event("reversal.created", reversal, part) if announce else None
-            rev_commit = ReversalCommit(next(self._seq), dict(reversal), txn_id, time.time())
+            rev_commit = ReversalCommit(commit.seq, dict(reversal), txn_id, time.time())
             self.reversal_commits.append(rev_commit)
             return commit, rev_commit, flip, event
 
