@@ -8,6 +8,10 @@ from v3_client import AUTH, client, serving
 
 from benchwright.services.meridian_v3.paging import encode_cursor
 
+KEYS = {"id", "amount_minor", "currency", "created_at", "settled_at", "status", "version",
+        "note", "counterparty"}  # fmt: skip
+"""The documented keys of a payment."""
+
 
 def test_every_route_but_the_docs_needs_the_bearer_key():
     with serving() as mock, httpx.Client(base_url=mock.base_url) as anon:
@@ -30,17 +34,7 @@ def test_pages_hold_64_with_etag_and_generation_and_a_cursor_to_the_next():
         assert first.headers["etag"].startswith('"') and first.headers["x-collection-generation"]
         second = http.get("/v3/payments", params={"cursor": body["next_cursor"]}).json()
         assert second["data"][0]["id"] == "pay_00065"
-        assert set(body["data"][0]) == {
-            "id",
-            "amount_minor",
-            "currency",
-            "created_at",
-            "settled_at",
-            "status",
-            "version",
-            "note",
-            "counterparty",
-        }
+        assert set(body["data"][0]) == KEYS
 
 
 def test_an_unchanged_page_answers_304_with_the_same_generation_a_changed_one_200():

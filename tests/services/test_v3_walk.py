@@ -5,10 +5,29 @@ right client from a wrong one."""
 
 from __future__ import annotations
 
-import pytest
-from v3_client import Store, Walker, client, consumer_for, serving
+from dataclasses import dataclass
 
-from benchwright.services.meridian_v3 import PAGE_FIRST, PAGES, WEBHOOK_FIRST
+import pytest
+from v3_client import Consumer, Store, Walker, client, consumer_for, serving
+
+from benchwright.services.meridian_v3 import (
+    PAGE_FIRST,
+    PAGES,
+    WEBHOOK_FIRST,
+    MeridianV3Mock,
+    derive_schedule,
+)
+
+RACED_SEED = 8
+
+
+@dataclass(frozen=True)
+class Raced:
+    """One first walk by a documented client with a documented consumer registered."""
+
+    mock: MeridianV3Mock
+    walker: Walker
+    consumer: Consumer
 
 
 def _walk(mock, store=None, **knobs) -> Walker:
@@ -18,10 +37,24 @@ def _walk(mock, store=None, **knobs) -> Walker:
     return walker
 
 
-def test_a_documented_walk_resumes_the_drop_and_the_500_and_the_ledger_says_so():
-    with serving(seed=3) as mock:
-        walker = _walk(mock)
-        ledger = mock.walk_ledger()
+def _raced(seed: int) -> Raced:
+    with serving(seed) as mock:
+        store = Store()
+        with consumer_for(mock, store) as consumer:
+            walker = _walk(mock, store)
+            assert mock.wait_deliveries(15)
+    return Raced(mock, walker, consumer)
+
+
+@pytest.fixture(scope="module")
+def raced() -> Raced:
+    """Shared by the tests that only read its ledgers (each walk takes seconds)."""
+    return _raced(RACED_SEED)
+
+
+def test_a_documented_walk_resumes_the_drop_and_the_500_and_the_ledger_says_so(raced):
+    mock, walker = raced.mock, raced.walker
+    ledger = mock.walk_ledger()
     assert ledger.started and ledger.completed and ledger.restarts == 0
     assert ledger.pages_served == ledger.distinct_pages == PAGES == len(walker.pages)
     drop, error = ledger.drop, ledger.error
@@ -63,14 +96,11 @@ def test_the_walk_bound_is_captured_and_limit_is_ignored_and_noted():
     assert ledger.undocumented_params == 1 and ledger.pages_served == 1 and not ledger.completed
 
 
-def test_racing_webhooks_keep_their_barrier_order_and_a_correct_consumer_converges():
-    with serving(seed=5) as mock:
-        store = Store()
-        with consumer_for(mock, store) as consumer:
-            walker = _walk(mock, store)
-            assert mock.wait_deliveries(15)
-        ledger, schedule = mock.commit_ledger(), mock.schedule
-        deliveries = mock.delivery_ledger()
+def test_racing_webhooks_keep_their_barrier_order_and_a_correct_consumer_converges(raced):
+    mock, walker, consumer = raced.mock, raced.walker, raced.consumer
+    store = walker.store
+    ledger, schedule = mock.commit_ledger(), mock.schedule
+    deliveries = mock.delivery_ledger()
     page_tick = {page: tick for tick, page in walker.pages}
     arrived = {}
     for tick, event, _body, _header in consumer.arrivals:
@@ -98,12 +128,8 @@ def test_racing_webhooks_keep_their_barrier_order_and_a_correct_consumer_converg
     assert ooo["note"] == schedule.out_of_order.notes[1]
 
 
-def test_the_schedule_delivers_each_trap_once_in_its_seeded_order():
-    with serving(seed=8) as mock:
-        with consumer_for(mock):
-            _walk(mock)
-            assert mock.wait_deliveries(15)
-        deliveries, schedule = mock.delivery_ledger(), mock.schedule
+def test_the_schedule_delivers_each_trap_once_in_its_seeded_order(raced):
+    deliveries, schedule = raced.mock.delivery_ledger(), raced.mock.schedule
     kinds = [d.kind for d in deliveries]
     assert kinds.count("forged") == 1 and kinds.count("duplicate") == 1
     assert all(d.acked for d in deliveries if d.kind != "forged")
@@ -121,10 +147,8 @@ def test_the_schedule_delivers_each_trap_once_in_its_seeded_order():
     assert len(created) == 1 and created[0].race_page == schedule.create.page
 
 
-def test_duplicates_are_byte_identical_and_the_forged_signature_never_verifies():
-    with serving(seed=8) as mock, consumer_for(mock) as consumer:
-        _walk(mock)
-        assert mock.wait_deliveries(15)
+def test_duplicates_are_byte_identical_and_the_forged_signature_never_verifies(raced):
+    mock, consumer = raced.mock, raced.consumer
     dup_id = next(d.event_id for d in mock.delivery_ledger() if d.kind == "duplicate")
     copies = [
         (body, header) for _t, event, body, header in consumer.arrivals if event["id"] == dup_id
@@ -150,14 +174,9 @@ def _projection(mock):
     return commits, deliveries, mock.walk_ledger().race_pages_fired
 
 
-@pytest.mark.parametrize("seed", [2])
-def test_the_same_seed_fires_the_same_schedule_twice(seed):
-    runs = []
-    for _ in range(2):
-        with serving(seed) as mock:
-            with consumer_for(mock):
-                _walk(mock)
-                assert mock.wait_deliveries(15)
-            runs.append(_projection(mock))
-    assert runs[0] == runs[1]
-    assert runs[0][2] == mock.schedule.race_page_numbers
+def test_the_same_seed_fires_the_same_schedule_twice(raced):
+    again = _raced(RACED_SEED)
+    assert _projection(again.mock) == _projection(raced.mock)
+    assert again.mock.walk_ledger().race_pages_fired == raced.mock.schedule.race_page_numbers
+    other = derive_schedule(RACED_SEED + 1)
+    assert other.race_page_numbers != raced.mock.schedule.race_page_numbers
