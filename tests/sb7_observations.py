@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from benchwright.model import CheckResult
 from benchwright.probes.http import HttpObservation, JsonRead, parse_wire_json
 from benchwright.services.app import BootObservation
 from benchwright.services.meridian_v3 import (
@@ -31,6 +32,7 @@ from benchwright.services.meridian_v3 import (
     WalkLedger,
     build_fixture_v3,
 )
+from benchwright.suites.sb7.checks import CheckSettings, build_table
 from benchwright.suites.sb7.observations import (
     B4Window,
     BootObs,
@@ -184,7 +186,7 @@ def app_state(upto: int | None = None) -> dict[str, dict]:
              "country": r["counterparty"]["country"],
              "day": _parse(r["created_at"]).astimezone(BERLIN).date().isoformat()}
             for r in found.values()]  # fmt: skip
-    rows.sort(key=lambda r: (_parse(r["created_at"]), r["id"]))
+    rows.sort(key=lambda r: (_parse(r["created_at"]).timestamp(), r["id"]))
     return {r["id"]: r for r in rows}
 
 
@@ -517,3 +519,28 @@ def perfect() -> Observations:
               "partition": partition(), "workflow": workflow(), "final": final(),
               "stream": stream(), "vendor": vendor()}  # fmt: skip
     return Observations(seed=SEED, fixture=fixture(), phases=phases)
+
+
+def row(obs: Observations, check_id: str) -> CheckResult:
+    """One check's row on ``obs``, with the table's absent-phase and blocked rules."""
+    return build_table().evaluate_one(check_id, obs, CheckSettings())
+
+
+def dead_sync() -> Observations:
+    """A correct app in every way but one: its sync never loaded anything."""
+    obs = perfect()
+    empty = answer({"data": [], "total": 0, "limit": 50, "offset": 0})
+    obs = swap(obs, "reads", payments=empty, summary=answer(summary({})))
+    return swap(obs, "final", payments=empty, summary=answer(summary({})))
+
+
+def dead_server() -> Observations:
+    """Ledgerd crashed at boot: every phase after the boot never ran against the app."""
+    output = b"Traceback ...\nModuleNotFoundError: No module named 'app'\n"
+    crashed = booted(None, bound=False, exit_code=1, exited_s=0.3, output=output)
+    phases = {name: perfect()[name] for name in ("tree", "vendor")}
+    phases["boot"] = replace(perfect()["boot"], ledgerd=crashed)
+    why = "the app never became healthy (ledgerd crashed at boot)"
+    down = {p: why for p in ("smoke", "sync1", "reads", "matrix", "resync", "partition",
+                             "workflow", "final", "stream")}  # fmt: skip
+    return Observations(seed=SEED, fixture=fixture(), phases=phases, app_down=down)

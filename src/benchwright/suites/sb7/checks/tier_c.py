@@ -134,9 +134,9 @@ def c_b5_generation_304(obs: Observations, _s) -> CheckResult:
     resync = obs[RESYNC]
     if not resync.b5.armed or not stale.armed:
         return unavailable("c_b5_generation_304", f"{PROBE}the lying 304 was never armed")
+    if sync_dead(obs):
+        return vacuous("c_b5_generation_304")
     if not (resync.b5.fired and stale.fired):
-        if sync_dead(obs):
-            return vacuous("c_b5_generation_304", "the lying 304 never fired")
         return unavailable("c_b5_generation_304", f"{PROBE}the lying 304 never fired: "
                            f"{resync.b5.unreached or 'no reason recorded'}")  # fmt: skip
     stale_rows = stale_masked(stale.masked, resync.b5_after)
