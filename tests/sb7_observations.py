@@ -526,6 +526,7 @@ def row(obs: Observations, check_id: str) -> CheckResult:
     return build_table().evaluate_one(check_id, obs, CheckSettings())
 
 
+@functools.cache
 def dead_sync() -> Observations:
     """A correct app in every way but one: its sync never loaded anything."""
     obs = perfect()
