@@ -95,10 +95,10 @@ def test_the_j_loads_data_diagnostic_never_enters_the_j_mean() -> None:
         (row("sync_completeness", 11_000 / 12_288), 0.8),
         (row("sync_completeness", 0.3), 0.72),
         # data loss, binary rows: confirmed by the score, sized by the leg, capped at 0.5
-        (row("r_no_row_loss", 0.0, rows_kept=0.98), 0.8),
-        (row("r_no_row_loss", 0.0, rows_kept=0.2), 0.68),
-        (row("r_cache_truth", 0.0, mutations_reflected=0.75), 0.8),
-        (row("r_workflow_durability", 0.0, states_intact=0.5), 0.8),
+        (row("r_no_row_loss", 0.0, severity_leg=0.98), 0.8),
+        (row("r_no_row_loss", 0.0, severity_leg=0.2), 0.68),
+        (row("r_cache_truth", 0.0, severity_leg=0.75), 0.8),
+        (row("r_workflow_durability", 0.0, severity_leg=0.5), 0.8),
         # ... and an absent surface brings no fraction: severity input 0
         (row("r_workflow_durability", 0.0), 0.6),
         (row("r_no_row_loss", 0.0), 0.6),
@@ -108,8 +108,8 @@ def test_the_j_loads_data_diagnostic_never_enters_the_j_mean() -> None:
         (row("x_no_lost_write", 0.0), 0.6),
         (row("r_no_dupe_effect", 0.0), 0.6),
         # the DST trap: the multiplier reads the DST-window cells, not the score
-        (row("b_buckets_dst", 0.9, dst_window_exact=1.0), None),
-        (row("b_buckets_dst", 0.99, dst_window_exact=0.95), 0.6),
+        (row("b_buckets_dst", 0.9, severity_leg=1.0), None),
+        (row("b_buckets_dst", 0.99, severity_leg=0.95), 0.6),
         (row("b_buckets_dst", 0.99), 0.6),  # no leg: the score is the input
         # dead primary flow
         (row("j_loads_data", 0.5), None),  # presence: some data visible
@@ -126,36 +126,36 @@ def test_each_critical_prices_its_consequence_class(changed: CheckResult, factor
 
 
 def test_a_held_invariant_multiplies_by_exactly_one_whatever_its_leg_says() -> None:
-    card = run(row("r_no_row_loss", 1.0, rows_kept=0.0),
-               row("b_buckets_dst", 1.0, dst_window_exact=0.0))  # fmt: skip
+    card = run(row("r_no_row_loss", 1.0, severity_leg=0.0),
+               row("b_buckets_dst", 1.0, severity_leg=0.0))  # fmt: skip
     assert applied(card) == {} and card.score == 1.0
 
 
 @pytest.mark.parametrize("leg", [True, "0.9", float("nan"), None])
 def test_a_leg_that_is_no_number_leaves_the_score_as_the_input(leg: Any) -> None:
-    assert applied(run(row("r_no_row_loss", 0.0, rows_kept=leg))) == {"r_no_row_loss": 0.6}
+    assert applied(run(row("r_no_row_loss", 0.0, severity_leg=leg))) == {"r_no_row_loss": 0.6}
 
 
 def test_a_leg_outside_0_1_is_clamped() -> None:
-    assert applied(run(row("r_no_row_loss", 0.0, rows_kept=7))) == {"r_no_row_loss": 0.8}
-    assert applied(run(row("r_no_row_loss", 0.0, rows_kept=-3))) == {"r_no_row_loss": 0.6}
+    assert applied(run(row("r_no_row_loss", 0.0, severity_leg=7))) == {"r_no_row_loss": 0.8}
+    assert applied(run(row("r_no_row_loss", 0.0, severity_leg=-3))) == {"r_no_row_loss": 0.6}
 
 
 def test_non_implementation_never_outscores_one_violation() -> None:
     absent = run(row("r_workflow_durability", 0.0))
-    one_reverted = run(row("r_workflow_durability", 0.0, states_intact=0.5))
+    one_reverted = run(row("r_workflow_durability", 0.0, severity_leg=0.5))
     assert absent.score < one_reverted.score
 
 
 def test_wrong_money_costs_more_than_data_loss_which_costs_more_than_a_dead_flow() -> None:
     money = run(row("x_no_lost_write", 0.0)).score
-    loss = run(row("r_no_row_loss", 0.0, rows_kept=0.99)).score
+    loss = run(row("r_no_row_loss", 0.0, severity_leg=0.99)).score
     flow = run(row("j_workflow_journey", 5 / 7)).score
     assert money < loss < flow < 1.0
 
 
 def test_independent_criticals_compound() -> None:
-    card = run(row("b_money_rendered", 0.0), row("r_workflow_durability", 0.0, states_intact=0.5))
+    card = run(row("b_money_rendered", 0.0), row("r_workflow_durability", 0.0, severity_leg=0.5))
     assert applied(card) == {"b_money_rendered": 0.6, "r_workflow_durability": 0.8}
     assert card.score == round(card.composed * 0.6 * 0.8, 4)
 
@@ -209,7 +209,7 @@ def test_without_its_blocked_by_the_dead_servers_workflow_row_would_multiply_aga
 LOSSY = (
     row("sync_completeness", 0.9),  # ~1,230 payments silently missing
     row("b_total_field", 0.0),
-    row("b_buckets_dst", 0.5, dst_window_exact=0.5),
+    row("b_buckets_dst", 0.5, severity_leg=0.5),
     row("b_money_rendered", 0.0),
     row("c_paged_walk", 0.9),
     row("x_l4_convergence", 0.7),
@@ -242,10 +242,10 @@ def test_vacuous_rows_still_price_zero_through_their_tier() -> None:
 
 
 def test_a_defect_the_root_does_not_explain_still_multiplies() -> None:
-    card = run(*LOSSY, row("r_workflow_durability", 0.0, states_intact=0.5))
+    card = run(*LOSSY, row("r_workflow_durability", 0.0, severity_leg=0.5))
     assert applied(card) == {"sync_completeness": 0.8, "r_workflow_durability": 0.8}
 
 
 def test_a_row_naming_a_root_that_held_gets_no_free_pass() -> None:
-    card = run(row("r_no_row_loss", 0.0, rows_kept=0.9, blocked_by="sync_completeness"))
+    card = run(row("r_no_row_loss", 0.0, severity_leg=0.9, blocked_by="sync_completeness"))
     assert applied(card) == {"r_no_row_loss": 0.8}

@@ -84,7 +84,7 @@ def test_each_heading_says_what_the_scorer_does_with_the_row() -> None:
     assert _sentence("b_buckets_dst") == (
         "Tier B, gamma core; weight 0.720 % of the score. CRITICAL (wrong-money): multiplies "
         "the score by 0.6 + 0.4 x severity, severity read from the evidence "
-        "`dst_window_exact`, 0 on any shortfall."
+        "`severity_leg`, 0 on any shortfall."
     )
     assert "severity 0 below 0.4, else the score. Root of 14 rows" in _sentence("server_runs")
     assert "capped at 0.5 on any shortfall" in _sentence("sync_completeness")
