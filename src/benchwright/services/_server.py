@@ -7,6 +7,7 @@ readiness is the server's own ``started`` flag, never a sleep.
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
@@ -32,6 +33,7 @@ class BackgroundServer:
         port: int = 0,
         verbatim_headers: bool = False,
         proxy_headers: bool = True,
+        http_protocol: type[asyncio.Protocol] | None = None,
     ) -> None:
         """Prepare to serve ``app``; nothing is bound until `start`.
 
@@ -47,12 +49,16 @@ class BackgroundServer:
             proxy_headers: uvicorn's default: believe ``X-Forwarded-For`` from a
                 127.0.0.1 peer. False leaves the socket peer in ``request.client`` (the
                 board decides whom to believe itself).
+            http_protocol: uvicorn's HTTP protocol class to use instead of its own choice
+                (an h11 one when ``verbatim_headers``): for a server that must act on the
+                connection itself, as a vendor mock closing one unanswered does.
         """
         self._app = app
         self._host = host
         self._port = port
         self._verbatim = verbatim_headers
         self._proxy_headers = proxy_headers
+        self._http_protocol = http_protocol
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self.port: int | None = None
@@ -82,7 +88,7 @@ class BackgroundServer:
             access_log=False,
             server_header=not self._verbatim,
             date_header=not self._verbatim,
-            http="h11" if self._verbatim else "auto",
+            http=self._http_protocol or ("h11" if self._verbatim else "auto"),
             proxy_headers=self._proxy_headers,
         )
         self._server = uvicorn.Server(config)

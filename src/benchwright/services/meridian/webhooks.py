@@ -42,8 +42,10 @@ class Registration:
     challenge: str
 
     @classmethod
-    def for_url(cls, url: str) -> Registration:
-        sha = hashlib.sha256(f"meridian-wh-{url}".encode()).hexdigest()
+    def for_url(cls, url: str, salt: str = "") -> Registration:
+        """``salt`` (a run's seed, say) makes the secret one nobody can derive from the URL
+        alone; the v2 mock leaves it empty, as the public vendor did."""
+        sha = hashlib.sha256(f"meridian-wh-{salt}{url}".encode()).hexdigest()
         challenge = hashlib.sha256(f"challenge-{sha}".encode()).hexdigest()[:32]
         return cls(url, f"wh_{sha[:12]}", f"whsec_{sha[12:44]}", challenge)
 
@@ -73,7 +75,7 @@ async def register(mock: MeridianMock, request: Request, line: dict) -> Response
     if mock.store.take_register_fault(url_port(url)):
         line.update(handshake=FAULT_HANDSHAKE, register_fault=True)
         return error(400, "verification_failed")
-    handshake = await _handshake(reg, mock.timing.handshake_timeout)
+    handshake = await send_handshake(reg, mock.timing.handshake_timeout)
     line["handshake"] = handshake
     if handshake != "ok":
         return error(400, "verification_failed")
@@ -90,7 +92,7 @@ def url_port(url: str) -> int | None:
         return None
 
 
-async def _handshake(reg: Registration, timeout: float) -> str:
+async def send_handshake(reg: Registration, timeout: float) -> str:
     """POST the unsigned challenge; "ok" when it is echoed back, else why not."""
     body = json.dumps({"type": "webhook.verify", "challenge": reg.challenge}).encode()
     answer = await run_in_threadpool(post_json, reg.url, body, timeout)

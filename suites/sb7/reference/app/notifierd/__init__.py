@@ -1,0 +1,1 @@
+"""notifierd: the idempotent consumer of ledgerd's outbox, and the notifications."""
