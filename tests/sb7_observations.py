@@ -540,7 +540,7 @@ def dead_server() -> Observations:
     output = b"Traceback ...\nModuleNotFoundError: No module named 'app'\n"
     crashed = booted(None, bound=False, exit_code=1, exited_s=0.3, output=output)
     phases = {name: perfect()[name] for name in ("tree", "vendor")}
-    phases["boot"] = replace(perfect()["boot"], ledgerd=crashed)
+    phases["boot"] = BootObs(crashed, booted(0.8), B4Window(True, 5.0, None, False, True, False))
     why = "the app never became healthy (ledgerd crashed at boot)"
     down = {p: why for p in ("smoke", "sync1", "reads", "matrix", "resync", "partition",
                              "workflow", "final", "stream")}  # fmt: skip
