@@ -21,13 +21,6 @@ from typing import Any
 
 from benchwright.probes.http import HttpObservation, JsonRead
 from benchwright.services.app import BootObservation
-from benchwright.services.meridian_v3 import (
-    CommitLedger,
-    Delivery,
-    StaleLedger,
-    V3Fixture,
-    WalkLedger,
-)
 from benchwright.suites.kit.record import PhaseLog
 
 TREE = "tree"
@@ -62,33 +55,184 @@ Json = Mapping[str, Any]
 """A JSON object as the app (or the vendor) sent it."""
 
 
+# ---------------------------------------------------------------- the fixture's truth
+
+
+@dataclass(frozen=True)
+class LoadRow:
+    """One payment as the vendor held it at fixture load."""
+
+    version: int
+    amount_minor: int
+    currency: str
+    status: str
+    created_at: str
+    day: str
+    """The Europe/Berlin calendar date of ``created_at``'s instant (``YYYY-MM-DD``)."""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Reversal:
+    """One reversal the vendor holds (a refunded payment's full amount, its currency)."""
+
+    payment_id: str
+    currency: str
+    amount_minor: int
+
+
+@dataclass(frozen=True)
+class Truth:
+    """The seeded v3 fixture at load: what every expectation is derived from, together with
+    the vendor's post-load commits (`VendorObs.commits`).
+
+    Read by: sync_completeness and b_total_field (``total``), b_buckets_dst (``rows``'
+    days and statuses, ``days``, ``dst_day``), b_viz_records (``rows``' days and order),
+    x_l1 (``rows``' versions), x_m1 (amounts), x_l4/x_m3/x_conservation_residual (the
+    final state derived from ``rows``, ``reversals`` and the commits),
+    r_notification_multiset (``notifications``, the fallback expectation).
+    """
+
+    rows: Mapping[str, LoadRow]
+    """Payment id -> its load state, in the vendor's serve order."""
+    days: tuple[str, ...]
+    """The 96 Berlin days of the span, ascending."""
+    dst_day: str
+    """The seeded Berlin DST transition day."""
+    reversals: tuple[Reversal, ...] = ()
+    """The reversals the vendor holds at load (one per refunded payment)."""
+    notifications: Mapping[str, int] = field(default_factory=dict)
+    """Notification kind -> count the scheduled workflow must materialize (the fixture
+    fallback of r_notification_multiset when the app's ledger is empty)."""
+
+    @property
+    def total(self) -> int:
+        return len(self.rows)
+
+
 # ---------------------------------------------------------------- the vendor's ledgers
 
 
 @dataclass(frozen=True)
-class VendorObs:
-    """The vendor's ground truth, read from the mock after the run (never from the app):
-    the v3 mock's own ledgers (`benchwright.services.meridian_v3`), not re-described."""
+class Commit:
+    """One change the vendor committed after load: a mutation, a create, or a refund.
 
-    ledger: CommitLedger
-    """Every commit, reversal and create (the fixture at load included): x_l1 (committed
-    versions), x_l4/x_m1/x_m3/x_conservation_residual/x_ooo_dup_forged (final state),
-    b_total_field/b_buckets_dst (state at a read's ``commit_mark``), b_viz_records (days),
-    c_send_idempotency and r_no_dupe_effect (creates per key and per amount)."""
+    Read by: x_l1 (the committed ``(payment_id, version)`` set), x_l4 and x_m3 (final
+    state), x_m1 (a created payment's amount), b_buckets_dst and b_total_field (the state
+    at a read's ``commit_mark``), x_ooo_dup_forged (final version of the traps' targets).
+    """
+
+    seq: int
+    """The vendor's global commit sequence."""
+    payment_id: str
+    version: int
+    status: str
+    amount_minor: int
+    currency: str
+    note: str = ""
+    created: bool = False
+    """The commit created the payment (mid-walk create, an approved draft's send)."""
+    day: str | None = None
+    """A created payment's Berlin day (its vendor value date)."""
+    reversal: bool = False
+    """The commit also created the payment's reversal (a refund group)."""
+    txn: str | None = None
+
+
+@dataclass(frozen=True)
+class ListRequest:
+    """One ``GET /v3/payments`` the vendor answered (or dropped), from its request trace.
+
+    Read by: c_paged_walk (sync #1's pages, params, duplicates), c_b1_drop_resume,
+    c_b2_retry_after (the requests after the fault), c_b5_generation_304 (identical
+    conditionals and the unconditional refetch), c_conditional_resync (validators on
+    re-sync requests).
+    """
+
+    seq: int
+    at: float
+    """Seconds on the vendor's clock (only differences are read)."""
+    cursor: str | None
+    """The ``cursor`` query value; None asks for the first page."""
+    params: tuple[str, ...] = ()
+    """Every query parameter name the request carried (``cursor`` included)."""
+    if_none_match: str | None = None
+    status: int | None = 200
+    """None: the vendor dropped the connection unanswered."""
+    page: int | None = None
+    """The 0-based page the answer served (None when nothing was served)."""
+    last: bool = False
+    """The answer closed the walk (``next_cursor`` null)."""
+    fault: str | None = None
+    """The seeded fault this request carried: ``drop`` (B1), ``http500`` (B2),
+    ``stale304`` (B5)."""
+    retry_after_s: float | None = None
+    """The ``Retry-After`` the vendor advertised on a 500."""
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One webhook delivery attempt the vendor made, with the app's answer.
+
+    Read by: c_webhook_discipline (acked fraction, the forged one's status),
+    x_no_lost_write (acked ``(payment_id, version)`` pairs).
+    """
+
+    event_id: str
+    type: str
+    """``payment.created``, ``payment.updated``, ``reversal.created``."""
+    payment_id: str | None
+    version: int | None
+    """The payment's version the event carries (None for a reversal)."""
+    status: int | None
+    """The app's HTTP status; None: no answer (refused, timed out)."""
+    forged: bool = False
+    txn: str | None = None
+
+
+@dataclass(frozen=True)
+class CreateRecord:
+    """One ``POST /v3/payments`` the vendor received.
+
+    Read by: c_send_idempotency (keys, the retry's key), r_no_dupe_effect (payments
+    created for the graded approval).
+    """
+
+    idempotency_key: str | None
+    status: int | None
+    payment_id: str | None
+    """The payment created or replayed (None when the request failed)."""
+    replay: bool
+    """The key was already stored: the vendor returned the same payment."""
+    amount_minor: int | None = None
+    currency: str | None = None
+    counterparty_name: str | None = None
+
+
+@dataclass(frozen=True)
+class VendorTrace:
+    """The vendor's request trace, sliced by the harness's phase marks."""
+
+    sync1: tuple[ListRequest, ...]
+    """List requests of the first sync (from boot until it completed)."""
+    resync: tuple[ListRequest, ...]
+    """List requests of every later sync (after mutations moved the collection)."""
+    load_pages: int = 192
+    """Pages the collection had at load (a first visit beyond them may be unconditional)."""
+
+
+@dataclass(frozen=True)
+class VendorObs:
+    """The vendor's ground truth, read from the mock after the run (never from the app)."""
+
+    commits: tuple[Commit, ...]
+    """Every post-load commit, in commit order (x_l1, x_l4, x_m1, x_m3, residual)."""
+    trace: VendorTrace | None
+    """None: no request trace was recorded (C rows are PROBE UNAVAILABLE)."""
     deliveries: tuple[Delivery, ...] | None
-    """Every webhook delivery with the app's status (None: no delivery ledger):
-    c_webhook_discipline, x_no_lost_write."""
-    walk: WalkLedger | None
-    """The first walk from the trace (None: no trace): c_paged_walk, c_b1_drop_resume
-    (``drop``), c_b2_retry_after (``error``)."""
-    stale: StaleLedger | None
-    """The stale-validator 304 from the trace (None: no trace): c_b5_generation_304,
-    c_conditional_resync (the allowed refetch), r_cache_truth (``masked``)."""
-    sync1_lines: tuple[Json, ...] = ()
-    """The trace's list requests of the first walk (c_paged_walk: the denominator of the
-    undocumented-parameter fraction)."""
-    resync_lines: tuple[Json, ...] = ()
-    """The trace's list requests after the first sync (c_conditional_resync)."""
+    """None: no delivery ledger (c_webhook_discipline, x_no_lost_write unavailable)."""
+    creates: tuple[CreateRecord, ...] | None
+    """None: no create records (c_send_idempotency unavailable)."""
 
 
 # ---------------------------------------------------------------- boots and kills
@@ -243,8 +387,8 @@ class Trap:
     """One of the webhook trust traps of sync #1.
 
     Read by: x_ooo_dup_forged (out-of-order pair, forged signature; the duplicate is
-    graded from the event log; c_webhook_discipline finds the forged delivery in the
-    delivery ledger by its ``kind``).
+    graded from the event log), c_webhook_discipline (the forged delivery is found in
+    the delivery ledger by ``forged``).
     """
 
     fired: bool
@@ -255,12 +399,10 @@ class Trap:
 
 @dataclass(frozen=True)
 class FaultWindow:
-    """A fault window of the schedule (B1 drop, B2 500 + Retry-After, B3 kill, B5 lying
-    304, B6, A1, A2): whether it was arranged and fired. What the client did about the
-    vendor's faults is in the vendor's ledgers (`WalkLedger`, `StaleLedger`).
+    """A vendor-armed fault of a sync (B1 drop, B2 500 + Retry-After, B5 lying 304); the
+    request that carried it is marked ``fault`` in the trace.
 
-    Read by: c_b1_drop_resume, c_b2_retry_after, c_b5_generation_304, r_b3, r_b6,
-    r_cache_truth, r_workflow_durability, c_send_idempotency (A2).
+    Read by: c_b1_drop_resume, c_b2_retry_after, c_b5_generation_304, r_cache_truth.
     """
 
     armed: bool
@@ -333,6 +475,15 @@ class MatrixObs:
 
 
 @dataclass(frozen=True)
+class MaskedMutation:
+    """A mutation the vendor committed behind B5's lying 304."""
+
+    payment_id: str
+    version: int
+    status: str
+
+
+@dataclass(frozen=True)
 class ResyncObs:
     """Later syncs: ledgerd SIGKILLed mid-sync (B3), and the stale-validator 304 (B5)."""
 
@@ -346,9 +497,12 @@ class ResyncObs:
     b3_ids: tuple[str, ...] | None
     """The ``id`` column of ``/api/viz/records`` after the re-sync (duplicates)."""
     b5: FaultWindow
+    b5_masked: tuple[MaskedMutation, ...] = ()
     b5_after: tuple[SpotRead, ...] = ()
-    """The rows the vendor masked behind the lie (`StaleLedger.masked`), read from the app
-    once the B5 sync completed: c_b5_generation_304, r_cache_truth."""
+    """The masked rows read from the app once the B5 sync completed (None rows: the
+    snapshot is missing)."""
+    b5_requests: tuple[ListRequest, ...] = ()
+    """The B5 sync's list requests (the lying 304 marked ``stale304``)."""
 
 
 @dataclass(frozen=True)
@@ -455,9 +609,6 @@ class FinalObs:
     notifier: NotifierObs
     db_dir: tuple[str, ...] | None
     """File names in ``--db-dir`` after the run (None: never listed): a_db_ownership."""
-    scheduled_notifications: Mapping[str, int] = field(default_factory=dict)
-    """Notification kind -> count the workflow the harness drove must materialize:
-    r_notification_multiset's fallback when the app's ledger is empty."""
 
 
 @dataclass(frozen=True)
@@ -496,17 +647,17 @@ class Observations(PhaseLog):
     """The whole sb-7 grading's evidence: the fixture's truth plus one entry per phase."""
 
     seed: int
-    fixture: V3Fixture | None
-    """The seeded v3 collection at load (None: it could not be rendered, and the rows that
-    compare with it are PROBE UNAVAILABLE): sync_completeness, b_total_field and
-    b_buckets_dst (the DST window), b_viz_records."""
+    truth: Truth | None
+    """None: the fixture could not be rendered (rows that compare with it are UNAVAILABLE)."""
 
 
 __all__ = [
     "BOOT", "FINAL", "MATRIX", "PARTITION", "PHASES", "READS", "RESYNC", "SMOKE", "STREAM",
     "SYNC1", "TREE", "VENDOR", "WORKFLOW",
-    "B4Window", "BootObs", "Case", "EventsRead", "FaultWindow", "FinalObs", "Json",
-    "KillRecord", "MatrixObs", "NotifierObs", "Observations", "PageObs", "PartitionObs",
-    "ReadStream", "ReadsObs", "RefundWindow", "ResyncObs", "RowSeen", "SmokeObs", "SpotRead",
-    "StreamRead", "Sync1Obs", "Trap", "TreeObs", "VendorObs", "WorkflowObs", "WriteCall",
+    "B4Window", "BootObs", "Case", "Commit", "CreateRecord", "Delivery", "EventsRead",
+    "FaultWindow", "FinalObs", "Json", "KillRecord", "ListRequest", "LoadRow",
+    "MaskedMutation", "MatrixObs", "NotifierObs", "Observations", "PageObs", "PartitionObs",
+    "ReadStream", "ReadsObs", "RefundWindow", "ResyncObs", "Reversal", "RowSeen",
+    "SmokeObs", "SpotRead", "StreamRead", "Sync1Obs", "Trap", "TreeObs", "Truth",
+    "VendorObs", "VendorTrace", "WorkflowObs", "WriteCall",
 ]  # fmt: skip

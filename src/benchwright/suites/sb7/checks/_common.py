@@ -9,11 +9,11 @@ from typing import Any
 
 from benchwright.model import CheckResult, Status
 from benchwright.scoring.attribution import BLOCKED_BY
-from benchwright.services.meridian_v3 import CommitLedger
 from benchwright.suites.kit.checks import BOOT_ROW, frac, g, is_int, result, unavailable
 from benchwright.suites.kit.checks.settings import LadderSettings
 from benchwright.suites.kit.wire import body
-from benchwright.suites.sb7.observations import FINAL, READS, VENDOR, Json, Observations
+from benchwright.suites.sb7.checks import _truth
+from benchwright.suites.sb7.observations import FINAL, READS, VENDOR, Commit, Json, Observations
 
 N_FIXTURE = 12_288
 """Payments at fixture load (frozen); the truth's own count is used when there is one."""
@@ -36,9 +36,6 @@ PAYMENT_EVENTS = ("payment.created", "payment.updated")
 CROSSING = ("draft.submitted", "draft.approved", "draft.rejected", "reversal.created",
             "payment.sent")  # fmt: skip
 """The event types the outbox carries to the notifier."""
-SENT = ("genuine", "duplicate")
-"""The vendor's delivery kinds of real events (a forged one is graded apart; an
-unregistered one was never sent)."""
 NOTIFYING = ("draft.submitted", "draft.approved", "draft.rejected", "reversal.created")
 """The event types that materialize exactly one notification each."""
 
@@ -105,8 +102,8 @@ def vacuous(check_id: str, why: str = "") -> CheckResult:
 
 
 def expected_total(obs: Observations) -> int:
-    """The fixture's payment count (the frozen 12,288 when there is no fixture)."""
-    return obs.fixture.total if obs.fixture is not None else N_FIXTURE
+    """The fixture's payment count (the frozen 12,288 when there is no truth)."""
+    return obs.truth.total if obs.truth is not None else N_FIXTURE
 
 
 def counts(obs: Observations) -> dict[str, int]:
@@ -145,14 +142,14 @@ def ordered(keys: list[Any]) -> int:
 
 
 def missing_fixture(check_id: str) -> CheckResult:
-    return unavailable(check_id, f"{PROBE}the seeded v3 fixture is missing")
+    return unavailable(check_id, f"{PROBE}the seeded fixture's truth is missing")
 
 
 def ledger_gate(obs: Observations, check_id: str) -> CheckResult | None:
     """The row of a check that compares the app with the vendor's ledger when it cannot:
     no fixture truth or no vendor ledger (PROBE UNAVAILABLE), a dead sync (vacuous);
     None when it can grade."""
-    if obs.fixture is None:
+    if obs.truth is None:
         return missing_fixture(check_id)
     gone = never_ran(obs, check_id, VENDOR, "the vendor's ledger read")
     if gone is not None:
@@ -160,9 +157,15 @@ def ledger_gate(obs: Observations, check_id: str) -> CheckResult | None:
     return vacuous(check_id) if sync_dead(obs) else None
 
 
-def ledger(obs: Observations) -> CommitLedger:
-    """The vendor's commit ledger (callers passed `ledger_gate`, so it was read)."""
-    return obs[VENDOR].ledger
+def commits(obs: Observations) -> tuple[Commit, ...]:
+    """The vendor's post-load commits (none when its ledger was not read)."""
+    vendor = phase(obs, VENDOR)
+    return vendor.commits if vendor is not None else ()
+
+
+def vendor_state(obs: Observations, upto: int | None = None) -> dict[str, _truth.State]:
+    """Every payment as the vendor held it (at quiescence, or after commit ``upto``)."""
+    return _truth.state(obs.truth, commits(obs), upto)  # type: ignore[arg-type]
 
 
 def events_of(obs: Observations, types: tuple[str, ...]) -> list[Json]:

@@ -6,14 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from benchwright.services.meridian_v3 import CreateAttempt
 from benchwright.suites.kit.checks import is_int
 from benchwright.suites.sb7.checks._common import phase
 from benchwright.suites.sb7.observations import (
     PARTITION,
     RESYNC,
     WORKFLOW,
+    CreateRecord,
     KillRecord,
+    MaskedMutation,
     Observations,
     SpotRead,
 )
@@ -27,20 +28,21 @@ def ledger_kills(obs: Observations) -> list[KillRecord]:
     return [k for k in kills if k is not None]
 
 
-def sends_for(creates: Sequence[CreateAttempt], payload: Mapping[str, Any]) -> list[CreateAttempt]:
-    """The creates of the approved draft: its amount in its currency (what the vendor's
-    ``created_per_amount`` counts a doubled payment by)."""
+def sends_for(creates: Sequence[CreateRecord], payload: Mapping[str, Any]) -> list[CreateRecord]:
+    """The creates of the approved draft: its amount in its currency (what the vendor
+    counts a doubled payment by; a create that failed still carries them)."""
     want = (payload.get("amount_minor"), payload.get("currency"))
     return [c for c in creates if (c.amount_minor, c.currency) == want]
 
 
-def stale_masked(masked: Sequence[tuple[str, int]], after: Sequence[SpotRead]) -> list[str]:
-    """The payments committed silently behind the lying 304 whose row the app serves at
-    an older version afterwards (stale served as fresh)."""
+def stale_masked(masked: Sequence[MaskedMutation], after: Sequence[SpotRead]) -> list[str]:
+    """The masked mutations the app's rows do not reflect after B5 (its version below the
+    masked one, or another status)."""
     rows = {s.payment_id: s.row for s in after if isinstance(s.row, dict)}
     stale = []
-    for payment_id, version in masked:
-        served = (rows.get(payment_id) or {}).get("version")
-        if not (is_int(served) and served >= version):
-            stale.append(payment_id)
+    for m in masked:
+        row = rows.get(m.payment_id) or {}
+        version = row.get("version")
+        if not (is_int(version) and version >= m.version and row.get("status") == m.status):
+            stale.append(m.payment_id)
     return stale

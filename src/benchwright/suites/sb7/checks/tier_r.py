@@ -204,9 +204,8 @@ def r_notification_multiset(obs: Observations, _s) -> CheckResult:
         return unavailable("r_notification_multiset", f"{PROBE}the notifications were never read")
     expected = Counter(e["type"] for e in events_of(obs, NOTIFYING))
     source = "the app's ledger"
-    scheduled = obs[FINAL].scheduled_notifications
-    if not expected and scheduled:
-        expected, source = Counter(scheduled), "the schedule the harness drove"
+    if not expected and obs.truth is not None and obs.truth.notifications:
+        expected, source = Counter(obs.truth.notifications), "the fixture's schedule"
     if not expected:
         return unavailable("r_notification_multiset", f"{PROBE}no committed events to derive "
                            "the expected notifications from")  # fmt: skip
@@ -258,10 +257,10 @@ def r_no_dupe_effect(obs: Observations, _s) -> CheckResult:
         return gone
     legs: dict[str, list[str]] = {}
     vendor, flow = phase(obs, VENDOR), phase(obs, WORKFLOW)
-    if vendor is not None and flow is not None and flow.a2.fired:
-        sends = sends_for([c for c in vendor.ledger.creates if not c.internal], flow.a2_payload)
-        made = sorted(str(c.payment_id) for c in sends if c.outcome == "created")
-        legs["vendor payments for the approval"] = made if len(made) > 1 else []
+    if vendor is not None and vendor.creates is not None and flow is not None and flow.a2.fired:
+        made = {c.payment_id for c in sends_for(vendor.creates, dict(flow.a2_payload))
+                if c.payment_id and not c.replay}  # fmt: skip
+        legs["vendor payments for the approval"] = sorted(made) if len(made) > 1 else []
     rows = _notifications(obs)
     if rows is not None:
         seqs = Counter(n.get("event_seq") for n in rows if isinstance(n, dict))
@@ -293,17 +292,15 @@ def r_cache_truth(obs: Observations, _s) -> CheckResult:
         return row
     if sync_dead(obs):
         return vacuous("r_cache_truth")
-    vendor = phase(obs, VENDOR)
-    masked = vendor.stale.masked if vendor is not None and vendor.stale is not None else ()
     rows = {s.payment_id: s.row for s in res.b5_after if isinstance(s.row, dict)}
-    if not rows or not masked:
+    if not rows or not res.b5_masked:
         return unavailable("r_cache_truth", f"{PROBE}no post-B5 snapshot of the masked rows")
-    stale = stale_masked(masked, res.b5_after)
+    stale = stale_masked(res.b5_masked, res.b5_after)
     score = 0.0 if stale else 1.0
-    kept = len(masked) - len(stale)
-    return result("r_cache_truth", score, f"{g(score)}: {kept}/{len(masked)} masked "
+    kept = len(res.b5_masked) - len(stale)
+    return result("r_cache_truth", score, f"{g(score)}: {kept}/{len(res.b5_masked)} masked "
                   f"mutations reflected after the 304{listed('stale served as fresh: ', stale)}",
-                  mutations_reflected=frac(kept, len(masked)))  # fmt: skip
+                  mutations_reflected=frac(kept, len(res.b5_masked)))  # fmt: skip
 
 
 @app_check("r_workflow_durability")

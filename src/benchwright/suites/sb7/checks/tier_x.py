@@ -9,9 +9,9 @@ from collections.abc import Iterable
 from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, frac, g, is_int, result
 from benchwright.suites.kit.wire import body
-from benchwright.suites.sb7.checks import _refund
+from benchwright.suites.sb7.checks import _refund, _truth
 from benchwright.suites.sb7.checks._common import (
-    ledger,
+    commits,
     ledger_gate,
     listed,
     never_ran,
@@ -19,6 +19,7 @@ from benchwright.suites.sb7.checks._common import (
     phase,
     sync_dead,
     vacuous,
+    vendor_state,
 )
 from benchwright.suites.sb7.observations import (
     FINAL,
@@ -42,12 +43,12 @@ def x_l1_no_invented_states(obs: Observations, _s) -> CheckResult:
     vendor's committed history: binary; no observations 0."""
     if (gate := ledger_gate(obs, "x_l1_no_invented_states")) is not None:
         return gate
-    history = ledger(obs).committed_versions()
+    history = _truth.committed(obs.truth, commits(obs))  # type: ignore[arg-type]
     seen = [(pid, v) for _t, pid, v in payment_events(obs) if is_int(v)]
     seen += [(row.payment_id, row.version) for *_, row in stream_rows(obs) if is_int(row.version)]
     if not seen:
         return result("x_l1_no_invented_states", 0.0, "0: no applied or served versions observed")
-    invented = sorted({(p, v) for p, v in seen if (p, v) not in history})
+    invented = sorted({(p, v) for p, v in seen if v not in history.get(p, ())})
     score = 0.0 if invented else 1.0
     tail = listed("invented: ", [f"{p} v{v}" for p, v in invented])
     return result("x_l1_no_invented_states", score, f"{g(score)}: {len(seen)} observed "
@@ -58,7 +59,7 @@ def x_l1_no_invented_states(obs: Observations, _s) -> CheckResult:
 @app_check("x_l2_per_key_order", needs=(FINAL,))
 def x_l2_per_key_order(obs: Observations, _s) -> CheckResult:
     """1 - violations / same-key pairs: each payment event's version strictly above the
-    previous one for that payment, in log order; no events 0."""
+    previous one for that payment, in log order; no events 0; a dead sync vacuous."""
     if sync_dead(obs):
         return vacuous("x_l2_per_key_order")
     events = payment_events(obs)
@@ -116,9 +117,9 @@ def x_l4_convergence(obs: Observations, _s) -> CheckResult:
     final = obs[FINAL]
     if not final.spot:
         return result("x_l4_convergence", 0.0, "0: no final spot reads")
-    truth = ledger(obs).rows_at()
+    truth = vendor_state(obs)
     stale = [s.payment_id for s in final.spot if not _converged(s.row, truth.get(s.payment_id))]
-    want = len(truth)
+    want = obs.truth.total + _truth.created(commits(obs))  # type: ignore[union-attr]
     total = (body(final.payments) or {}).get("total")
     rows = frac(len(final.spot) - len(stale), len(final.spot))
     score = 0.7 * rows + 0.3 * (total == want)
@@ -128,12 +129,12 @@ def x_l4_convergence(obs: Observations, _s) -> CheckResult:
                   f"(want {want}){tail}", stale=stale)  # fmt: skip
 
 
-def _converged(row: object, want: dict | None) -> bool:
+def _converged(row: object, want: _truth.State | None) -> bool:
     return (
         isinstance(row, dict)
         and want is not None
-        and row.get("version") == want["version"]
-        and row.get("status") == want["status"]
+        and row.get("version") == want.version
+        and row.get("status") == want.status
     )
 
 
@@ -158,15 +159,15 @@ def x_m1_amount_immutability(obs: Observations, _s) -> CheckResult:
     committed amount: binary; no amounts 0."""
     if (gate := ledger_gate(obs, "x_m1_amount_immutability")) is not None:
         return gate
-    truth = {pid: row["amount_minor"] for pid, row in ledger(obs).rows_at().items()}
+    truth = vendor_state(obs)
     seen = [(r.payment_id, r.amount_minor) for *_, r in stream_rows(obs)]
     seen += [(s.payment_id, s.row.get("amount_minor")) for s in obs[FINAL].spot
              if isinstance(s.row, dict)]  # fmt: skip
     seen = [(p, a) for p, a in seen if a is not None and p in truth]
     if not seen:
         return result("x_m1_amount_immutability", 0.0, "0: no amounts observed")
-    mutated = sorted({(p, a) for p, a in seen if a != truth[p]})
+    mutated = sorted({(p, a) for p, a in seen if a != truth[p].amount_minor})
     score = 0.0 if mutated else 1.0
-    tail = listed("", [f"{p} {a!r} != {truth[p]}" for p, a in mutated])
+    tail = listed("", [f"{p} {a!r} != {truth[p].amount_minor}" for p, a in mutated])
     return result("x_m1_amount_immutability", score, f"{g(score)}: {len(seen)} amounts "
                   f"observed, {len(mutated)} differ from the vendor's{tail}")  # fmt: skip

@@ -10,16 +10,16 @@ from typing import Any
 from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, frac, g, is_int, result, unavailable
 from benchwright.suites.kit.wire import body
-from benchwright.suites.sb7.checks import _refund
+from benchwright.suites.sb7.checks import _refund, _truth
 from benchwright.suites.sb7.checks._common import (
     PROBE,
-    SENT,
-    ledger,
+    commits,
     ledger_gate,
     listed,
     parts_row,
     payment_events,
     phase,
+    vendor_state,
 )
 from benchwright.suites.sb7.observations import FINAL, READS, SYNC1, VENDOR, Observations
 
@@ -50,11 +50,6 @@ def blocks(summary: Any, key: str) -> dict[str, tuple[Any, Any]]:
             for e in block if isinstance(e, dict)}  # fmt: skip
 
 
-def present(money: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
-    """The currencies that have any payment (a summary lists only those)."""
-    return {c: pair for c, pair in money.items() if pair[0]}
-
-
 def _exact(got: dict[str, tuple], want: dict[str, tuple]) -> tuple[float, list[str]]:
     """The fraction of currencies (either side) whose bucket is exact, and the wrong ones."""
     keys = sorted(set(got) | set(want))
@@ -68,9 +63,10 @@ def x_m3_terminal_conservation(obs: Observations, _s) -> CheckResult:
     against the fixture plus the scripted mutations plus every payment created."""
     if (gate := ledger_gate(obs, "x_m3_terminal_conservation")) is not None:
         return gate
-    summary, truth = body(obs[FINAL].summary), ledger(obs).truth()
-    cur, bad_cur = _exact(blocks(summary, "by_currency"), present(truth.by_currency))
-    rev, bad_rev = _exact(blocks(summary, "reversals"), present(truth.reversals))
+    summary = body(obs[FINAL].summary)
+    cur, bad_cur = _exact(blocks(summary, "by_currency"), _truth.by_currency(vendor_state(obs)))
+    want_rev = _truth.reversals(obs.truth, commits(obs))  # type: ignore[arg-type]
+    rev, bad_rev = _exact(blocks(summary, "reversals"), want_rev)
     if summary is None:
         cur = rev = 0.0
     score = 0.7 * cur + 0.3 * rev
@@ -134,9 +130,10 @@ def x_conservation_residual(obs: Observations, _s) -> CheckResult:
     summary = body(obs[FINAL].summary)
     if summary is None:
         return result("x_conservation_residual", 0.0, "0: no terminal summary")
-    want = present(ledger(obs).truth().by_currency)
+    truth = vendor_state(obs)
+    want = _truth.by_currency(truth)
     served = blocks(summary, "by_currency")
-    lost, dup = _attributed(final_rows(obs), ledger(obs).rows_at())
+    lost, dup = _attributed(final_rows(obs), truth)
     lost, dup = +lost, +dup
     residual: dict[str, Any] = {}
     for c in sorted(set(want) | set(served)):
@@ -154,7 +151,7 @@ def x_conservation_residual(obs: Observations, _s) -> CheckResult:
 
 
 def _attributed(
-    rows: dict[str, list[tuple[Any, Any]]], truth: dict[str, dict]
+    rows: dict[str, list[tuple[Any, Any]]], truth: dict[str, _truth.State]
 ) -> tuple[Counter[str], Counter[str]]:
     """Minor units per currency explained by lost rows (vendor payments the app does not
     hold) and by duplicated rows (served more than once). No records: nothing attributed."""
@@ -162,11 +159,11 @@ def _attributed(
     dup: Counter[str] = Counter()
     if not rows:
         return lost, dup
-    for pid, row in truth.items():
-        copies, currency = len(rows.get(pid, ())), row["currency"]
+    for pid, state in truth.items():
+        copies = len(rows.get(pid, ()))
         if copies == 0:
-            lost[currency] += row["amount_minor"]
-        dup[currency] += max(0, copies - 1) * row["amount_minor"]
+            lost[state.currency] += state.amount_minor
+        dup[state.currency] += max(0, copies - 1) * state.amount_minor
     return lost, dup
 
 
@@ -181,7 +178,8 @@ def x_no_lost_write(obs: Observations, _s) -> CheckResult:
     if deliveries is None:
         return unavailable("x_no_lost_write", f"{PROBE}no delivery-ack records were kept")
     acked = {(d.payment_id, d.version) for d in deliveries
-             if d.kind in SENT and d.payment_id and is_int(d.version) and d.acked}  # fmt: skip
+             if not d.forged and d.payment_id and is_int(d.version)
+             and d.status is not None and 200 <= d.status < 300}  # fmt: skip
     final = _final_versions(obs)
     if not acked or not final:
         return result("x_no_lost_write", 0.0, f"0: {len(acked)} acknowledged deliveries, "
@@ -212,7 +210,7 @@ def x_ooo_dup_forged(obs: Observations, _s) -> CheckResult:
     if (gate := ledger_gate(obs, "x_ooo_dup_forged")) is not None:
         return gate
     sync1, final = phase(obs, SYNC1), obs[FINAL]
-    truth = ledger(obs).rows_at()
+    truth = vendor_state(obs)
     spot = {s.payment_id: s.row for s in final.spot if isinstance(s.row, dict)}
     parts: dict[str, bool] = {}
     for name in ("ooo", "forged"):
@@ -221,7 +219,7 @@ def x_ooo_dup_forged(obs: Observations, _s) -> CheckResult:
             row, want = spot[trap.payment_id], truth.get(trap.payment_id)
             parts[name] = (
                 want is not None
-                and row.get("version") == want["version"]
+                and row.get("version") == want.version
                 and row.get("note") != trap.note
             )
     if final.events.status == 200:
