@@ -23,6 +23,7 @@ from benchwright.probes.http import JsonRead, read_json
 from benchwright.sandbox import Confinement
 from benchwright.services.app import VendorRoute
 from benchwright.services.meridian_v3 import MeridianV3Mock
+from benchwright.services.vendors import MERIDIAN_V3
 from benchwright.suites.kit.context import AppSettings, BaseContext
 from benchwright.suites.kit.services import Service, ServiceGroup
 from benchwright.suites.kit.vendor import vendor_port
@@ -31,8 +32,8 @@ from benchwright.suites.sb7.schedule import HarnessSchedule, derive
 if TYPE_CHECKING:
     from benchwright.suites.sb7.phases.stream import ReadSampler
 
-VENDOR_URL = "http://127.0.0.1:8850"
-"""The v3 vendor's base URL as the public sb-7 harness renders it into the prompt."""
+VENDOR_URL = MERIDIAN_V3.base_url
+"""The v3 vendor's base URL as the prompt renders it (and ledgerd is told: ``--vendor``)."""
 LEDGERD, NOTIFIERD = "ledgerd", "notifierd"
 LEDGER_DB, NOTIFIER_DB = "ledger.db", "notifier.db"
 TOKENS_FILE = "tokens.json"

@@ -8,6 +8,8 @@ from benchwright.suites.sb7.context import GradeContext
 from benchwright.suites.sb7.observations import ListRequest
 
 MARK = "__phase__"
+FAULTS = {"drop": "drop", "error": "http500"}
+"""The vendor trace's fault names -> the record's."""
 
 
 def mark(ctx: GradeContext, name: str) -> int:
@@ -24,19 +26,24 @@ def list_lines(ctx: GradeContext, after: int, before: int | None = None) -> list
 
 
 def list_request(line: dict) -> ListRequest:
-    """One trace line as the record's `ListRequest` (a status of 0 or none: dropped)."""
+    """One trace line as the record's `ListRequest`: a status of 0 (or none) is a dropped
+    connection; ``page`` is 0-based, set when the vendor answered for a page (200 or 304);
+    the vendor's fault names become the record's (``drop``, ``http500``, ``stale304``)."""
     query = line.get("query") or {}
-    retry = line.get("retry_after")
+    status = line.get("status") or None
+    retry = line.get("retry_after_secs")
+    fault = FAULTS.get(line.get("fault") or "") or ("stale304" if line.get("stale_lie") else None)
+    page = line.get("page") if status in (200, 304) else None
     return ListRequest(
         seq=line["seq"],
         at=float(line.get("t") or 0.0),
-        cursor=query.get("cursor"),
+        cursor=query.get("cursor") or None,
         params=tuple(sorted(query)),
         if_none_match=line.get("if_none_match"),
-        status=line.get("status") or None,
-        page=line.get("page"),
+        status=status,
+        page=page - 1 if isinstance(page, int) else None,
         last=bool(line.get("last")),
-        fault=line.get("fault"),
+        fault=fault,
         retry_after_s=float(retry) if retry is not None else None,
     )
 

@@ -13,6 +13,7 @@ from benchwright.suites.sb7.observations import Observations, SmokeObs
 from benchwright.suites.sb7.phases._waits import until
 
 SMOKE_DIR = "smoke-db"
+UP, GONE = "up", "gone"
 
 
 def smoke(ctx: GradeContext, obs: Observations) -> SmokeObs:
@@ -30,8 +31,14 @@ def smoke(ctx: GradeContext, obs: Observations) -> SmokeObs:
         try:
             booted = app.boot()
             url = f"http://127.0.0.1:{notifier.port}"
-            notifier_ok = until(lambda: read_json(url, "/health", timeout_s=2.0).response.succeeded,
-                                settings.boot_budget_s, settings.poll_s * 4)  # fmt: skip
+
+            def notifier_state() -> str | None:  # stop at once when the process is gone
+                if read_json(url, "/health", timeout_s=2.0).response.succeeded:
+                    return UP
+                return None if app.running else GONE
+
+            notifier_ok = until(notifier_state, settings.boot_budget_s,
+                                settings.poll_s * 4) == UP  # fmt: skip
             alive = app.running
         finally:
             app.stop()
@@ -39,4 +46,4 @@ def smoke(ctx: GradeContext, obs: Observations) -> SmokeObs:
     detail = booted.detail if ledger_ok else f"{booted.detail}; last output: " + last_line(
         booted.output_tail)  # fmt: skip
     return SmokeObs(booted=alive and booted.bound, ledgerd_healthy=ledger_ok,
-                    notifierd_healthy=bool(notifier_ok), detail=detail)  # fmt: skip
+                    notifierd_healthy=notifier_ok, detail=detail)  # fmt: skip

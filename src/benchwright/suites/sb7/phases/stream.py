@@ -15,8 +15,10 @@ import itertools
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from benchwright.probes.http import JsonRead, read_json
+from benchwright.services.meridian_v3 import Commit
 from benchwright.suites.kit.wire import body, integer, rows_of
 from benchwright.suites.sb7.context import GradeContext
 from benchwright.suites.sb7.observations import (
@@ -67,6 +69,13 @@ class ReadSampler:
     @property
     def reads(self) -> tuple[StreamRead, ...]:
         return tuple(self._reads)
+
+    def baseline(self, t: float) -> int | None:
+        """The index of the last summary read that started before ``t`` (``time.time()``),
+        or None: the app's state just before something the vendor did at ``t``."""
+        found = [i for i, (wall, read) in enumerate(zip(self.walls, self._reads, strict=False))
+                 if read.summary is not None and wall < t]  # fmt: skip
+        return found[-1] if found else None
 
     def _run(self) -> None:
         for tick in itertools.count():
@@ -133,9 +142,30 @@ def start_sampler(ctx: GradeContext) -> ReadSampler:
 
 
 def stream(ctx: GradeContext, obs: Observations) -> ReadStream:
-    """Stop the read stream (if the final reads have not) and hand over what it read."""
+    """Stop the read stream (if the final reads have not) and hand over what it read, the
+    refund's window narrowed to start at the baseline summary (`refund_baseline`): what
+    the app served before it, while the first walk was still filling the store, is no
+    state of the refund group."""
     sampler = ctx.sampler
     if sampler is None:
         return ReadStream(())
     sampler.stop()
-    return ReadStream(sampler.reads)
+    start = refund_baseline(ctx)
+    return ReadStream(tuple(
+        replace(read, in_refund_window=read.in_refund_window and (start is None or i >= start))
+        for i, read in enumerate(sampler.reads)
+    ))  # fmt: skip
+
+
+def refund_baseline(ctx: GradeContext) -> int | None:
+    """The read stream's index of the last summary read before the vendor committed the
+    refund group (None: no commit, or no summary before it)."""
+    commit = refund_commit(ctx)
+    return ctx.sampler.baseline(commit.t) if commit and ctx.sampler else None
+
+
+def refund_commit(ctx: GradeContext) -> Commit | None:
+    """The vendor's commit refunding the schedule's refund target (None: never made)."""
+    refund = ctx.mock.schedule.refund.payment_id
+    return next((c for c in ctx.mock.commit_ledger().commits if c.payment_id == refund
+                 and c.row.get("status") == "refunded"), None)  # fmt: skip

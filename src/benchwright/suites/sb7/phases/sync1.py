@@ -17,6 +17,7 @@ from benchwright.suites.sb7.observations import (
     Sync1Obs,
     Trap,
 )
+from benchwright.suites.sb7.phases.stream import refund_baseline, refund_commit
 
 AFTER_SYNC1 = "after-sync1"
 """The trace mark closing the first sync's window (`phases.vendor` slices at it)."""
@@ -56,20 +57,14 @@ def _refund(ctx: GradeContext, payment_id: str, fired: bool) -> RefundWindow:
     """The refund group's payment, its refunded version, and the app's per-currency
     reversal totals in the last summary the read stream saw before the vendor committed
     the group (the baseline every later snapshot is compared with)."""
-    ledger = ctx.mock.commit_ledger()
     row = ctx.mock.fixture.payments[ctx.mock.fixture.by_id[payment_id]]
-    commit = next((c for c in ledger.commits if c.payment_id == payment_id
-                   and c.row.get("status") == "refunded"), None)  # fmt: skip
-    before: dict[str, int] = {}
-    if commit is not None and ctx.sampler is not None:
-        summaries = [read.summary for wall, read in zip(ctx.sampler.walls, ctx.sampler.reads,
-                                                        strict=True)
-                     if read.summary is not None and wall < commit.t]  # fmt: skip
-        before = _reversal_totals(summaries[-1]) if summaries else {}
+    commit = refund_commit(ctx)
+    start = refund_baseline(ctx)
+    summary = ctx.sampler.reads[start].summary if ctx.sampler and start is not None else None
     return RefundWindow(armed=True, fired=fired and commit is not None, payment_id=payment_id,
                         currency=row["currency"], amount_minor=row["amount_minor"],
                         version=commit.version if commit else 0,
-                        reversals_before=before)  # fmt: skip
+                        reversals_before=_reversal_totals(summary or {}))  # fmt: skip
 
 
 def _reversal_totals(summary: dict) -> dict[str, int]:

@@ -40,7 +40,7 @@ def vendor(ctx: GradeContext, obs: Observations) -> VendorObs:
         commits=tuple(commit(c, ledger) for c in ledger.commits),
         trace=trace,
         deliveries=tuple(delivery(d) for d in ctx.mock.delivery_ledger() if d.kind != UNSENT),
-        creates=tuple(create(c) for c in ledger.creates if not c.internal),
+        creates=tuple(create(c, ledger) for c in ledger.creates if not c.internal),
     )
 
 
@@ -64,10 +64,16 @@ def delivery(found: VendorDelivery) -> Delivery:
                     found.status or None, forged=found.kind == "forged", txn=txn)  # fmt: skip
 
 
-def create(found: CreateAttempt) -> CreateRecord:
-    """One create the app sent: 201 created, 200 replayed (same key), else a 400."""
+def create(found: CreateAttempt, ledger: CommitLedger) -> CreateRecord:
+    """One create the app sent: 201 created, 200 replayed (same key), else a 400. The
+    vendor's attempt keeps no counterparty: the created (or replayed) payment's is it."""
     amount = found.amount_minor if isinstance(found.amount_minor, int) else None
     currency = found.currency if isinstance(found.currency, str) else None
     status = CREATED_STATUS.get(found.outcome, 400)
     replay = found.outcome == "replayed"
-    return CreateRecord(found.key or None, status, found.payment_id, replay, amount, currency)
+    rows = (
+        c.row for c in ledger.commits if c.payment_id == found.payment_id and c.source == "create"
+    )
+    party = next(rows, {}).get("counterparty") if found.payment_id else None
+    name = party.get("name") if isinstance(party, dict) else None
+    return CreateRecord(found.key or None, status, found.payment_id, replay, amount, currency, name)

@@ -21,6 +21,9 @@ from benchwright.suites.sb7.phases._waits import until
 from benchwright.suites.sb7.schedule import Draft
 
 SENT = "sent"
+CREATE_POLL_S = 0.01
+"""How often the vendor's create ledger is read for the app's send: the kill lands within
+this of the create arriving, long before the vendor's hold (6 s) answers it."""
 
 
 def workflow(ctx: GradeContext, obs: Observations) -> WorkflowObs:
@@ -54,13 +57,14 @@ def _a2(ctx: GradeContext, draft: str | None) -> tuple:
     settings = ctx.settings
     if draft is None:
         return FaultWindow(armed=True, fired=False, unreached="no draft to approve"), None, None
-    creates = len([c for c in ctx.mock.commit_ledger().creates if not c.internal])
+    creates = len(_app_creates(ctx))
     before = ctx.health_count()
     ctx.mock.hold_creates(on=True)
     try:
         approve = ctx.call(f"/api/drafts/{draft}/approve", method="POST", role="checker")
         answered = approve.status == 200
-        held = answered and ctx.mock.wait_for_create(creates, settings.kill_window_s)
+        held = answered and until(lambda: len(_app_creates(ctx)) > creates,
+                                  settings.kill_window_s, CREATE_POLL_S)  # fmt: skip
         if not held:
             why = ("the app sent no create within the kill window" if answered
                    else f"the approve was answered {approve.status}")  # fmt: skip
@@ -72,3 +76,8 @@ def _a2(ctx: GradeContext, draft: str | None) -> tuple:
     state = draft_state(ctx, draft)
     until(lambda: draft_state(ctx, draft) == SENT, settings.quiesce_budget_s, settings.poll_s * 5)
     return FaultWindow(armed=True, fired=True), kill, state
+
+
+def _app_creates(ctx: GradeContext) -> list:
+    """The creates the app sent (the vendor's own mid-walk create is not one)."""
+    return [c for c in ctx.mock.commit_ledger().creates if not c.internal]
