@@ -1,11 +1,11 @@
 """Observation records for the sb-7 check tests, built in code (no servers): `perfect()` is
-what a correct app leaves under the full fault schedule, against the seeded v3 fixture and
-the v3 mock's own ledger records; each test swaps one piece for the defect it proves a
-check catches (`swap`).
+what a correct app leaves under the full fault schedule, against the seeded v3 fixture
+(its truth as the sb-7 grader records it); each test swaps one piece for the defect it
+proves a check catches (`swap`).
 
-The app's side is replayed here from the vendor's commits, independently of the ledger's
-own derivations (``rows_at``, ``truth``), so a wrong derivation in the checks cannot hide
-behind the same derivation on the app's side."""
+The app's side is replayed here independently of `suites.sb7.checks._truth`, so a bug in
+the checks' derivation of the vendor's truth cannot hide behind the same bug on the app's
+side."""
 
 from __future__ import annotations
 
@@ -20,27 +20,22 @@ from zoneinfo import ZoneInfo
 from benchwright.model import CheckResult
 from benchwright.probes.http import HttpObservation, JsonRead, parse_wire_json
 from benchwright.services.app import BootObservation
-from benchwright.services.meridian_v3 import (
-    Commit,
-    CommitLedger,
-    CreateAttempt,
-    Delivery,
-    FaultFacts,
-    ReversalCommit,
-    StaleLedger,
-    V3Fixture,
-    WalkLedger,
-    build_fixture_v3,
-)
+from benchwright.services.meridian_v3 import build_fixture_v3
 from benchwright.suites.sb7.checks import CheckSettings, build_table
+from benchwright.suites.sb7.grader import truth as recorded_truth
 from benchwright.suites.sb7.observations import (
     B4Window,
     BootObs,
     Case,
+    Commit,
+    CreateRecord,
+    Delivery,
     EventsRead,
     FaultWindow,
     FinalObs,
     KillRecord,
+    ListRequest,
+    MaskedMutation,
     MatrixObs,
     NotifierObs,
     Observations,
@@ -57,7 +52,9 @@ from benchwright.suites.sb7.observations import (
     Sync1Obs,
     Trap,
     TreeObs,
+    Truth,
     VendorObs,
+    VendorTrace,
     WorkflowObs,
     WriteCall,
 )
@@ -119,26 +116,18 @@ def swap(obs: Observations, phase: str, **changes: Any) -> Observations:
 # ---------------------------------------------------------------- the fixture and vendor
 
 
-def fixture() -> V3Fixture:
-    return build_fixture_v3(SEED)
+@functools.cache
+def truth() -> Truth:
+    """The seeded v3 fixture at load as the sb-7 grader records it (`grader.truth`)."""
+    return recorded_truth(build_fixture_v3(SEED), SEED)
 
 
-def _load(pid: str) -> dict:
-    return fixture().payments[fixture().by_id[pid]]
-
-
-def _bump(seq: int, pid: str, step: int = 1, *, source: str = "race", txn: str | None = None,
-          **changes: Any) -> Commit:  # fmt: skip
-    row = {**_load(pid), **changes, "version": _load(pid)["version"] + step}
-    return Commit(seq, pid, row["version"], row, source, txn, (f"evt_{seq}",), float(seq))
-
-
-def _create(seq: int, pid: str, amount: int, currency: str, day: str) -> Commit:
-    row = {"id": pid, "amount_minor": amount, "currency": currency,
-           "created_at": f"{day}T10:00:00Z", "settled_at": None, "status": "pending",
-           "version": 1, "note": "",
-           "counterparty": {"name": "New Co", "country": "DE"}}  # fmt: skip
-    return Commit(seq, pid, 1, row, "create", None, (f"evt_{seq}",), float(seq))
+def _bump(seq: int, pid: str, step: int = 1, **changes: Any) -> Commit:
+    load = truth().rows[pid]
+    fields = {"status": load.status, "note": load.note, **changes}
+    return Commit(seq, pid, load.version + step, fields["status"], load.amount_minor,
+                  load.currency, note=fields["note"], reversal=fields.get("reversal", False),
+                  txn=fields.get("txn"))  # fmt: skip
 
 
 @functools.cache
@@ -147,47 +136,37 @@ def commits() -> tuple[Commit, ...]:
     create, the refund group (seq 12 = `READS_MARK`), two masked by B5, the A2 send."""
     found = [_bump(i + 1, pid, note=f"race {i}") for i, pid in enumerate(RACED)]
     found += [_bump(5 + i, RACED[i], step=2, note=f"race again {i}") for i in range(4)]
-    found += [_bump(9, OOO, source="out-of-order", note=STALE_NOTE),
-              _bump(10, OOO, step=2, source="out-of-order", note="fresh note")]  # fmt: skip
-    found += [_create(11, CREATED[0], 777, "USD", fixture().days[40].isoformat())]
-    found += [_bump(12, REFUND, source="refund", txn="txn_9", status="refunded")]
-    found += [_bump(13 + i, pid, source="stale", status="failed") for i, pid in enumerate(MASKED)]
-    found += [_create(15, CREATED[1], 4500, "EUR", fixture().days[41].isoformat())]
+    found += [_bump(9, OOO, note=STALE_NOTE), _bump(10, OOO, step=2, note="fresh note")]
+    found += [Commit(11, CREATED[0], 1, "pending", 777, "USD", created=True, day=truth().days[40])]
+    found += [_bump(12, REFUND, status="refunded", reversal=True, txn="txn_9")]
+    found += [_bump(13 + i, pid, status="failed") for i, pid in enumerate(MASKED)]
+    found += [Commit(15, CREATED[1], 1, "pending", 4500, "EUR", created=True, day=truth().days[41])]
     return tuple(found)
-
-
-def ledger() -> CommitLedger:
-    """The vendor's commit ledger: the fixture, the commits, the refund's reversal, the
-    mid-walk create (the vendor's own) and the A2 send retried under its key."""
-    refunded = _load(REFUND)
-    reversal = {"id": "rev_09999", "payment_id": REFUND, "amount_minor": refunded["amount_minor"],
-                "currency": refunded["currency"], "created_at": "2026-03-01T10:00:00Z"}  # fmt: skip
-    creates = (CreateAttempt("mid-walk", "created", CREATED[0], 777, "USD", 11.0, internal=True),
-               CreateAttempt("key-a2", "created", CREATED[1], 4500, "EUR", 15.0),
-               CreateAttempt("key-a2", "replayed", CREATED[1], 4500, "EUR", 16.0))  # fmt: skip
-    return CommitLedger(fixture().payments, fixture().reversals, fixture().days, commits(),
-                        (ReversalCommit(12, reversal, "txn_9", 12.0),), creates)  # fmt: skip
-
-
-def _parse(text: str) -> datetime:
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 @functools.cache
 def app_state(upto: int | None = None) -> dict[str, dict]:
     """The correct app's rows (the 10 wire keys plus ``day``) after the commits up to
     ``upto``, in (instant, id) order. Do not mutate: cached."""
-    found = {row["id"]: row for row in fixture().payments}
+    rows = {pid: {"id": pid, "amount_minor": r.amount_minor, "currency": r.currency,
+                  "created_at": r.created_at, "settled_at": None, "status": r.status,
+                  "version": r.version, "note": r.note, "counterparty_name": "Aurora",
+                  "country": "DE", "day": r.day}
+            for pid, r in truth().rows.items()}  # fmt: skip
     for c in commits():
-        if upto is None or c.seq <= upto:
-            found[c.payment_id] = c.row
-    rows = [{**{k: v for k, v in r.items() if k != "counterparty"},
-             "counterparty_name": r["counterparty"]["name"],
-             "country": r["counterparty"]["country"],
-             "day": _parse(r["created_at"]).astimezone(BERLIN).date().isoformat()}
-            for r in found.values()]  # fmt: skip
-    rows.sort(key=lambda r: (_parse(r["created_at"]).timestamp(), r["id"]))
-    return {r["id"]: r for r in rows}
+        if upto is not None and c.seq > upto:
+            continue
+        row = rows.setdefault(c.payment_id, {
+            "id": c.payment_id, "amount_minor": c.amount_minor, "currency": c.currency,
+            "created_at": f"{c.day}T10:00:00Z", "settled_at": None, "counterparty_name": "New",
+            "country": "DE", "day": c.day})  # fmt: skip
+        row.update(status=c.status, version=c.version, note=c.note)
+    order = sorted(rows.values(), key=lambda r: (_parse(r["created_at"]).timestamp(), r["id"]))
+    return {r["id"]: r for r in order}
+
+
+def _parse(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 def wire(row: dict) -> dict:
@@ -204,11 +183,11 @@ def summary(rows: dict[str, dict], refunded: bool = True) -> dict:
         entry[0] += 1
         entry[1] += r["amount_minor"]
     revs: dict[str, list[int]] = {}
-    extra = [_load(REFUND)] if refunded else []
-    for r in [*fixture().reversals, *extra]:
-        entry = revs.setdefault(r["currency"], [0, 0])
+    extra = [truth().rows[REFUND]] if refunded else []
+    for r in [*truth().reversals, *extra]:
+        entry = revs.setdefault(r.currency, [0, 0])
         entry[0] += 1
-        entry[1] += r["amount_minor"]
+        entry[1] += r.amount_minor
     return {"count": len(rows), "last_sync": "2026-06-01T10:00:00Z",
             "oldest": "2026-02-28T23:00:00Z", "newest": "2026-06-04T21:00:00Z",
             "by_currency": [{"currency": c, "count": n, "total_minor": t}
@@ -218,7 +197,7 @@ def summary(rows: dict[str, dict], refunded: bool = True) -> dict:
 
 
 def buckets(rows: dict[str, dict]) -> dict:
-    days = [d.isoformat() for d in fixture().days]
+    days = truth().days
     counts: dict[tuple[str, str], int] = {}
     for r in rows.values():
         counts[(r["day"], r["status"])] = counts.get((r["day"], r["status"]), 0) + 1
@@ -236,60 +215,65 @@ def viz(rows: dict[str, dict]) -> dict:
 # ---------------------------------------------------------------- the vendor's ledgers
 
 
-def walk() -> WalkLedger:
-    """The first walk: every page served once, the drop resumed on its cursor, the 500
-    retried once after its Retry-After."""
-    drop = FaultFacts(True, True, "c5", resumed_same_cursor=True, retries=1, waited_secs=0.1)
-    error = FaultFacts(True, True, "c9", resumed_same_cursor=True, retries=1, waited_secs=1.2,
-                       advertised_secs=1.0)  # fmt: skip
-    return WalkLedger(True, True, PAGES, PAGES, 0, drop, error, (3, 7, 11, 15), True, 0)
+def walk(pages: int = PAGES, *, start: float = 0.0) -> list[ListRequest]:
+    """A clean first walk: every page once, cursor ``c<k>``."""
+    return [ListRequest(k, start + 0.1 * k, None if k == 0 else f"c{k}",
+                        () if k == 0 else ("cursor",), page=k, last=k == pages - 1)
+            for k in range(pages)]  # fmt: skip
 
 
-def stale() -> StaleLedger:
-    """B5: the lie at page 3, refetched once unconditionally, two rows masked behind it."""
-    masked = tuple((c.payment_id, c.version) for c in commits() if c.source == "stale")
-    return StaleLedger(True, True, 3, "c3", '"e3"', "g2", 1, 1, masked)
+def sync1_trace() -> tuple[ListRequest, ...]:
+    """The first walk with the connection dropped at page 5 (resumed on the same cursor)
+    and a 500 with Retry-After 1 s at page 9 (retried once, 1.2 s later)."""
+    clean = walk()
+    drop = replace(clean[5], status=None, page=None, fault="drop")
+    failed = replace(clean[9], status=500, page=None, fault="http500", retry_after_s=1.0)
+    retried = replace(clean[9], at=clean[9].at + 1.2)
+    later = [replace(r, at=r.at + 1.3) for r in clean[10:]]
+    return (*clean[:5], drop, *clean[5:9], failed, retried, *later)
 
 
-def list_lines(n: int, *, conditional: bool) -> tuple[dict, ...]:
-    """``n`` list requests as the trace records them (page offsets of 64)."""
-    return tuple({"method": "GET", "path": "/v3/payments", "status": 304 if conditional else 200,
-                  "if_none_match": f'"e{k}"' if conditional else None, "offset": 64 * k}
-                 for k in range(n))  # fmt: skip
-
-
-def resync_lines() -> tuple[dict, ...]:
-    """Every later sync: conditional re-walks, and B5's one unconditional refetch."""
-    again = list_lines(PAGES, conditional=True)
-    refetch = {**again[3], "if_none_match": None, "status": 200}
-    return (*again, *again[:4], refetch, *again[4:8])
+def resync_trace() -> tuple[tuple[ListRequest, ...], tuple[ListRequest, ...]]:
+    """(every later sync's requests, B5's): a conditional re-walk answered 304, then the B5
+    sync whose lying 304 at page 3 is followed by exactly one unconditional refetch."""
+    again = [replace(r, status=304, page=None, if_none_match=f'"e{k}"', at=300 + r.at)
+             for k, r in enumerate(walk())]  # fmt: skip
+    b5 = [replace(r, at=600 + r.at) for r in again[:8]]
+    lie = replace(b5[3], fault="stale304")
+    refetch = replace(b5[3], if_none_match=None, status=200, page=3, at=b5[3].at + 0.05)
+    b5_requests = (*b5[:3], lie, refetch, *b5[4:])
+    return (*again, *b5_requests), b5_requests
 
 
 def deliveries() -> tuple[Delivery, ...]:
-    """Every announced commit delivered and acknowledged 200 (the masked ones are silent),
-    the refund's two parts, the duplicate, the out-of-order pair v+2 first, the forged one
-    answered 401."""
+    """Every commit announced and acknowledged 200 (the masked ones excepted), the duplicate
+    delivery, the out-of-order pair v+2 first, and the forged one answered 401."""
     found = []
-
-    def add(event: str, kind: str, pid: str, version: int | None, status: int = 200) -> None:
-        found.append(Delivery(len(found) + 1, event, kind, "payment.updated", pid, version,
-                              None, 1, status, None, 5.0, float(len(found)), None))  # fmt: skip
-
     for c in commits():
-        if c.source != "stale":
-            add(f"evt_{c.seq}", "genuine", c.payment_id, c.version)
-        if c.source == "refund":
-            add(f"evt_{c.seq}r", "genuine", c.payment_id, None)
+        if c.payment_id in MASKED:
+            continue
+        kind = "payment.created" if c.created else "payment.updated"
+        found.append(Delivery(f"evt_{c.seq}", kind, c.payment_id, c.version, 200, txn=c.txn))
+        if c.reversal:
+            found.append(Delivery(f"evt_{c.seq}r", "reversal.created", c.payment_id, None, 200,
+                                  txn=c.txn))  # fmt: skip
     ooo = [d for d in found if d.payment_id == OOO]
-    found[:] = [d for d in found if d.payment_id != OOO] + ooo[::-1]
-    add("evt_1", "duplicate", RACED[0], commits()[0].version)
-    add("evt_forged", "forged", FORGED, 9, status=401)
+    found = [d for d in found if d.payment_id != OOO] + ooo[::-1]
+    found += [found[0], Delivery("evt_forged", "payment.updated", FORGED, 9, 401, forged=True)]
     return tuple(found)
+
+
+def creates() -> tuple[CreateRecord, ...]:
+    """The A2 send, interrupted by the kill and retried with the same key."""
+    first = CreateRecord("key-a2", None, None, False, 4500, "EUR", "Smoke Co")
+    retry = CreateRecord("key-a2", 200, CREATED[1], False, 4500, "EUR", "Smoke Co")
+    return first, retry
 
 
 # ---------------------------------------------------------------- the app's own ledger
 
 
+@functools.cache
 def events() -> tuple[dict, ...]:
     """The correct app's event log: every load row created by the walk, each commit it
     applied (the stale v+1 of the out-of-order pair only counted), the drafts A1 (submitted,
@@ -302,14 +286,14 @@ def events() -> tuple[dict, ...]:
                       "version": version, "source": source, "txn": txn,
                       "at": "2026-06-01T10:00:00Z", **more})  # fmt: skip
 
-    for row in fixture().payments:
-        add("payment.created", "sync", row["id"], row["version"])
+    for pid, r in truth().rows.items():
+        add("payment.created", "sync", pid, r.version)
     for c in commits():
-        if c.row["note"] == STALE_NOTE:
+        if c.note == STALE_NOTE:
             continue
-        add("payment.created" if c.source == "create" else "payment.updated", "webhook",
-            c.payment_id, c.version, c.txn)  # fmt: skip
-        if c.source == "refund":
+        add("payment.created" if c.created else "payment.updated", "webhook", c.payment_id,
+            c.version, c.txn)  # fmt: skip
+        if c.reversal:
             add("reversal.created", "webhook", c.payment_id, None, c.txn)
     for draft, steps in (("d1", ("created", "submitted")),
                          ("d2", ("created", "submitted", "approved")),
@@ -438,29 +422,32 @@ def stream() -> ReadStream:
 
 def reversals_before() -> dict[str, int]:
     totals: dict[str, int] = {}
-    for r in fixture().reversals:
-        totals[r["currency"]] = totals.get(r["currency"], 0) + r["amount_minor"]
+    for r in truth().reversals:
+        totals[r.currency] = totals.get(r.currency, 0) + r.amount_minor
     return totals
 
 
 def sync1() -> Sync1Obs:
-    load = _load(REFUND)
-    refund = RefundWindow(True, True, REFUND, load["currency"], load["amount_minor"],
-                          load["version"] + 1, reversals_before())  # fmt: skip
+    load = truth().rows[REFUND]
+    refund = RefundWindow(True, True, REFUND, load.currency, load.amount_minor,
+                          load.version + 1, reversals_before())  # fmt: skip
     return Sync1Obs(True, FaultWindow(True, True), FaultWindow(True, True),
                     Trap(True, OOO, STALE_NOTE), Trap(True, FORGED, FORGED_NOTE), Trap(True),
                     refund)  # fmt: skip
 
 
 def kill(name: str, service: str = "ledgerd") -> KillRecord:
-    return KillRecord(name, service, fixture().total, fixture().total, True, True)
+    return KillRecord(name, service, len(truth().rows), len(truth().rows), True, True)
 
 
 def resync() -> ResyncObs:
+    final = app_state()
+    masked = tuple(MaskedMutation(p, final[p]["version"], final[p]["status"]) for p in MASKED)
     return ResyncObs(
-        b3=FaultWindow(True, True), b3_kill=kill("B3"), b3_total=fixture().total + 1,
-        b3_expected=fixture().total + 1, b3_ids=tuple(app_state(READS_MARK)),
-        b5=FaultWindow(True, True), b5_after=spot(MASKED),
+        b3=FaultWindow(True, True), b3_kill=kill("B3"), b3_total=len(truth().rows) + 1,
+        b3_expected=len(truth().rows) + 1, b3_ids=tuple(app_state(READS_MARK)),
+        b5=FaultWindow(True, True), b5_masked=masked, b5_after=spot(MASKED),
+        b5_requests=resync_trace()[1],
     )  # fmt: skip
 
 
@@ -499,14 +486,12 @@ def final() -> FinalObs:
         summary=answer(summary(rows)), viz=answer(viz(rows)), spot=spot(),
         events=EventsRead(200, events()), notifier=notifier,
         db_dir=("ledger.db", "ledger.db-wal", "notifier.db"),
-        scheduled_notifications={"draft.submitted": 3, "draft.approved": 1,
-                                 "draft.rejected": 1, "reversal.created": 1},
     )  # fmt: skip
 
 
 def vendor() -> VendorObs:
-    return VendorObs(ledger(), deliveries(), walk(), stale(),
-                     list_lines(PAGES + 2, conditional=False), resync_lines())  # fmt: skip
+    everything, _b5 = resync_trace()
+    return VendorObs(commits(), VendorTrace(sync1_trace(), everything), deliveries(), creates())
 
 
 @functools.cache
@@ -518,7 +503,7 @@ def perfect() -> Observations:
               "sync1": sync1(), "reads": reads(), "matrix": matrix(), "resync": resync(),
               "partition": partition(), "workflow": workflow(), "final": final(),
               "stream": stream(), "vendor": vendor()}  # fmt: skip
-    return Observations(seed=SEED, fixture=fixture(), phases=phases)
+    return Observations(seed=SEED, truth=truth(), phases=phases)
 
 
 def row(obs: Observations, check_id: str) -> CheckResult:
@@ -544,4 +529,4 @@ def dead_server() -> Observations:
     why = "the app never became healthy (ledgerd crashed at boot)"
     down = {p: why for p in ("smoke", "sync1", "reads", "matrix", "resync", "partition",
                              "workflow", "final", "stream")}  # fmt: skip
-    return Observations(seed=SEED, fixture=fixture(), phases=phases, app_down=down)
+    return Observations(seed=SEED, truth=truth(), phases=phases, app_down=down)

@@ -55,6 +55,6 @@ def test_a_correct_app_multiplies_by_nothing() -> None:
 
 
 def test_without_a_fixture_the_grading_is_unavailable_not_failed() -> None:
-    rows = _rows(replace(perfect(), fixture=None))
+    rows = _rows(replace(perfect(), truth=None))
     assert rows["sync_completeness"].status is Status.UNAVAILABLE
     assert rows["x_m3_terminal_conservation"].status is Status.UNAVAILABLE

@@ -49,7 +49,7 @@ def test_sync_completeness_is_the_evidenced_share_of_the_collection() -> None:
 
 
 def test_sync_completeness_without_the_fixture_is_unavailable() -> None:
-    assert row(replace(perfect(), fixture=None), "sync_completeness").status is Status.UNAVAILABLE
+    assert row(replace(perfect(), truth=None), "sync_completeness").status is Status.UNAVAILABLE
 
 
 @pytest.mark.parametrize(("delta", "want"), [(-1, 0.75), (1, 0.75), (3, 0.5), (-4, 0.5), (9, 0.0)])

@@ -1,6 +1,6 @@
-"""Tier C of sb-7 (§12): the vendor's ledgers of a correct client earn 1.0; one seeded
-misbehaviour (a restart after the drop, two retries, a conditional loop, a fresh key per
-retry, a forged delivery accepted...) lowers exactly its share."""
+"""Tier C of sb-7 (§12): the vendor's trace and ledgers of a correct client earn 1.0; one
+seeded misbehaviour (a restart after the drop, two retries, a conditional loop, a fresh
+key per retry, a forged delivery accepted...) lowers exactly its share."""
 
 from __future__ import annotations
 
@@ -9,49 +9,55 @@ from dataclasses import replace
 import pytest
 from sb7_observations import (
     PAGES,
+    creates,
     dead_sync,
     deliveries,
-    ledger,
-    list_lines,
     perfect,
+    resync_trace,
     row,
-    stale,
     swap,
+    sync1_trace,
     walk,
 )
 
 from benchwright.model import Status
-from benchwright.services.meridian_v3 import CreateAttempt
-from benchwright.suites.sb7.observations import FaultWindow
+from benchwright.suites.sb7.observations import CreateRecord, FaultWindow, VendorTrace
+
+WALK = sync1_trace()
 
 
-def _walk(**changes) -> object:
-    return swap(perfect(), "vendor", walk=replace(walk(), **changes))
+def _sync1(*requests) -> object:
+    trace = perfect()["vendor"].trace
+    return swap(perfect(), "vendor", trace=replace(trace, sync1=tuple(requests)))
+
+
+def _at(fault: str) -> int:
+    return next(i for i, r in enumerate(WALK) if r.fault == fault)
 
 
 def test_paged_walk_min_rules() -> None:
-    assert row(_walk(distinct_pages=150, pages_served=150), "c_paged_walk").score == pytest.approx(
-        150 / PAGES
-    )
-    assert row(_walk(undocumented_params=10), "c_paged_walk").score == pytest.approx(1 - 10 / 194)
-    twice = row(_walk(pages_served=PAGES + 2), "c_paged_walk")
+    short = [r for r in WALK if r.page is None or r.page < 150]
+    assert row(_sync1(*short), "c_paged_walk").score == pytest.approx(150 / PAGES)
+    odd = [replace(r, params=(*r.params, "limit")) if i < 10 else r for i, r in enumerate(WALK)]
+    assert row(_sync1(*odd), "c_paged_walk").score == pytest.approx(1 - 10 / len(WALK))
+    twice = row(_sync1(*WALK, WALK[0], WALK[1]), "c_paged_walk")
     assert twice.score == pytest.approx(1 - 20 / PAGES) and twice.evidence["duplicates"] == 2
 
 
-def test_paged_walk_without_trace_or_pages() -> None:
-    assert row(swap(perfect(), "vendor", walk=None), "c_paged_walk").status is Status.UNAVAILABLE
-    nothing = replace(walk(), pages_served=0, distinct_pages=0)
-    assert row(_walk(pages_served=0, distinct_pages=0), "c_paged_walk").score == 0.0
-    vacuous = row(swap(dead_sync(), "vendor", walk=nothing), "c_paged_walk")
-    assert vacuous.evidence["blocked_by"] == "sync_completeness"
+def test_paged_walk_without_trace_or_requests() -> None:
+    assert row(swap(perfect(), "vendor", trace=None), "c_paged_walk").status is Status.UNAVAILABLE
+    assert row(_sync1(), "c_paged_walk").score == 0.0
+    empty = swap(dead_sync(), "vendor", trace=replace(perfect()["vendor"].trace, sync1=()))
+    assert row(empty, "c_paged_walk").evidence["blocked_by"] == "sync_completeness"
 
 
 def test_a_restart_after_the_drop_costs_a_third() -> None:
-    drop = replace(walk().drop, restarted=True)
-    found = row(_walk(drop=drop), "c_b1_drop_resume")
-    assert found.score == pytest.approx(2 / 3) and "no full restart" in found.detail
-    lost = replace(walk().drop, resumed_same_cursor=False)
-    assert row(_walk(drop=lost, completed=False), "c_b1_drop_resume").score == pytest.approx(1 / 3)
+    at = _at("drop")
+    restarted = row(_sync1(*WALK[: at + 1], walk()[0], *WALK[at + 1 :]), "c_b1_drop_resume")
+    assert restarted.score == pytest.approx(1 / 3)  # not resumed next, and a restart
+    skipped = [*WALK[: at + 1], *WALK[at + 2 : -1]]
+    found = row(_sync1(*skipped), "c_b1_drop_resume")
+    assert found.score == pytest.approx(1 / 3) and "walk completed" in found.detail
 
 
 def test_the_drop_never_firing() -> None:
@@ -65,59 +71,71 @@ def test_the_drop_never_firing() -> None:
     assert dead.score == 0.0 and dead.evidence["blocked_by"] == "sync_completeness"
 
 
-@pytest.mark.parametrize(
-    ("changes", "failing"),
-    [({"retries": 2}, "single retry"), ({"waited_secs": 0.2}, "waited Retry-After"),
-     ({"restarted": True}, "continued")],
-)  # fmt: skip
-def test_retry_after_thirds(changes: dict, failing: str) -> None:
-    found = row(_walk(error=replace(walk().error, **changes)), "c_b2_retry_after")
-    assert found.score == pytest.approx(2 / 3) and failing in found.detail
+def test_retry_after_thirds() -> None:
+    at = _at("http500")
+    failed, retry = WALK[at], WALK[at + 1]
+    twice = row(_sync1(*WALK[: at + 1], replace(retry, status=500), *WALK[at + 1 :]),
+                "c_b2_retry_after")  # fmt: skip
+    assert twice.score == pytest.approx(2 / 3) and "single retry" in twice.detail
+    hasty = replace(retry, at=failed.at + 0.2)
+    early = row(_sync1(*WALK[: at + 1], hasty, *WALK[at + 2 :]), "c_b2_retry_after")
+    assert early.score == pytest.approx(2 / 3) and "waited Retry-After" in early.detail
+    over = row(_sync1(*WALK[: at + 2], walk()[0], *WALK[at + 2 :]), "c_b2_retry_after")
+    assert over.score == pytest.approx(2 / 3) and "continued" in over.detail
+
+
+def _b5(*requests) -> object:
+    return swap(perfect(), "resync", b5_requests=tuple(requests))
 
 
 def test_the_generation_rule_thirds() -> None:
-    looped = swap(perfect(), "vendor", stale=replace(stale(), identical_conditionals=5))
+    requests = perfect()["resync"].b5_requests
+    lie = next(r for r in requests if r.fault == "stale304")
+    looped = _b5(*requests[:3], lie, lie, lie, lie, *requests[4:])
     assert row(looped, "c_b5_generation_304").score == pytest.approx(2 / 3)
-    stale_served = swap(swap(perfect(), "vendor",
-                             stale=replace(stale(), unconditional_refetches=0)),
-                        "resync", b5_after=perfect()["resync"].b5_after[:0])  # fmt: skip
-    assert row(stale_served, "c_b5_generation_304").score == pytest.approx(1 / 3)
-    unarmed = swap(perfect(), "vendor", stale=replace(stale(), armed=False))
+    stale = swap(_b5(*(r for r in requests if r.if_none_match is not None)), "resync",
+                 b5_after=())  # fmt: skip
+    assert row(stale, "c_b5_generation_304").score == pytest.approx(1 / 3)
+    unarmed = swap(perfect(), "resync", b5=FaultWindow(False))
     assert row(unarmed, "c_b5_generation_304").status is Status.UNAVAILABLE
 
 
 def test_an_unconditional_rewalk_is_the_expensive_client() -> None:
-    rewalk = list_lines(PAGES, conditional=False)
-    found = row(swap(perfect(), "vendor", resync_lines=rewalk), "c_conditional_resync")
-    assert found.score == pytest.approx(1 / PAGES, abs=1e-6)
-    assert row(swap(perfect(), "vendor", resync_lines=()), "c_conditional_resync").score == 0.0
+    everything, _b5_requests = resync_trace()
+    bare = tuple(replace(r, if_none_match=None) for r in everything)
+    trace = VendorTrace(sync1_trace(), bare)
+    found = row(swap(perfect(), "vendor", trace=trace), "c_conditional_resync")
+    assert found.score == pytest.approx(1 / len(bare), abs=1e-6)
+    trace = VendorTrace(sync1_trace(), ())
+    assert row(swap(perfect(), "vendor", trace=trace), "c_conditional_resync").score == 0.0
 
 
 def test_webhook_discipline_forged_accepted_and_unacked_deliveries() -> None:
-    accepted = tuple(replace(d, status=200) if d.kind == "forged" else d for d in deliveries())
+    accepted = tuple(replace(d, status=200) if d.forged else d for d in deliveries())
     assert row(swap(perfect(), "vendor", deliveries=accepted),
                "c_webhook_discipline").score == pytest.approx(0.6)  # fmt: skip
-    half = tuple(replace(d, status=0) if d.seq % 2 and d.kind == "genuine" else d
-                 for d in deliveries())  # fmt: skip
-    found = row(swap(perfect(), "vendor", deliveries=half), "c_webhook_discipline")
-    assert 0.4 < found.score < 1.0
+    unanswered = tuple(replace(d, status=None) if d.payment_id == "pay_00010" else d
+                       for d in deliveries())  # fmt: skip
+    found = row(swap(perfect(), "vendor", deliveries=unanswered), "c_webhook_discipline")
+    assert found.score == pytest.approx(0.6 * (found.evidence["events"] - 2)
+                                        / found.evidence["events"] + 0.4)  # fmt: skip
     missing = row(swap(perfect(), "vendor", deliveries=None), "c_webhook_discipline")
     assert missing.status is Status.UNAVAILABLE
 
 
-def _creates(*attempts: CreateAttempt) -> object:
-    return swap(perfect(), "vendor", ledger=replace(ledger(), creates=attempts))
+def _creates(*records: CreateRecord) -> object:
+    return swap(perfect(), "vendor", creates=records)
 
 
 def test_a_fresh_key_per_retry_loses_the_reuse_half() -> None:
-    fresh = _creates(CreateAttempt("k1", "created", "pay_12290", 4500, "EUR", 15.0),
-                     CreateAttempt("k2", "created", "pay_12291", 4500, "EUR", 16.0))  # fmt: skip
+    first, retry = creates()
+    fresh = _creates(first, replace(retry, idempotency_key="key-a2-again"))
     assert row(fresh, "c_send_idempotency").score == 0.5
 
 
 def test_a_keyless_send_loses_both_halves_when_retried() -> None:
-    keyless = _creates(CreateAttempt("", "idempotency_key_required", None, 4500, "EUR", 15.0),
-                       CreateAttempt("k1", "created", "pay_12290", 4500, "EUR", 16.0))  # fmt: skip
+    first, retry = creates()
+    keyless = _creates(replace(first, idempotency_key=None, status=400), retry)
     assert row(keyless, "c_send_idempotency").score == 0.0
 
 
@@ -126,3 +144,5 @@ def test_no_send_after_an_acknowledged_approve_scores_zero() -> None:
     assert found.score == 0.0 and "SEND" in found.detail
     unsent = swap(_creates(), "workflow", a2=FaultWindow(False))
     assert row(unsent, "c_send_idempotency").status is Status.UNAVAILABLE
+    assert row(swap(perfect(), "vendor", creates=None),
+               "c_send_idempotency").status is Status.UNAVAILABLE  # fmt: skip

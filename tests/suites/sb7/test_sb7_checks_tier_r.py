@@ -4,15 +4,15 @@ stale-as-fresh cache, a reverted draft each take exactly their row down."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import pytest
 from sb7_observations import (
-    A2_PAYLOAD,
+    creates,
     crossing,
     dead_sync,
     kill,
-    ledger,
     notifications,
     perfect,
     row,
@@ -20,7 +20,6 @@ from sb7_observations import (
 )
 
 from benchwright.model import Status
-from benchwright.services.meridian_v3 import CreateAttempt
 from benchwright.suites.sb7.observations import EventsRead, FaultWindow, WriteCall
 
 
@@ -126,8 +125,11 @@ def test_the_multiset_falls_back_to_the_schedule_and_needs_a_read() -> None:
         Status.UNAVAILABLE
     )
     no_log = swap(perfect(), "final", events=EventsRead(200, ()))
-    assert row(no_log, "r_notification_multiset").score == 1.0
-    bare = swap(no_log, "final", scheduled_notifications={})
+    schedule = Counter(n["kind"] for n in notifications())
+    planned = replace(no_log, truth=replace(no_log.truth, notifications=schedule))
+    found = row(planned, "r_notification_multiset")
+    assert found.score == 1.0 and "schedule" in found.detail
+    bare = replace(no_log, truth=replace(no_log.truth, notifications={}))
     assert row(bare, "r_notification_multiset").status is Status.UNAVAILABLE
 
 
@@ -151,10 +153,10 @@ def test_no_kill_ever_ran_is_unavailable() -> None:
 
 
 def test_a_fresh_key_per_retry_doubles_the_vendor_payment() -> None:
-    amount, currency = A2_PAYLOAD["amount_minor"], A2_PAYLOAD["currency"]
-    creates = (CreateAttempt("k1", "created", "pay_12290", amount, currency, 15.0),
-               CreateAttempt("k2", "created", "pay_12291", amount, currency, 16.0))  # fmt: skip
-    obs = swap(perfect(), "vendor", ledger=replace(ledger(), creates=creates))
+    first, retry = creates()
+    doubled = (replace(first, payment_id="pay_12291", status=201), replace(retry, status=201,
+               idempotency_key="key-a2-again"))  # fmt: skip
+    obs = swap(perfect(), "vendor", creates=doubled)
     found = row(obs, "r_no_dupe_effect")
     assert found.score == 0.0 and "vendor payments for the approval" in found.detail
 

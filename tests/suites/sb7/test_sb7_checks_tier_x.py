@@ -204,5 +204,5 @@ def test_a_dead_sync_makes_every_x_row_vacuous_under_sync_completeness() -> None
 
 
 def test_missing_fixtures_make_the_ledger_rows_unavailable() -> None:
-    obs = replace(perfect(), fixture=None)
+    obs = replace(perfect(), truth=None)
     assert row(obs, "x_l4_convergence").status is Status.UNAVAILABLE
