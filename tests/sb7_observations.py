@@ -336,8 +336,8 @@ The table renders empty with a progress line rather than blocking behind a spinn
 
 def tree() -> TreeObs:
     files = frozenset({"app/__main__.py", "app/ledgerd.py", "app/notifierd/__main__.py",
-                       "DECISIONS.md", "README.md", "web/index.html", "web/styles.css",
-                       "web/app.js", "web/viz.js"})  # fmt: skip
+                       "DECISIONS.md", "README.md", "app/web/index.html",
+                       "app/web/styles.css", "app/web/app.js", "app/web/viz.js"})  # fmt: skip
     web = {"index.html": "<html><script src='app.js'></script></html>",
            "styles.css": "body{color:#101828}", "app.js": "fetch('/api/payments')",
            "viz.js": "const gl = null;"}  # fmt: skip

@@ -16,7 +16,7 @@ SAFE_WEB = perfect()["tree"].web_text
 def test_a_missing_file_or_service_module_costs_an_eighth() -> None:
     files = perfect()["tree"].files
     assert (
-        row(swap(perfect(), "tree", files=files - {"web/viz.js"}), "a_package_layout").score
+        row(swap(perfect(), "tree", files=files - {"app/web/viz.js"}), "a_package_layout").score
         == 0.875
     )
     moved = (files - {"app/ledgerd.py"}) | {"app/ledger.py"}
