@@ -99,17 +99,26 @@ def _restarted(after: Sequence[ListRequest]) -> bool:
     return False
 
 
+def _first_walk_fault(
+    obs: Observations, check_id: str, window: FaultWindow, fault: str
+) -> CheckResult | tuple[ListRequest, Sequence[ListRequest]]:
+    """The first walk's request that carried ``fault`` and the requests after it, or the
+    row when there is none to grade (no trace, never armed, never fired)."""
+    if (gone := _no_trace(obs, check_id)) is not None:
+        return gone
+    walk = obs[VENDOR].trace.sync1
+    at = _fault_row(obs, check_id, window, walk, fault)
+    return at if isinstance(at, CheckResult) else (walk[at], walk[at + 1 :])
+
+
 @app_check("c_b1_drop_resume", needs=(SYNC1,))
 def c_b1_drop_resume(obs: Observations, _s) -> CheckResult:
     """Thirds: the dropped cursor retried next (resumed), no first-page restart after the
     drop, the walk completed after it."""
-    if (gone := _no_trace(obs, "c_b1_drop_resume")) is not None:
-        return gone
-    walk = obs[VENDOR].trace.sync1
-    at = _fault_row(obs, "c_b1_drop_resume", obs[SYNC1].b1, walk, "drop")
-    if isinstance(at, CheckResult):
-        return at
-    dropped, after = walk[at], walk[at + 1 :]
+    found = _first_walk_fault(obs, "c_b1_drop_resume", obs[SYNC1].b1, "drop")
+    if isinstance(found, CheckResult):
+        return found
+    dropped, after = found
     parts = {
         "resumed": bool(after) and after[0].cursor == dropped.cursor,
         "no full restart": not _restarted(after),
@@ -122,13 +131,10 @@ def c_b1_drop_resume(obs: Observations, _s) -> CheckResult:
 def c_b2_retry_after(obs: Observations, _s) -> CheckResult:
     """Thirds: exactly one retry of the 500's cursor, sent no sooner than Retry-After, and
     the walk continued without a first-page restart."""
-    if (gone := _no_trace(obs, "c_b2_retry_after")) is not None:
-        return gone
-    walk = obs[VENDOR].trace.sync1
-    at = _fault_row(obs, "c_b2_retry_after", obs[SYNC1].b2, walk, "http500")
-    if isinstance(at, CheckResult):
-        return at
-    failed, after = walk[at], walk[at + 1 :]
+    found = _first_walk_fault(obs, "c_b2_retry_after", obs[SYNC1].b2, "http500")
+    if isinstance(found, CheckResult):
+        return found
+    failed, after = found
     retries = [r for r in after if r.cursor == failed.cursor]
     wait = failed.retry_after_s or 0.0
     waited = bool(retries) and retries[0].at - failed.at >= wait - WAIT_SLACK_S
