@@ -12,10 +12,10 @@ from benchwright.suites.sb7.checks._common import (
     PROBE,
     listed,
     missing_fixture,
-    never_ran,
     parts_row,
     sync_dead,
     vacuous,
+    vendor_part,
 )
 from benchwright.suites.sb7.checks._read import sends_for, stale_masked
 from benchwright.suites.sb7.observations import (
@@ -39,12 +39,8 @@ IDENTICAL_MAX = 3
 
 def _no_trace(obs: Observations, check_id: str) -> CheckResult | None:
     """The row when the vendor's trace is missing (PROBE UNAVAILABLE), else None."""
-    gone = never_ran(obs, check_id, VENDOR, "the vendor's ledger read")
-    if gone is not None:
-        return gone
-    if obs[VENDOR].trace is None:
-        return unavailable(check_id, f"{PROBE}no vendor request trace was recorded")
-    return None
+    found = vendor_part(obs, check_id, "trace")
+    return found if isinstance(found, CheckResult) else None
 
 
 @app_check("c_paged_walk", needs=(SYNC1,))
@@ -228,12 +224,9 @@ def c_webhook_discipline(obs: Observations, _s) -> CheckResult:
     answered exactly 401; no acknowledged delivery at all 0."""
     if obs.truth is None:
         return missing_fixture("c_webhook_discipline")
-    gone = never_ran(obs, "c_webhook_discipline", VENDOR, "the vendor's ledger read")
-    if gone is not None:
-        return gone
-    deliveries = obs[VENDOR].deliveries
-    if deliveries is None:
-        return unavailable("c_webhook_discipline", f"{PROBE}no delivery ledger was recorded")
+    deliveries = vendor_part(obs, "c_webhook_discipline", "deliveries")
+    if isinstance(deliveries, CheckResult):
+        return deliveries
     events: dict[str, bool] = {}
     for d in deliveries:
         if not d.forged:
@@ -261,12 +254,9 @@ def c_send_idempotency(obs: Observations, _s) -> CheckResult:
     """Halves: every ``POST /v3/payments`` carried an Idempotency-Key; the interrupted
     send's retry reused the key (when no retry was needed, all-keyed stands in). No send
     after an acknowledged approve 0; no create records UNAVAILABLE."""
-    gone = never_ran(obs, "c_send_idempotency", VENDOR, "the vendor's ledger read")
-    if gone is not None:
-        return gone
-    creates = obs[VENDOR].creates
-    if creates is None:
-        return unavailable("c_send_idempotency", f"{PROBE}no create records were kept")
+    creates = vendor_part(obs, "c_send_idempotency", "creates")
+    if isinstance(creates, CheckResult):
+        return creates
     flow = obs[WORKFLOW]
     if not creates:
         if flow.a2.fired:
