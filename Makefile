@@ -59,6 +59,12 @@ demo-vendorsync: setup
 docs-vendorsync: setup
 	$(BIN)/python -m benchwright.suites.vendorsync.docs_page --write docs/vendorsync.md
 
+# docs/sb7.md's "Checks" chapter, rendered from scorers/sb7.yaml and suites/sb7/checks.yaml
+# (tests/suites/sb7/test_sb7_registry_docs_page.py holds it to them).
+.PHONY: docs-sb7
+docs-sb7: setup
+	$(BIN)/python -m benchwright.suites.sb7.docs_page --write docs/sb7.md
+
 # The quickstart gate: validate the quickstart suite, gate the honest trajectories
 # (must pass), then gate each cheating set (every task must be caught: exit 1).
 # One line per task and trajectory set (gate --brief); tests/test_demo_quickstart.py runs

@@ -1,6 +1,7 @@
 """Observation records for the sb-7 check tests, built in code (no servers): `perfect()` is
-what a correct app leaves under the full fault schedule, against a deterministic 12,288-row
-fixture; each test swaps one piece for the defect it proves a check catches (`swap`).
+what a correct app leaves under the full fault schedule, against the seeded v3 fixture
+(its truth as the sb-7 grader records it); each test swaps one piece for the defect it
+proves a check catches (`swap`).
 
 The app's side is replayed here independently of `suites.sb7.checks._truth`, so a bug in
 the checks' derivation of the vendor's truth cannot hide behind the same bug on the app's
@@ -11,13 +12,17 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import replace
-from datetime import UTC, date, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from benchwright.model import CheckResult
 from benchwright.probes.http import HttpObservation, JsonRead, parse_wire_json
 from benchwright.services.app import BootObservation
+from benchwright.services.meridian_v3 import build_fixture_v3
+from benchwright.suites.sb7.checks import CheckSettings, build_table
+from benchwright.suites.sb7.grader import truth as recorded_truth
 from benchwright.suites.sb7.observations import (
     B4Window,
     BootObs,
@@ -30,7 +35,6 @@ from benchwright.suites.sb7.observations import (
     FinalObs,
     KillRecord,
     ListRequest,
-    LoadRow,
     MaskedMutation,
     MatrixObs,
     NotifierObs,
@@ -41,7 +45,6 @@ from benchwright.suites.sb7.observations import (
     ReadStream,
     RefundWindow,
     ResyncObs,
-    Reversal,
     RowSeen,
     SmokeObs,
     SpotRead,
@@ -56,20 +59,17 @@ from benchwright.suites.sb7.observations import (
     WriteCall,
 )
 
+SEED = 7
 BERLIN = ZoneInfo("Europe/Berlin")
-FIRST_DAY = date(2026, 3, 1)
-DST_DAY = "2026-03-29"
-DAYS, PER_DAY = 96, 128
 STATUSES = ("settled", "pending", "refunded", "failed")
-CURRENCIES = ("EUR", "USD", "JPY", "KWD")
 PAGES = 192
 
-RACED = ("pay_00040", "pay_00041", "pay_00044", "pay_00045")
-OOO = "pay_00060"
-FORGED = "pay_00100"
-REFUND = "pay_00200"
-MASKED = ("pay_00300", "pay_00301")
-CREATED = ("pay_new_1", "pay_new_2")
+RACED = ("pay_00001", "pay_00005", "pay_00006", "pay_00009")
+OOO = "pay_00010"
+FORGED = "pay_00011"
+REFUND = "pay_00012"
+MASKED = ("pay_00007", "pay_00008")
+CREATED = ("pay_12289", "pay_12290")
 A2_PAYLOAD = {"amount_minor": 4500, "currency": "EUR",
               "counterparty": {"name": "Smoke Co", "country": "DE"}, "note": "send"}  # fmt: skip
 STALE_NOTE, FORGED_NOTE = "stale v+1 note", "forged note"
@@ -116,34 +116,10 @@ def swap(obs: Observations, phase: str, **changes: Any) -> Observations:
 # ---------------------------------------------------------------- the fixture and vendor
 
 
-def _instant(day: date, k: int) -> datetime:
-    local = datetime(day.year, day.month, day.day, tzinfo=BERLIN) + timedelta(minutes=11 * k)
-    return local.astimezone(UTC)
-
-
 @functools.cache
 def truth() -> Truth:
-    """96 Berlin days x 128 payments over the 2026-03-29 transition, four statuses and four
-    currencies in turn, created_at written in UTC or in Berlin's offset alternately."""
-    rows: dict[str, LoadRow] = {}
-    for d in range(DAYS):
-        day = FIRST_DAY + timedelta(days=d)
-        for k in range(PER_DAY):
-            n = d * PER_DAY + k
-            at = _instant(day, k)
-            text = at.astimezone(BERLIN).isoformat()
-            text = at.isoformat().replace("+00:00", "Z") if n % 2 else text
-            rows[f"pay_{n:05d}"] = LoadRow(
-                version=1 + n % 3, amount_minor=100 + (n * 7919) % 1_000_000,
-                currency=CURRENCIES[(n // 4) % 4], status=STATUSES[n % 4], created_at=text,
-                day=at.astimezone(BERLIN).date().isoformat(),
-            )  # fmt: skip
-    days = tuple((FIRST_DAY + timedelta(days=d)).isoformat() for d in range(DAYS))
-    reversals = tuple(Reversal(pid, r.currency, r.amount_minor)
-                      for pid, r in rows.items() if r.status == "refunded")  # fmt: skip
-    notes = {"draft.submitted": 3, "draft.approved": 1, "draft.rejected": 1,
-             "reversal.created": 1}  # fmt: skip
-    return Truth(rows, days, DST_DAY, reversals, notes)
+    """The seeded v3 fixture at load as the sb-7 grader records it (`grader.truth`)."""
+    return recorded_truth(build_fixture_v3(SEED), SEED)
 
 
 def _bump(seq: int, pid: str, step: int = 1, **changes: Any) -> Commit:
@@ -161,16 +137,17 @@ def commits() -> tuple[Commit, ...]:
     found = [_bump(i + 1, pid, note=f"race {i}") for i, pid in enumerate(RACED)]
     found += [_bump(5 + i, RACED[i], step=2, note=f"race again {i}") for i in range(4)]
     found += [_bump(9, OOO, note=STALE_NOTE), _bump(10, OOO, step=2, note="fresh note")]
-    found += [Commit(11, CREATED[0], 1, "pending", 777, "USD", created=True, day="2026-04-02")]
+    found += [Commit(11, CREATED[0], 1, "pending", 777, "USD", created=True, day=truth().days[40])]
     found += [_bump(12, REFUND, status="refunded", reversal=True, txn="txn_9")]
     found += [_bump(13 + i, pid, status="failed") for i, pid in enumerate(MASKED)]
-    found += [Commit(15, CREATED[1], 1, "pending", 4500, "EUR", created=True, day="2026-04-03")]
+    found += [Commit(15, CREATED[1], 1, "pending", 4500, "EUR", created=True, day=truth().days[41])]
     return tuple(found)
 
 
+@functools.cache
 def app_state(upto: int | None = None) -> dict[str, dict]:
     """The correct app's rows (the 10 wire keys plus ``day``) after the commits up to
-    ``upto``, in (instant, id) order."""
+    ``upto``, in (instant, id) order. Do not mutate: cached."""
     rows = {pid: {"id": pid, "amount_minor": r.amount_minor, "currency": r.currency,
                   "created_at": r.created_at, "settled_at": None, "status": r.status,
                   "version": r.version, "note": r.note, "counterparty_name": "Aurora",
@@ -184,7 +161,7 @@ def app_state(upto: int | None = None) -> dict[str, dict]:
             "created_at": f"{c.day}T10:00:00Z", "settled_at": None, "counterparty_name": "New",
             "country": "DE", "day": c.day})  # fmt: skip
         row.update(status=c.status, version=c.version, note=c.note)
-    order = sorted(rows.values(), key=lambda r: (_parse(r["created_at"]), r["id"]))
+    order = sorted(rows.values(), key=lambda r: (_parse(r["created_at"]).timestamp(), r["id"]))
     return {r["id"]: r for r in order}
 
 
@@ -296,6 +273,7 @@ def creates() -> tuple[CreateRecord, ...]:
 # ---------------------------------------------------------------- the app's own ledger
 
 
+@functools.cache
 def events() -> tuple[dict, ...]:
     """The correct app's event log: every load row created by the walk, each commit it
     applied (the stale v+1 of the out-of-order pair only counted), the drafts A1 (submitted,
@@ -358,8 +336,8 @@ The table renders empty with a progress line rather than blocking behind a spinn
 
 def tree() -> TreeObs:
     files = frozenset({"app/__main__.py", "app/ledgerd.py", "app/notifierd/__main__.py",
-                       "DECISIONS.md", "README.md", "web/index.html", "web/styles.css",
-                       "web/app.js", "web/viz.js"})  # fmt: skip
+                       "DECISIONS.md", "README.md", "app/web/index.html",
+                       "app/web/styles.css", "app/web/app.js", "app/web/viz.js"})  # fmt: skip
     web = {"index.html": "<html><script src='app.js'></script></html>",
            "styles.css": "body{color:#101828}", "app.js": "fetch('/api/payments')",
            "viz.js": "const gl = null;"}  # fmt: skip
@@ -525,4 +503,30 @@ def perfect() -> Observations:
               "sync1": sync1(), "reads": reads(), "matrix": matrix(), "resync": resync(),
               "partition": partition(), "workflow": workflow(), "final": final(),
               "stream": stream(), "vendor": vendor()}  # fmt: skip
-    return Observations(seed=7, truth=truth(), phases=phases)
+    return Observations(seed=SEED, truth=truth(), phases=phases)
+
+
+def row(obs: Observations, check_id: str) -> CheckResult:
+    """One check's row on ``obs``, with the table's absent-phase and blocked rules."""
+    return build_table().evaluate_one(check_id, obs, CheckSettings())
+
+
+@functools.cache
+def dead_sync() -> Observations:
+    """A correct app in every way but one: its sync never loaded anything."""
+    obs = perfect()
+    empty = answer({"data": [], "total": 0, "limit": 50, "offset": 0})
+    obs = swap(obs, "reads", payments=empty, summary=answer(summary({})))
+    return swap(obs, "final", payments=empty, summary=answer(summary({})))
+
+
+def dead_server() -> Observations:
+    """Ledgerd crashed at boot: every phase after the boot never ran against the app."""
+    output = b"Traceback ...\nModuleNotFoundError: No module named 'app'\n"
+    crashed = booted(None, bound=False, exit_code=1, exited_s=0.3, output=output)
+    phases = {name: perfect()[name] for name in ("tree", "vendor")}
+    phases["boot"] = BootObs(crashed, booted(0.8), B4Window(True, 5.0, None, False, True, False))
+    why = "the app never became healthy (ledgerd crashed at boot)"
+    down = {p: why for p in ("smoke", "sync1", "reads", "matrix", "resync", "partition",
+                             "workflow", "final", "stream")}  # fmt: skip
+    return Observations(seed=SEED, truth=truth(), phases=phases, app_down=down)

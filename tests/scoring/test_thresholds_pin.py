@@ -21,29 +21,31 @@ def _calibrate(path: Path, **changes: Any) -> str:
     return sha256_hex(path.read_bytes())
 
 
+@pytest.mark.parametrize("name", ["sb6", "sb7"])
 def test_a_tampered_calibrated_file_is_refused_naming_both_hashes(
-    write_config: WriteConfig,
+    write_config: WriteConfig, name: str
 ) -> None:
-    config = write_config("sb6")
+    config = write_config(name)
     pin = load_scorer(config).config.thresholds.sha256  # type: ignore[union-attr]
-    actual = _calibrate(config.parent / "sb6-thresholds.json", k_P=1.5)
+    actual = _calibrate(config.parent / f"{name}-thresholds.json", k_P=1.5)
     with pytest.raises(RefusedError) as caught:
         load_scorer(config)
     assert caught.value.exit_code == 3
     assert pin in str(caught.value) and actual in str(caught.value)
 
 
+@pytest.mark.parametrize(("name", "version"), [("sb6", "sb-6.0"), ("sb7", "sb-7.0")])
 def test_a_calibrated_file_matching_its_pin_drops_the_rc_and_the_banner(
-    write_config: WriteConfig,
+    write_config: WriteConfig, name: str, version: str
 ) -> None:
-    config = write_config("sb6")
-    actual = _calibrate(config.parent / "sb6-thresholds.json")
+    config = write_config(name)
+    actual = _calibrate(config.parent / f"{name}-thresholds.json")
     doc = yaml.safe_load(config.read_text())
     doc["thresholds"]["sha256"] = actual
     config.write_text(yaml.safe_dump(doc))
     scorer = load_scorer(config)
     card = compose(perfect_rows(scorer), scorer)
-    assert card.scorer_version == "sb-6.0"
+    assert card.scorer_version == version
     assert card.banner is None and not card.flags.uncalibrated
     assert card.provenance["thresholds_sha256"] == actual
 

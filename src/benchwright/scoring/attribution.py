@@ -22,7 +22,8 @@ BLOCKED_BY = "blocked_by"
 """The evidence key naming the check whose failure kept a row from being measured."""
 
 
-def _short(row: ScoredRow | None) -> bool:
+def fell_short(row: ScoredRow | None) -> bool:
+    """True for a measured row below full marks (a root that failed explains its rows)."""
     return row is not None and row.counted is not None and row.counted < 1.0
 
 
@@ -31,23 +32,26 @@ def attribute(
 ) -> tuple[Attribution, ...]:
     """An `Attribution` for every root that fell short (any shortfall, not only zero).
 
+    A root both named by blocked rows and configured is one defect, so one line: the rows
+    it blocked first, then its configured dependents that fell short too.
+
     Args:
         blocked: check id -> the check whose failure blocked it (``blocked_by`` evidence).
     """
     blocked = blocked or {}
-    found = []
+    found: dict[str, list[str]] = {}
     for root in dict.fromkeys(blocked.values()):
-        row = rows.get(root)
-        if _short(row):
-            short = tuple(d for d, r in blocked.items() if r == root and _short(rows.get(d)))
-            found.append(Attribution(root, row.counted, short))  # type: ignore[union-attr]
+        if fell_short(rows.get(root)):
+            found[root] = [d for d, r in blocked.items() if r == root and fell_short(rows.get(d))]
     for root, dependents in scorer.config.roots.items():
-        row = rows.get(root)
-        if root in blocked or row is None or row.counted is None or not _short(row):
+        if root in blocked or not fell_short(rows.get(root)):
             continue
-        short = tuple(d for d in dependents if _short(rows.get(d)))
-        found.append(Attribution(root, row.counted, short))
-    return tuple(found)
+        listed = found.setdefault(root, [])
+        listed += [d for d in dependents if d not in listed and fell_short(rows.get(d))]
+    return tuple(
+        Attribution(root, rows[root].counted, tuple(deps))  # type: ignore[arg-type]
+        for root, deps in found.items()
+    )
 
 
 def blocked_rows(results: Iterable[CheckResult]) -> dict[str, str]:

@@ -93,6 +93,22 @@ def down_or_broken(obs: Observations, check_id: str, *names: str) -> CheckResult
     return None
 
 
+VENDOR_PARTS = {"trace": "no vendor request trace was recorded",
+                "deliveries": "no delivery ledger was recorded",
+                "creates": "no create records were kept"}  # fmt: skip
+
+
+def vendor_part(obs: Observations, check_id: str, part: str) -> Any:
+    """The vendor's ``trace``, ``deliveries`` or ``creates``, or the row when it is
+    missing: the vendor's ledger never read, or read without that part (PROBE
+    UNAVAILABLE either way; INFRA when the harness broke)."""
+    gone = never_ran(obs, check_id, VENDOR, "the vendor's ledger read")
+    if gone is not None:
+        return gone
+    found = getattr(obs[VENDOR], part)
+    return unavailable(check_id, f"{PROBE}{VENDOR_PARTS[part]}") if found is None else found
+
+
 def vacuous(check_id: str, why: str = "") -> CheckResult:
     """0 because the sync was dead: nothing to grade because nothing loaded. The row names
     ``sync_completeness`` (it explains the shortfall and fires no multiplier of its own)."""

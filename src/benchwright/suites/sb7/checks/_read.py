@@ -29,11 +29,10 @@ def ledger_kills(obs: Observations) -> list[KillRecord]:
 
 
 def sends_for(creates: Sequence[CreateRecord], payload: Mapping[str, Any]) -> list[CreateRecord]:
-    """The creates whose body is the approved draft's (amount, currency, counterparty)."""
-    party = payload.get("counterparty")
-    name = party.get("name") if isinstance(party, dict) else None
-    want = (payload.get("amount_minor"), payload.get("currency"), name)
-    return [c for c in creates if (c.amount_minor, c.currency, c.counterparty_name) == want]
+    """The creates of the approved draft: its amount in its currency (what the vendor
+    counts a doubled payment by; a create that failed still carries them)."""
+    want = (payload.get("amount_minor"), payload.get("currency"))
+    return [c for c in creates if (c.amount_minor, c.currency) == want]
 
 
 def stale_masked(masked: Sequence[MaskedMutation], after: Sequence[SpotRead]) -> list[str]:

@@ -20,9 +20,10 @@ from benchwright.suites.sb7.observations import (
     PageObs,
 )
 
-NAMED = ("app/__main__.py", "DECISIONS.md", "web/index.html", "web/styles.css", "web/app.js",
-         "web/viz.js")  # fmt: skip
-"""The six deliverables the spec names by path."""
+NAMED = ("app/__main__.py", "DECISIONS.md", "app/web/index.html", "app/web/styles.css",
+         "app/web/app.js", "app/web/viz.js")  # fmt: skip
+"""The six deliverables the spec names by path (suites/sb7/spec.md: the page is the four
+files under ``app/web/``, DECISIONS.md at the tree's root)."""
 SERVICES = ("ledgerd", "notifierd")
 HEALTHY_S = 10.0
 """The spec's listening budget for each service."""

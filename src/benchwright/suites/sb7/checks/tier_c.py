@@ -12,10 +12,10 @@ from benchwright.suites.sb7.checks._common import (
     PROBE,
     listed,
     missing_fixture,
-    never_ran,
     parts_row,
     sync_dead,
     vacuous,
+    vendor_part,
 )
 from benchwright.suites.sb7.checks._read import sends_for, stale_masked
 from benchwright.suites.sb7.observations import (
@@ -39,12 +39,8 @@ IDENTICAL_MAX = 3
 
 def _no_trace(obs: Observations, check_id: str) -> CheckResult | None:
     """The row when the vendor's trace is missing (PROBE UNAVAILABLE), else None."""
-    gone = never_ran(obs, check_id, VENDOR, "the vendor's ledger read")
-    if gone is not None:
-        return gone
-    if obs[VENDOR].trace is None:
-        return unavailable(check_id, f"{PROBE}no vendor request trace was recorded")
-    return None
+    found = vendor_part(obs, check_id, "trace")
+    return found if isinstance(found, CheckResult) else None
 
 
 @app_check("c_paged_walk", needs=(SYNC1,))
@@ -99,17 +95,26 @@ def _restarted(after: Sequence[ListRequest]) -> bool:
     return False
 
 
+def _first_walk_fault(
+    obs: Observations, check_id: str, window: FaultWindow, fault: str
+) -> CheckResult | tuple[ListRequest, Sequence[ListRequest]]:
+    """The first walk's request that carried ``fault`` and the requests after it, or the
+    row when there is none to grade (no trace, never armed, never fired)."""
+    if (gone := _no_trace(obs, check_id)) is not None:
+        return gone
+    walk = obs[VENDOR].trace.sync1
+    at = _fault_row(obs, check_id, window, walk, fault)
+    return at if isinstance(at, CheckResult) else (walk[at], walk[at + 1 :])
+
+
 @app_check("c_b1_drop_resume", needs=(SYNC1,))
 def c_b1_drop_resume(obs: Observations, _s) -> CheckResult:
     """Thirds: the dropped cursor retried next (resumed), no first-page restart after the
     drop, the walk completed after it."""
-    if (gone := _no_trace(obs, "c_b1_drop_resume")) is not None:
-        return gone
-    walk = obs[VENDOR].trace.sync1
-    at = _fault_row(obs, "c_b1_drop_resume", obs[SYNC1].b1, walk, "drop")
-    if isinstance(at, CheckResult):
-        return at
-    dropped, after = walk[at], walk[at + 1 :]
+    found = _first_walk_fault(obs, "c_b1_drop_resume", obs[SYNC1].b1, "drop")
+    if isinstance(found, CheckResult):
+        return found
+    dropped, after = found
     parts = {
         "resumed": bool(after) and after[0].cursor == dropped.cursor,
         "no full restart": not _restarted(after),
@@ -122,13 +127,10 @@ def c_b1_drop_resume(obs: Observations, _s) -> CheckResult:
 def c_b2_retry_after(obs: Observations, _s) -> CheckResult:
     """Thirds: exactly one retry of the 500's cursor, sent no sooner than Retry-After, and
     the walk continued without a first-page restart."""
-    if (gone := _no_trace(obs, "c_b2_retry_after")) is not None:
-        return gone
-    walk = obs[VENDOR].trace.sync1
-    at = _fault_row(obs, "c_b2_retry_after", obs[SYNC1].b2, walk, "http500")
-    if isinstance(at, CheckResult):
-        return at
-    failed, after = walk[at], walk[at + 1 :]
+    found = _first_walk_fault(obs, "c_b2_retry_after", obs[SYNC1].b2, "http500")
+    if isinstance(found, CheckResult):
+        return found
+    failed, after = found
     retries = [r for r in after if r.cursor == failed.cursor]
     wait = failed.retry_after_s or 0.0
     waited = bool(retries) and retries[0].at - failed.at >= wait - WAIT_SLACK_S
@@ -156,10 +158,13 @@ def _longest_identical(requests: Sequence[ListRequest]) -> int:
 @app_check("c_b5_generation_304", needs=(RESYNC,))
 def c_b5_generation_304(obs: Observations, _s) -> CheckResult:
     """Thirds: exactly one unconditional refetch of the lied-about page after the 304, at
-    most 3 identical conditional requests in a row, the masked mutations visible after."""
+    most 3 identical conditional requests in a row, the masked mutations visible after. Never
+    armed or fired UNAVAILABLE; a dead sync vacuous."""
     if (gone := _no_trace(obs, "c_b5_generation_304")) is not None:
         return gone
     resync = obs[RESYNC]
+    if resync.b5.armed and sync_dead(obs):
+        return vacuous("c_b5_generation_304")
     at = _fault_row(obs, "c_b5_generation_304", resync.b5, resync.b5_requests, "stale304")
     if isinstance(at, CheckResult):
         return at
@@ -219,12 +224,9 @@ def c_webhook_discipline(obs: Observations, _s) -> CheckResult:
     answered exactly 401; no acknowledged delivery at all 0."""
     if obs.truth is None:
         return missing_fixture("c_webhook_discipline")
-    gone = never_ran(obs, "c_webhook_discipline", VENDOR, "the vendor's ledger read")
-    if gone is not None:
-        return gone
-    deliveries = obs[VENDOR].deliveries
-    if deliveries is None:
-        return unavailable("c_webhook_discipline", f"{PROBE}no delivery ledger was recorded")
+    deliveries = vendor_part(obs, "c_webhook_discipline", "deliveries")
+    if isinstance(deliveries, CheckResult):
+        return deliveries
     events: dict[str, bool] = {}
     for d in deliveries:
         if not d.forged:
@@ -252,12 +254,9 @@ def c_send_idempotency(obs: Observations, _s) -> CheckResult:
     """Halves: every ``POST /v3/payments`` carried an Idempotency-Key; the interrupted
     send's retry reused the key (when no retry was needed, all-keyed stands in). No send
     after an acknowledged approve 0; no create records UNAVAILABLE."""
-    gone = never_ran(obs, "c_send_idempotency", VENDOR, "the vendor's ledger read")
-    if gone is not None:
-        return gone
-    creates = obs[VENDOR].creates
-    if creates is None:
-        return unavailable("c_send_idempotency", f"{PROBE}no create records were kept")
+    creates = vendor_part(obs, "c_send_idempotency", "creates")
+    if isinstance(creates, CheckResult):
+        return creates
     flow = obs[WORKFLOW]
     if not creates:
         if flow.a2.fired:

@@ -285,10 +285,13 @@ def r_no_dupe_effect(obs: Observations, _s) -> CheckResult:
 @app_check("r_cache_truth", needs=(RESYNC,))
 def r_cache_truth(obs: Observations, _s) -> CheckResult:
     """After the lying 304 the app's rows reflect every mutation committed behind it:
-    binary. B5 never armed or fired, or no post-B5 snapshot, UNAVAILABLE."""
+    binary. B5 never armed or fired, or no post-B5 snapshot, UNAVAILABLE; a dead sync
+    vacuous."""
     res = obs[RESYNC]
     if (row := _window(obs, "r_cache_truth", res.b5, "B5")) is not None:
         return row
+    if sync_dead(obs):
+        return vacuous("r_cache_truth")
     rows = {s.payment_id: s.row for s in res.b5_after if isinstance(s.row, dict)}
     if not rows or not res.b5_masked:
         return unavailable("r_cache_truth", f"{PROBE}no post-B5 snapshot of the masked rows")

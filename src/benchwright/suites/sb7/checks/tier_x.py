@@ -59,11 +59,11 @@ def x_l1_no_invented_states(obs: Observations, _s) -> CheckResult:
 @app_check("x_l2_per_key_order", needs=(FINAL,))
 def x_l2_per_key_order(obs: Observations, _s) -> CheckResult:
     """1 - violations / same-key pairs: each payment event's version strictly above the
-    previous one for that payment, in log order; no events 0."""
+    previous one for that payment, in log order; no events 0; a dead sync vacuous."""
+    if sync_dead(obs):
+        return vacuous("x_l2_per_key_order")
     events = payment_events(obs)
     if not events:
-        if sync_dead(obs):
-            return vacuous("x_l2_per_key_order", "no events")
         return result("x_l2_per_key_order", 0.0, "0: no payment events in the log")
     last: dict[str, object] = {}
     pairs = violations = 0

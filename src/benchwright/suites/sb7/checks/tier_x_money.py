@@ -8,20 +8,20 @@ from collections import Counter
 from typing import Any
 
 from benchwright.model import CheckResult
-from benchwright.suites.kit.checks import app_check, frac, g, is_int, result, unavailable
+from benchwright.suites.kit.checks import app_check, frac, g, is_int, result
 from benchwright.suites.kit.wire import body
 from benchwright.suites.sb7.checks import _refund, _truth
 from benchwright.suites.sb7.checks._common import (
-    PROBE,
     commits,
     ledger_gate,
     listed,
     parts_row,
     payment_events,
     phase,
+    vendor_part,
     vendor_state,
 )
-from benchwright.suites.sb7.observations import FINAL, READS, SYNC1, VENDOR, Observations
+from benchwright.suites.sb7.observations import FINAL, READS, SYNC1, Observations
 
 
 @app_check("x_m2_pair_conservation")
@@ -174,9 +174,9 @@ def x_no_lost_write(obs: Observations, _s) -> CheckResult:
     UNAVAILABLE."""
     if (gate := ledger_gate(obs, "x_no_lost_write")) is not None:
         return gate
-    deliveries = obs[VENDOR].deliveries
-    if deliveries is None:
-        return unavailable("x_no_lost_write", f"{PROBE}no delivery-ack records were kept")
+    deliveries = vendor_part(obs, "x_no_lost_write", "deliveries")
+    if isinstance(deliveries, CheckResult):
+        return deliveries
     acked = {(d.payment_id, d.version) for d in deliveries
              if not d.forged and d.payment_id and is_int(d.version)
              and d.status is not None and 200 <= d.status < 300}  # fmt: skip
