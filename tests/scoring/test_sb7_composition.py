@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from benchwright.model import CheckResult, Scorecard, Status
-from benchwright.scoring import compose, perfect_rows
+from benchwright.reports.scorecard import scorecard_dict
+from benchwright.scoring import compose, perfect_rows, rows_from
 from scoring.conftest import shipped
 
 SB7 = shipped("sb7")
@@ -125,6 +126,18 @@ def test_each_critical_prices_its_consequence_class(changed: CheckResult, factor
     assert card.score == pytest.approx(round(expected, 4), abs=1e-12)
 
 
+def test_legs_survive_the_card_so_it_composes_to_its_own_score_again() -> None:
+    card = run(row("r_no_row_loss", 0.0, severity_leg=0.98), row("b_buckets_dst", 0.9,
+                                                                 severity_leg=1.0))  # fmt: skip
+    assert card.row("r_no_row_loss").severity_leg == 0.98
+    again = compose(rows_from(scorecard_dict(card), "card.json", SB7), SB7)
+    assert again.score == card.score and applied(again) == {"r_no_row_loss": 0.8}
+
+
+def test_a_leg_is_read_only_where_the_scorer_asks_for_one() -> None:
+    assert applied(run(row("x_no_lost_write", 0.0, severity_leg=1.0))) == {"x_no_lost_write": 0.6}
+
+
 def test_a_held_invariant_multiplies_by_exactly_one_whatever_its_leg_says() -> None:
     card = run(row("r_no_row_loss", 1.0, severity_leg=0.0),
                row("b_buckets_dst", 1.0, severity_leg=0.0))  # fmt: skip
@@ -172,9 +185,10 @@ STATIC = {"a_package_layout", "a_asset_budget", "d_decisions_doc"}
 """Part-one rows read from the tree alone: a dead server does not touch them."""
 
 
-def _dead_server(*, marked: bool) -> Scorecard:
-    """Part one with a server that crashes at boot: every running row failed, marked (as
-    the kit marks them) ``blocked_by: server_runs``; the browser tiers unavailable."""
+def _dead_server() -> Scorecard:
+    """Part one with a server that crashes at boot: every row that needed it running
+    failed (marked, as the kit marks them, ``blocked_by: server_runs``); the browser
+    tiers unavailable."""
     tiers = SB7.tier_of
     changed = [row("server_runs", 0.0)]
     for check in SB7.wanted:
@@ -182,28 +196,27 @@ def _dead_server(*, marked: bool) -> Scorecard:
                                                      "console_clean"):  # fmt: skip
             changed.append(row(check, 0.0, Status.UNAVAILABLE))
         elif check not in STATIC and check != "server_runs":
-            evidence = {"blocked_by": "server_runs"} if marked else {}
-            changed.append(row(check, 0.0, **evidence))
+            changed.append(row(check, 0.0, blocked_by="server_runs"))
     return run(*changed)
 
 
 def test_a_dead_server_multiplies_once() -> None:
-    card = _dead_server(marked=True)
+    card = _dead_server()
     assert applied(card) == {"server_runs": 0.6}
     assert card.score == round(card.composed * 0.6, 4)
     shortfalls = {f.check_id for f in card.factors if f.factor < 1.0} - {"server_runs"}
     assert shortfalls == {"sync_completeness", "b_money_rendered", "b_buckets_dst",
                           "x_conservation_residual", "x_no_lost_write", "r_no_row_loss",
                           "r_no_dupe_effect", "r_cache_truth", "r_workflow_durability"}  # fmt: skip
-    assert set(suppressed(card).values()) == {"server_runs"}
-    assert [a.root for a in card.attribution] == ["server_runs"]
+    assert suppressed(card)["r_workflow_durability"] == "server_runs"
+    assert suppressed(card)["x_no_lost_write"] == "sync_completeness"  # through its root
+    assert [a.root for a in card.attribution] == ["server_runs"]  # one line, one defect
 
 
-def test_without_its_blocked_by_the_dead_servers_workflow_row_would_multiply_again() -> None:
-    """What the ``blocked_by`` suppression buys: r_workflow_durability hangs under no
-    configured root, so only its own evidence says it was vacuous."""
-    card = _dead_server(marked=False)
-    assert applied(card) == {"server_runs": 0.6, "r_workflow_durability": 0.6}
+def test_a_dead_servers_card_composes_to_its_own_score_again() -> None:
+    card = _dead_server()
+    again = compose(rows_from(scorecard_dict(card), "card.json", SB7), SB7)
+    assert (again.score, applied(again)) == (card.score, applied(card))
 
 
 LOSSY = (
@@ -244,8 +257,3 @@ def test_vacuous_rows_still_price_zero_through_their_tier() -> None:
 def test_a_defect_the_root_does_not_explain_still_multiplies() -> None:
     card = run(*LOSSY, row("r_workflow_durability", 0.0, severity_leg=0.5))
     assert applied(card) == {"sync_completeness": 0.8, "r_workflow_durability": 0.8}
-
-
-def test_a_row_naming_a_root_that_held_gets_no_free_pass() -> None:
-    card = run(row("r_no_row_loss", 0.0, severity_leg=0.9, blocked_by="sync_completeness"))
-    assert applied(card) == {"r_no_row_loss": 0.8}

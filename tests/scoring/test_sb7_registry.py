@@ -137,30 +137,43 @@ def test_transforms_follow_each_consequence_class() -> None:
     entries = {e.check: e for e in shipped("sb7").config.criticals.checks}  # type: ignore[union-attr]
     transforms = {c: (e.transform, e.leg) for c, e in entries.items()}
     assert transforms == {
-        "server_runs": ("cliff", None),
-        "sync_completeness": ("data_loss", None),
-        "b_money_rendered": ("cliff", None),
-        "b_buckets_dst": ("cliff", "severity_leg"),
-        "x_conservation_residual": ("cliff", None),
-        "x_no_lost_write": ("cliff", None),
-        "r_no_row_loss": ("data_loss", "severity_leg"),
-        "r_no_dupe_effect": ("cliff", None),
-        "r_cache_truth": ("data_loss", "severity_leg"),
-        "r_workflow_durability": ("data_loss", "severity_leg"),
-        "j_loads_data": ("presence", None),
-        "j_workflow_journey": ("linear", None),
+        "server_runs": ("cliff", False),
+        "sync_completeness": ("data_loss", False),
+        "b_money_rendered": ("cliff", False),
+        "b_buckets_dst": ("cliff", True),
+        "x_conservation_residual": ("cliff", False),
+        "x_no_lost_write": ("cliff", False),
+        "r_no_row_loss": ("data_loss", True),
+        "r_no_dupe_effect": ("cliff", False),
+        "r_cache_truth": ("data_loss", True),
+        "r_workflow_durability": ("data_loss", True),
+        "j_loads_data": ("presence", False),
+        "j_workflow_journey": ("linear", False),
     }
     assert entries["server_runs"].below == 0.4  # §12: below 0.4 the severity input is 0
     assert all(e.cap == 0.5 for e in entries.values() if e.transform == "data_loss")
     assert all(e.below == 1.0 for c, e in entries.items() if c != "server_runs")
 
 
+def test_every_critical_but_the_boot_hangs_under_a_critical_root() -> None:
+    """So a dead server multiplies once: every other critical is suppressed through it."""
+    scorer = shipped("sb7")
+    roots = scorer.config.roots
+    below = set(roots["server_runs"]) | {
+        dep for root in roots["server_runs"] if root in roots for dep in roots[root]
+    }
+    assert set(CRITICALS) - {"server_runs"} <= below
+
+
 def test_three_roots_with_the_dependents_section_12_names() -> None:
     roots = shipped("sb7").config.roots
     assert list(roots) == ["server_runs", "sync_completeness", "t_vs7dbg_truth"]
     assert set(roots["sync_completeness"]) == SYNC_DEPENDENTS
-    assert len(roots["server_runs"]) == 14  # §11: a dead server explains 14 dependents
-    assert "sync_completeness" in roots["server_runs"]
+    # §11's 14, plus the two criticals a dead server empties that no other root holds
+    assert len(roots["server_runs"]) == 16
+    assert {"sync_completeness", "r_workflow_durability", "j_workflow_journey"} <= set(
+        roots["server_runs"]
+    )
     tiers = shipped("sb7").config.tiers
     assert len(roots["t_vs7dbg_truth"]) == 12
     assert set(roots["t_vs7dbg_truth"]) <= set(tiers["T"].checks)

@@ -34,6 +34,10 @@ class ScoredRow:
     detail: str = ""
     missing: bool = False
     """True when no row arrived: counted as FAIL, never skipped."""
+    severity_leg: float | None = None
+    """The fraction a critical's severity reads instead of the score, when the check
+    measured one (its ``severity_leg`` evidence, in [0, 1]): kept on the card so the card
+    composes to its own score again."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,8 +22,7 @@ BLOCKED_BY = "blocked_by"
 """The evidence key naming the check whose failure kept a row from being measured."""
 
 
-def fell_short(row: ScoredRow | None) -> bool:
-    """True for a measured row below full marks (a root that failed explains its rows)."""
+def _short(row: ScoredRow | None) -> bool:
     return row is not None and row.counted is not None and row.counted < 1.0
 
 
@@ -41,13 +40,13 @@ def attribute(
     blocked = blocked or {}
     found: dict[str, list[str]] = {}
     for root in dict.fromkeys(blocked.values()):
-        if fell_short(rows.get(root)):
-            found[root] = [d for d, r in blocked.items() if r == root and fell_short(rows.get(d))]
+        if _short(rows.get(root)):
+            found[root] = [d for d, r in blocked.items() if r == root and _short(rows.get(d))]
     for root, dependents in scorer.config.roots.items():
-        if root in blocked or not fell_short(rows.get(root)):
+        if root in blocked or not _short(rows.get(root)):
             continue
         listed = found.setdefault(root, [])
-        listed += [d for d in dependents if d not in listed and fell_short(rows.get(d))]
+        listed += [d for d in dependents if d not in listed and _short(rows.get(d))]
     return tuple(
         Attribution(root, rows[root].counted, tuple(deps))  # type: ignore[arg-type]
         for root, deps in found.items()

@@ -9,8 +9,7 @@ and the next stage uses the printed figure (see `benchwright.scoring.rounding`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from benchwright.model import CheckResult, Flags, Scorecard, ScoredRow
 from benchwright.scoring.attribution import attribute, blocked_rows
@@ -36,14 +35,6 @@ def _provenance(scorer: Scorer) -> dict[str, str]:
     return found
 
 
-def _evidence(results: list[CheckResult]) -> dict[str, Mapping[str, Any]]:
-    """Each check's evidence, from the row the policy counted (the first with its id)."""
-    found: dict[str, Mapping[str, Any]] = {}
-    for result in results:
-        found.setdefault(result.check_id, result.evidence)
-    return found
-
-
 def _flags(scorer: Scorer, rows: tuple[ScoredRow, ...], score: float) -> Flags:
     faulty = any(r.status.is_harness_fault for r in rows)
     return Flags(
@@ -66,7 +57,7 @@ def compose(results: Iterable[CheckResult], scorer: Scorer) -> Scorecard:
     composed = publish(
         sum(c.weight * c.value for c in parts) + (slice_.slice if slice_ else 0.0), digits
     )
-    factors = critical_factors(scorer, by_id, _evidence(results))
+    factors = critical_factors(scorer, by_id)
     score = composed
     for factor in factors:
         if factor.applied:

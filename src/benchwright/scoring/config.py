@@ -122,12 +122,12 @@ class CriticalEntry(_Strict):
     """For ``cliff``: scores below this have severity 0."""
     cap: float = Field(0.5, ge=0, lt=1)
     """For ``data_loss``: any shortfall caps severity here."""
-    leg: str | None = Field(None, min_length=1)
-    """The evidence key holding this critical's severity input when it is not the row's
-    score: the fraction that prices its consequence (b_buckets_dst: the DST-window cells,
-    while the score prices every cell through the tier; r_no_row_loss: the rows kept, while
-    the row is a binary cliff). A row without the key feeds its score: an absent surface
-    scores 0 with no fraction to show, and its severity input is 0."""
+    leg: bool = False
+    """The severity input is the row's ``severity_leg`` (a fraction its check measured)
+    instead of its score: the fraction that prices the consequence (b_buckets_dst: the
+    DST-window cells, while the score prices every cell through the tier; r_no_row_loss:
+    the rows kept, while the row is a binary cliff). A row without one feeds its score: an
+    absent surface scores 0 with no fraction to show, and its severity input is 0."""
 
 
 class CriticalsConfig(_Strict):

@@ -16,6 +16,7 @@ from benchwright.dsl._documents import display_path, problems_from, read_documen
 from benchwright.errors import SpecError
 from benchwright.model import CheckResult, Status, StrictInput
 from benchwright.scoring.config import ScorerConfig
+from benchwright.scoring.criticals import leg_evidence
 from benchwright.scoring.invariants import config_problems, wanted_checks
 from benchwright.scoring.scorer import Scorer
 from benchwright.scoring.task_ladder import LadderFile, ladder_problems, rung_checks
@@ -131,6 +132,8 @@ class _CardRow(_Judged):
     read and dropped, and a ``missing`` row (none arrived) is left out as it was."""
 
     check_id: str = Field(min_length=1)
+    severity_leg: float | None = Field(None, ge=0, le=1)
+    """The leg a critical read (given back to composition as the evidence it came from)."""
     counted: float | None = None
     tier: str | None = None
     role: str | None = None
@@ -221,7 +224,11 @@ def rows_from(raw: Any, source: str, scorer: Scorer | None = None) -> list[Check
     if problems:
         raise SpecError(source, problems)
     return [
-        CheckResult(r.id, r.status, r.score, r.detail, r.evidence, r.duration_s)
+        CheckResult(r.id, r.status, r.score, r.detail, {**r.evidence, **_leg(r)}, r.duration_s)
         for r in parsed
         if not r.missing
     ]
+
+
+def _leg(row: _Row | _CardRow) -> dict[str, float]:
+    return leg_evidence(row.severity_leg) if isinstance(row, _CardRow) else {}

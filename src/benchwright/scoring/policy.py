@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from benchwright.model import CheckResult, ScoredRow, Status
+from benchwright.scoring.criticals import severity_leg
 from benchwright.scoring.scorer import Scorer
 
 MISSING_DETAIL = "no result arrived: a wanted check with no row is FAIL"
@@ -54,7 +55,8 @@ def resolve_rows(results: Iterable[CheckResult], scorer: Scorer) -> tuple[Scored
         else:
             counted = counted_score(result.status, result.score, policy)
             row = ScoredRow(
-                check, result.status, result.score, counted, detail=result.detail, **common
-            )
+                check, result.status, result.score, counted, detail=result.detail,
+                severity_leg=severity_leg(result.evidence), **common,
+            )  # fmt: skip
         resolved.append(row)
     return tuple(resolved)

@@ -83,10 +83,10 @@ def _sentence(check: str) -> str:
 def test_each_heading_says_what_the_scorer_does_with_the_row() -> None:
     assert _sentence("b_buckets_dst") == (
         "Tier B, gamma core; weight 0.720 % of the score. CRITICAL (wrong-money): multiplies "
-        "the score by 0.6 + 0.4 x severity, severity read from the evidence "
-        "`severity_leg`, 0 on any shortfall."
+        "the score by 0.6 + 0.4 x severity, severity read from the row's `severity_leg`, "
+        "0 on any shortfall."
     )
-    assert "severity 0 below 0.4, else the score. Root of 14 rows" in _sentence("server_runs")
+    assert "severity 0 below 0.4, else the score. Root of 16 rows" in _sentence("server_runs")
     assert "capped at 0.5 on any shortfall" in _sentence("sync_completeness")
     assert "its multiplier stands for theirs" in _sentence("sync_completeness")
     assert _sentence("t_vs7dbg_truth").endswith("Root of 12 rows: their shortfalls are "

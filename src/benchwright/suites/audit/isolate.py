@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from benchwright.model import CheckResult, Scorecard
 from benchwright.scoring import Scorer, compose
+from benchwright.scoring.criticals import leg_evidence
 from benchwright.suites.audit.controls import Control
 
 WHOLE_CARD = "inert"
@@ -36,7 +37,7 @@ def isolated_score(control: Control, golden: Scorecard, card: Scorecard, scorer:
         return card.score
     targets = set(control.targets)
     rows = [
-        CheckResult(r.check_id, r.status, r.score, r.detail)
+        CheckResult(r.check_id, r.status, r.score, r.detail, leg_evidence(r.severity_leg))
         for r in (card.row(g.check_id) if g.check_id in targets else g for g in golden.rows)
         if not r.missing  # compose makes a wanted check with no row FAIL again
     ]

@@ -52,7 +52,7 @@ def _severity(entry: CriticalEntry) -> str:
         rule = "0 only when nothing at all is shown"
     else:
         rule = "the score itself"
-    return (f"read from the evidence `{entry.leg}`, " if entry.leg else "") + rule
+    return ("read from the row's `severity_leg`, " if entry.leg else "") + rule
 
 
 def _place(registry: Registry, check: str) -> str:
