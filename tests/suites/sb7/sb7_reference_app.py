@@ -116,9 +116,10 @@ class Service:
         return self.proc is not None and self.proc.poll() is None
 
     def _drain(self) -> str:
-        if self.proc is not None and self.proc.stdout and self.proc.poll() is not None:
-            self.log += self.proc.stdout.read()
-            self.proc.stdout.close()
+        stdout = self.proc.stdout if self.proc is not None else None
+        if stdout is not None and not stdout.closed and self.proc.poll() is not None:
+            self.log += stdout.read()
+            stdout.close()
         return self.log.decode(errors="replace")
 
     def get(self, path: str, token: str | None = None) -> Answer:

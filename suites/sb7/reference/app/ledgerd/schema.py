@@ -52,12 +52,11 @@ CREATE TABLE IF NOT EXISTS outbox (
 );
 CREATE INDEX IF NOT EXISTS outbox_pending ON outbox (seq) WHERE delivered_at IS NULL;
 
--- Per list page: the request that produced it and the validators it answered with.
+-- Per list page (by position in the walk): its ETag and the cursor of the page after it.
+-- The latest X-Collection-Generation is kept in meta ('generation').
 CREATE TABLE IF NOT EXISTS pages (
     page INTEGER PRIMARY KEY,
-    cursor TEXT,
     etag TEXT NOT NULL,
-    generation TEXT,
     next_cursor TEXT
 );
 
