@@ -45,15 +45,16 @@ class Answer:
 
 def call(
     url: str, method: str = "GET", body: object = None, token: str | None = None,
-    timeout: float = 60.0,
+    timeout: float = 60.0, *, raw: bytes | None = None, headers: dict[str, str] | None = None,
 ) -> Answer:  # fmt: skip
-    data = None if body is None else json.dumps(body).encode()
+    """One request with ``body`` as JSON (or ``raw`` bytes as they are)."""
+    data = raw if raw is not None else None if body is None else json.dumps(body).encode()
     if method == "POST" and data is None:
         data = b""
-    headers = {"Content-Type": "application/json"} if data else {}
+    sent = {"Content-Type": "application/json"} if data else {}
     if token is not None:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(url, data=data, method=method, headers=headers)
+        sent["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(url, data=data, method=method, headers=sent | (headers or {}))
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return Answer(response.status, dict(response.headers), response.read())
