@@ -17,6 +17,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from sb7_reference_app import TOKENS, Golden, eventually
 
@@ -226,7 +227,7 @@ def test_a_note_writes_through_with_if_match_and_one_retry_on_412(golden, vendor
 
 
 def _sync_until_killed(golden: Golden) -> None:
-    with contextlib.suppress(OSError):  # the kill cuts the answer short
+    with contextlib.suppress(httpx.TransportError):  # the kill cuts the answer short
         golden.ledgerd.post("/api/sync")
 
 
