@@ -19,6 +19,7 @@ CREATE INDEX IF NOT EXISTS payments_by_time ON payments (created_us, id);
 CREATE INDEX IF NOT EXISTS payments_by_amount ON payments (amount_minor, id);
 CREATE INDEX IF NOT EXISTS payments_status_time ON payments (status, created_us, id);
 CREATE INDEX IF NOT EXISTS payments_currency_time ON payments (currency, created_us, id);
+CREATE INDEX IF NOT EXISTS payments_currency_amount ON payments (currency, amount_minor);
 CREATE INDEX IF NOT EXISTS payments_day_status ON payments (day, status);
 
 CREATE TABLE IF NOT EXISTS reversals (
