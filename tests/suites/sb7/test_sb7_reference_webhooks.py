@@ -233,3 +233,21 @@ def test_reads_answer_while_a_sync_waits_on_the_vendor(golden: Golden, vendor) -
         vendor.list_gate.set()
     syncing.join(30)
     assert answers and answers[0].status == 200
+
+
+def test_a_committed_change_reaches_a_stream_subscriber_as_one_batch(golden: Golden) -> None:
+    with (
+        httpx.Client(trust_env=False) as client,
+        client.stream("GET", golden.ledgerd.base + "/api/stream", timeout=10) as stream,
+    ):
+        assert stream.headers["content-type"] == "text/event-stream"
+        lines = stream.iter_lines()
+        assert next(lines) == "event: heartbeat"
+        update = event("payment.updated", payment("pay_00002", 7, "failed", "streamed"))
+        assert deliver(golden, update).status == 200
+        data = next(line for line in lines if line.startswith('data: {"batch"'))
+    batch = json.loads(data.removeprefix("data: "))
+    assert batch["batch"] == 1
+    assert [(r["id"], r["version"], r["status"], r["day"]) for r in batch["records"]] == [
+        ("pay_00002", 7, "failed", "2026-03-29")
+    ]
