@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from benchwright.probes.http import JsonRead, read_json
-from benchwright.services.meridian_v3 import Commit
+from benchwright.services.meridian_v3 import Commit, Schedule
 from benchwright.suites.kit.wire import body, integer, rows_of
 from benchwright.suites.sb7.context import GradeContext
 from benchwright.suites.sb7.observations import (
@@ -130,7 +130,7 @@ def start_sampler(ctx: GradeContext) -> ReadSampler:
     however the grading ends): the refund's payment every tick, the other payments the
     vendor's schedule touches in turn, pages spread over the collection."""
     vendor = ctx.mock.schedule
-    touched = sorted(vendor.targets() | {vendor.forged.payment_id})
+    touched = sorted(targets(vendor))
     total = ctx.mock.fixture.total
     offsets = [(total * k) // 8 for k in range(8)]
     sampler = ReadSampler(lambda: ctx.base_url, vendor.refund.payment_id, touched,
@@ -139,6 +139,15 @@ def start_sampler(ctx: GradeContext) -> ReadSampler:
     ctx.app.attach(sampler)
     ctx.sampler = sampler
     return sampler.start()
+
+
+def targets(vendor: Schedule) -> set[str]:
+    """Every payment the vendor's schedule commits to (races, the out-of-order pair, the
+    refund, the rows masked behind B5), and the forged event's (it must stay untouched)."""
+    ids = {m.payment_id for race in vendor.race_pages for m in race.mutations}
+    ids |= {m.payment_id for m in vendor.stale.mutations}
+    return ids | {vendor.out_of_order.payment_id, vendor.refund.payment_id,
+                  vendor.forged.payment_id}  # fmt: skip
 
 
 def stream(ctx: GradeContext, obs: Observations) -> ReadStream:
