@@ -1,17 +1,13 @@
 """The sb-7 golden graded once (the session's ``sb7_golden``): every phase runs, every
 seeded window of the schedule fires, every kill is restarted and counted, and each of
 the 50 rows of tiers A, B, C, D, X and R part one implements is 1.0; the browser's rows
-are UNAVAILABLE naming issue 29.
-
-Rows the golden does not ace yet are listed in tests/sb7_golden_known.py, each with why
-(a strict xfail: the day one reaches 1.0 the test says so, and it leaves the list)."""
+are UNAVAILABLE naming issue 29."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from sb7_golden_known import KNOWN
 
 from benchwright.model import Status
 from benchwright.suites.sb7.checks import BROWSER_CHECKS, build_table
@@ -38,11 +34,7 @@ def test_every_phase_ran_sandboxed(sb7_golden: tuple[Any, float]) -> None:
     print(f"sb-7 golden graded in {seconds:.1f} s")  # the measured time, for the report
 
 
-@pytest.mark.parametrize(
-    "check_id",
-    [pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN[c], strict=True)) if c in KNOWN
-     else c for c in IMPLEMENTED],
-)  # fmt: skip
+@pytest.mark.parametrize("check_id", IMPLEMENTED)
 def test_the_golden_aces_each_implemented_row(sb7_golden: tuple[Any, float], check_id: str) -> None:
     row = next(r for r in sb7_golden[0].rows if r.check_id == check_id)
     assert (row.status, row.score) == (Status.PASS, 1.0), row.detail
