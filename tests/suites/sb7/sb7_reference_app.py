@@ -148,6 +148,7 @@ class Golden:
         self.tokens_file = root / "tokens.json"
         self.tokens_file.write_text(json.dumps(TOKENS))
         self._leases: list[PortLease] = [lease_port(), lease_port()]
+        self._combined: Service | None = None
         ledger_port, notifier_port = (lease.port for lease in self._leases)
         self.notifierd = Service(
             "notifierd",
@@ -178,11 +179,13 @@ class Golden:
                 tokens_file=self.tokens_file,
             ),
         ]
-        return Service("app", argv, self.ledgerd.port, "/api/health").start()
+        self._combined = Service("app", argv, self.ledgerd.port, "/api/health")
+        return self._combined.start()
 
     def close(self) -> None:
-        for service in (self.ledgerd, self.notifierd):
-            service.kill()
+        for service in (self.ledgerd, self.notifierd, self._combined):
+            if service is not None:
+                service.kill()
         for lease in self._leases:
             lease.release()
 

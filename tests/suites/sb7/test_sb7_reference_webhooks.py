@@ -202,7 +202,9 @@ def test_a_group_is_staged_durably_and_applied_whole_across_a_kill(golden: Golde
     eventually(lambda: golden.notifierd.get("/notify/notifications").body["total"] == 1)
 
 
-def test_a_second_412_is_409_and_the_local_row_stays(golden: Golden, vendor) -> None:
+def test_a_second_412_is_409_and_the_local_row_stays(
+    golden: Golden, vendor: ScriptedVendor
+) -> None:
     seq, before = seq_now(golden), golden.ledgerd.get("/api/payments/pay_00002").body
     mark = len(vendor.seen)
     answer = golden.ledgerd.post("/api/payments/pay_00002/note", {"note": "call them"})
@@ -214,7 +216,9 @@ def test_a_second_412_is_409_and_the_local_row_stays(golden: Golden, vendor) -> 
     assert calls == [("PATCH", '"3"'), ("GET", None), ("PATCH", '"1"')]
 
 
-def test_reads_answer_while_a_sync_waits_on_the_vendor(golden: Golden, vendor) -> None:
+def test_reads_answer_while_a_sync_waits_on_the_vendor(
+    golden: Golden, vendor: ScriptedVendor
+) -> None:
     vendor.list_gate.clear()  # the vendor sits on the list request
     answers: list[Answer] = []
 

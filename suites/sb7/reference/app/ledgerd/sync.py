@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.ledgerd.ledger import Ledger, Writer
-from app.ledgerd.meridian import Answer, Meridian, VendorUnavailable, patiently
+from app.ledgerd.meridian import Answer, Meridian, patiently
 from app.times import now_utc
 
 MAX_RESTARTS = 3
@@ -246,6 +246,3 @@ def _retry_after(answer: Answer) -> float:
         return max(float(value), 0.0) + 0.05
     except ValueError:
         return DEFAULT_RETRY_AFTER_S
-
-
-__all__ = ["SyncFailed", "Syncer", "VendorUnavailable"]
