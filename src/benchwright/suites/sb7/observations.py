@@ -223,7 +223,13 @@ class VendorTrace:
 
 @dataclass(frozen=True)
 class VendorObs:
-    """The vendor's ground truth, read from the mock after the run (never from the app)."""
+    """The vendor's ground truth, read from the mock after the run (never from the app).
+
+    Kept in the record's own small types rather than the v3 mock's ledger records: the
+    phase that reads the mock (``phases.vendor``) converts them once, so a check reads
+    plain values (a 0-based page, the record's fault names) and a unit test builds them
+    without a mock.
+    """
 
     commits: tuple[Commit, ...]
     """Every post-load commit, in commit order (x_l1, x_l4, x_m1, x_m3, residual)."""
