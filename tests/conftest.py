@@ -200,3 +200,21 @@ def vendorsync_golden() -> tuple[Any, float]:
     grading = grade(_REPO / "suites" / "vendorsync" / "reference", timing=FAST,
                     phases=list(PHASE_NAMES))  # fmt: skip
     return grading, time.monotonic() - started
+
+
+@pytest.fixture(scope="session")
+def sb7_golden() -> tuple[Any, float]:
+    """The sb-7 golden graded once for the session, in-process: sandboxed, every phase,
+    seed 0, the v3 mock at the contract's timing (its 2 s Retry-After, its 6 s held
+    create); (the `Grading`, its seconds). Every sb-7 test that needs a whole run reads
+    this one."""
+    import time
+
+    from benchwright.suites.sb7 import grade
+
+    reference = _REPO / "suites" / "sb7" / "reference"
+    if not (reference / "app" / "__main__.py").is_file():
+        pytest.skip("sb-7 golden reference not present")
+    started = time.monotonic()
+    grading = grade(reference, seed=0)
+    return grading, time.monotonic() - started

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from benchwright.services.meridian_v3 import PAGE_SIZE, PAGES, berlin_day, build_fixture_v3
 from benchwright.services.meridian_v3.config import DAYS, EXPONENTS, MAX_PER_DAY, STATUSES
-from benchwright.services.meridian_v3.fixture import DST_MENU, major, wrong_cells
+from benchwright.services.meridian_v3.fixture import DST_MENU, major, span_of, wrong_cells
 from benchwright.services.meridian_v3.schedule import PAGE_FIRST, WEBHOOK_FIRST, derive_schedule
 from benchwright.services.meridian_v3.truth import string_day, utc_day
 
@@ -53,7 +53,8 @@ def test_the_same_seed_gives_the_same_fixture_and_another_seed_another():
 
 
 def test_every_dst_transition_of_the_menu_is_drawn_by_some_seed():
-    assert {build_fixture_v3(seed).dst_day for seed in range(24)} == set(DST_MENU)
+    assert {span_of(seed)[1] for seed in range(40)} == set(DST_MENU)
+    assert span_of(3) == (build_fixture_v3(3).first_day, build_fixture_v3(3).dst_day)
 
 
 def test_the_truth_buckets_by_the_berlin_day_of_the_instant():

@@ -4,7 +4,10 @@ One `Bridge` per app start (or per build trial, vendor side only: `build_vendor`
 listens on the app's leased port on the host's
 loopback (so the probes, the browser and the vendor's webhook deliveries reach
 the app at ``127.0.0.1:<leased port>`` as before) and relays to ``app.sock``;
-it listens on ``vendor.sock`` and relays to the mock's real address. All of it
+it listens on ``vendor.sock`` and relays to the mock's real address. A service of a
+suite with several (sb-7's ledgerd) is also routed to its peers (``route-<port>.sock``
+to the peer's leased port on the host's loopback), and a process serving several
+services at once has more ports of its own relayed in (``app-<port>.sock``). All of it
 runs on one asyncio loop in one thread, which `close` ends and joins.
 
 `Bridge.vendor_outage` is the vendor going down on demand (spec §7's "vendor
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import shutil
 import tempfile
@@ -69,12 +73,23 @@ def _alive(pid: int) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class VendorRoute:
-    """The vendor where the app was told it is, and where the mock really listens."""
+    """The vendor where the app was told it is, and where the mock really listens; or, as
+    a peer route, a port the app dials for another service and where that one listens."""
 
     port: int
     """The port the app dials on its own loopback (the rendered base URL's)."""
     target: tuple[str, int]
-    """The mock's real (host, port) on the host's loopback."""
+    """The mock's (or the peer's) real (host, port) on the host's loopback."""
+
+    @property
+    def socket(self) -> str:
+        """The bridge directory's socket a peer route crosses by."""
+        return f"route-{self.port}.sock"
+
+
+def inward_socket(port: int) -> str:
+    """The bridge directory's socket leading to ``port``, a further port of the app's."""
+    return f"app-{port}.sock"
 
 
 class Bridge:
@@ -82,13 +97,17 @@ class Bridge:
 
     def __init__(
         self, host: str, app_port: int | None, vendor: VendorRoute | None,
-        egress: frozenset[tuple[str, int]] = frozenset(),
+        egress: frozenset[tuple[str, int]] = frozenset(), *,
+        peers: tuple[VendorRoute, ...] = (), also: tuple[int, ...] = (),
     ) -> None:  # fmt: skip
         """``app_port`` None: nothing inside to relay to (an agent building against the
         vendor); ``vendor`` None: no vendor to relay out to; ``egress`` the (host, port)
         pairs an allow-listing CONNECT proxy on ``egress.sock`` tunnels to (none: no proxy,
-        services/_egress.py)."""
+        services/_egress.py); ``peers`` the routes to other services (never cut by
+        `vendor_outage`: a peer goes down by being killed); ``also`` further ports of the
+        app's own, each relayed from the same port on the host's loopback."""
         self.host, self.app_port, self.vendor, self.egress = host, app_port, vendor, egress
+        self.peers, self.also = peers, also
         sweep_stale(Path(tempfile.gettempdir()))
         # short: sun_path is 108 bytes; the pid lets a later grader sweep it if we are killed
         self.directory = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
@@ -117,23 +136,24 @@ class Bridge:
             self._run(self._listen())
         except OSError as exc:
             self.close()
-            where = f"{self.host}:{self.app_port}"
+            where = " or ".join(f"{self.host}:{port}" for port in (self.app_port, *self.also))
             raise HarnessError(f"cannot relay {where} to the app: {exc}") from exc
         return self
 
     async def _listen(self) -> None:
-        app_path = str(self.directory / APP_SOCKET)
-
         async def to_app() -> Ends:
-            reader, writer = await asyncio.open_unix_connection(app_path)
-            if await reader.read(len(READY)) != READY:  # nobody bound the port inside
-                writer.close()
-                raise ConnectionRefusedError(f"port {self.app_port} refused inside the sandbox")
+            ends = await self._to_inside(APP_SOCKET, self.app_port)
             self.reached = True
-            return reader, writer
+            return ends
 
         if self.app_port is not None:
             await self._relays.listen(tcp_listener(self.host, self.app_port), to_app)
+        for port in self.also:
+            to_port = functools.partial(self._to_inside, inward_socket(port), port)
+            await self._relays.listen(tcp_listener(self.host, port), to_port)
+        for peer in self.peers:
+            to_peer = functools.partial(asyncio.open_connection, *peer.target)
+            await self._relays.listen(unix_listener(str(self.directory / peer.socket)), to_peer)
         if self.vendor is not None:
             vendor_sock = unix_listener(str(self.directory / VENDOR_SOCKET))
             await self._vendor_relays.listen(vendor_sock, self._to_vendor)
@@ -143,6 +163,15 @@ class Bridge:
             await self._relays.serve(
                 egress_sock, lambda r, w: proxy(r, w, allowed), limit=HEAD_LIMIT
             )
+
+    async def _to_inside(self, name: str, port: int | None) -> Ends:
+        """The app's ``port`` through socket ``name``; refused while nothing inside has
+        bound it (the relay inside then hangs up without its `READY` byte)."""
+        reader, writer = await asyncio.open_unix_connection(str(self.directory / name))
+        if await reader.read(len(READY)) != READY:
+            writer.close()
+            raise ConnectionRefusedError(f"port {port} refused inside the sandbox")
+        return reader, writer
 
     async def _to_vendor(self) -> Ends:
         """The mock, unless the vendor is down: then a refusal, which `Relays` answers by

@@ -29,7 +29,7 @@ from benchwright.errors import HarnessError
 from benchwright.sandbox import Confinement, Network, Sandbox, command_line, prepare
 from benchwright.sandbox import unavailable_reason as sandbox_unavailable
 from benchwright.services import _relay
-from benchwright.services._bridge import Bridge
+from benchwright.services._bridge import Bridge, inward_socket
 from benchwright.services._egress import EGRESS_PORT, EGRESS_SOCKET
 from benchwright.services._relay import NO_PORT
 
@@ -98,8 +98,10 @@ def relay_words(bridge: Bridge) -> list[str]:
     outward = [str(bridge.vendor.port)] if bridge.vendor else []
     if bridge.egress:
         outward.append(f"{EGRESS_PORT}={EGRESS_SOCKET}")
-    vendor = ",".join(outward) or NO_PORT
-    app = NO_PORT if bridge.app_port is None else str(bridge.app_port)
+    outward += [f"{peer.port}={peer.socket}" for peer in bridge.peers]
+    inward = [] if bridge.app_port is None else [str(bridge.app_port)]
+    inward += [f"{port}={inward_socket(port)}" for port in bridge.also]
+    vendor, app = ",".join(outward) or NO_PORT, ",".join(inward) or NO_PORT
     return [sys.executable, "-I", "-S", str(RELAY_SCRIPT), str(bridge.directory), vendor, app, "--"]
 
 

@@ -24,11 +24,12 @@ from typing import BinaryIO
 from benchwright.errors import HarnessError
 from benchwright.workspace import tail_bytes
 
-PLACEHOLDERS = ("db", "port", "tree", "python")
+PLACEHOLDERS = ("db", "port", "tree", "python", "db_dir")
 
 
 def fill(command: str, **values: object) -> list[str]:
-    """The argv for ``command`` with ``{db}``, ``{port}``, ``{tree}`` and ``{python}`` set."""
+    """The argv for ``command`` with `PLACEHOLDERS` set (those of ``values`` and
+    ``{python}``)."""
     known = {**values, "python": sys.executable}
     try:
         argv = [word.format(**known) for word in shlex.split(command)]

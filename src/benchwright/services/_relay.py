@@ -22,6 +22,9 @@ APP_PORT -- APP_ARGV...`` binds both listeners, leaves a relay process behind
 (reparented to the namespace's init, so it is not the app's child), and execs the
 app. Either port may be ``-`` (none): an agent building against the vendor has no
 port of its own to offer, only the vendor to reach (``BRIDGE PORT - -- AGENT_ARGV``).
+Either may also list several ``PORT=SOCKET`` items: routes out to more than the vendor
+(a service dialing its peer service), and more ports of the app's own relayed in (a
+process serving two services at once).
 Standard library only: benchwright itself is not importable in there.
 """
 
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import socket
 import struct
@@ -172,21 +176,33 @@ def unix_listener(path: str) -> socket.socket:
 def outward(spec: str) -> list[tuple[int, str]]:
     """``VENDOR_PORT`` of the command line: ``-``, or comma-separated ``PORT`` (relayed to
     `VENDOR_SOCKET`) or ``PORT=SOCKET`` items (a socket of the bridge directory)."""
+    return _items(spec, VENDOR_SOCKET)
+
+
+def inward(spec: str) -> list[tuple[int, str]]:
+    """``APP_PORT`` of the command line: ``-``, or comma-separated ``PORT`` (served on
+    `APP_SOCKET`) or ``PORT=SOCKET`` items: each socket of the bridge directory leads to
+    that port of the app's."""
+    return _items(spec, APP_SOCKET)
+
+
+def _items(spec: str, default: str) -> list[tuple[int, str]]:
     if spec == NO_PORT:
         return []
     items = [item.partition("=") for item in spec.split(",")]
-    return [(int(port), name or VENDOR_SOCKET) for port, _, name in items]
+    return [(int(port), name or default) for port, _, name in items]
 
 
 async def _inside(
-    out: list[tuple[socket.socket, str]], app: socket.socket | None, bridge: str, port: int | None
+    out: list[tuple[socket.socket, str]], into: list[tuple[socket.socket, int]], bridge: str
 ) -> None:
     relays = Relays()
     for sock, name in out:
         path = os.path.join(bridge, name)
         await relays.listen(sock, lambda path=path: asyncio.open_unix_connection(path))
-    if app is not None:
-        await relays.listen(app, lambda: asyncio.open_connection("127.0.0.1", port), READY)
+    for sock, port in into:
+        await relays.listen(sock, functools.partial(asyncio.open_connection, "127.0.0.1", port),
+                            READY)  # fmt: skip
     await asyncio.Event().wait()  # until the namespace ends: its init kills us with the app
 
 
@@ -194,9 +210,10 @@ def main(argv: list[str]) -> None:
     """Bind the listeners, leave the relay running, exec the app (see the module doc)."""
     bridge, vendor_port, app_port, separator, *command = argv
     if separator != "--" or not command:
-        sys.exit("usage: _relay.py BRIDGE VENDOR_PORT[=SOCKET],...|- APP_PORT|- -- ARGV...")
+        sys.exit("usage: _relay.py BRIDGE VENDOR_PORT[=SOCKET],...|- "
+                 "APP_PORT[=SOCKET],...|- -- ARGV...")  # fmt: skip
     out = [(tcp_listener("127.0.0.1", p), name) for p, name in outward(vendor_port)]
-    app = None if app_port == NO_PORT else unix_listener(os.path.join(bridge, APP_SOCKET))
+    into = [(unix_listener(os.path.join(bridge, name)), p) for p, name in inward(app_port)]
     child = os.fork()
     if child == 0:  # a grandchild serves, so the app is not its parent
         if os.fork() == 0:
@@ -204,13 +221,12 @@ def main(argv: list[str]) -> None:
             for fd in (0, 1, 2):
                 os.dup2(devnull, fd)  # the app's log is the app's own
             try:
-                port = None if app_port == NO_PORT else int(app_port)
-                asyncio.run(_inside(out, app, bridge, port))
+                asyncio.run(_inside(out, into, bridge))
             finally:
                 os._exit(1)
         os._exit(0)
     os.waitpid(child, 0)
-    for sock in [bound for bound, _ in out] + ([app] if app else []):
+    for sock, _ in [*out, *into]:
         sock.close()
     os.execvp(command[0], command)
 

@@ -29,7 +29,13 @@ from pathlib import Path
 from benchwright.errors import HarnessError
 from benchwright.sandbox import UNCONFINED, WRAPPER_LEVELS, Confinement, leased
 from benchwright.services import _confine, _launch
-from benchwright.services._boot import BootObservation, BootPolicy, boot_headline, boot_ladder
+from benchwright.services._boot import (
+    BootObservation,
+    BootPolicy,
+    boot_headline,
+    boot_ladder,
+    last_line,
+)
 from benchwright.services._bridge import Bridge, VendorRoute
 from benchwright.services._launch import fill, spawn
 from benchwright.services._process_group import Family
@@ -43,6 +49,7 @@ __all__ = [
     "VendorRoute",
     "boot_headline",
     "boot_ladder",
+    "last_line",
 ]
 
 KILL_TIMEOUT_S = 5.0
@@ -54,8 +61,9 @@ class AppUnderTest:
 
     Args:
         command: template such as ``"python -m vspro --db {db} --port {port}"``; the
-            placeholders are ``{db}``, ``{port}``, ``{tree}`` and ``{python}`` (this
-            interpreter). It is split like a shell line, then each word is filled in.
+            placeholders are ``{db}``, ``{db_dir}`` (its directory), ``{port}``, ``{tree}``
+            and ``{python}`` (this interpreter). It is split like a shell line, then each
+            word is filled in.
         tree: the app's source tree: the working directory and ``PYTHONPATH``.
         db: the database file the app is told to use; deleted before ``boot()``.
         port: the port the app is told to bind (lease it from ``services.ports``).
@@ -71,6 +79,12 @@ class AppUnderTest:
         vendor: sandboxed, the vendor's port on the app's own loopback and the mock's real
             address (relayed); None relays nothing in. Unconfined, the app dials the host's
             loopback itself, so the mock must really listen where the app was told.
+        peers: sandboxed, the other services this one dials (each port on its own loopback
+            relayed to the peer's on the host's), never cut by `vendor_outage`; unconfined,
+            the app dials them itself.
+        also: further ports the app binds besides ``port`` (a process serving two
+            services), each relayed from the same port on the host's loopback when
+            sandboxed; health is polled on ``port`` only.
 
     Raises:
         HarnessError: the template is bad, or the log lies where a sandboxed app can write.
@@ -91,13 +105,15 @@ class AppUnderTest:
         stop_grace_s: float = 5.0,
         confinement: Confinement = UNCONFINED,
         vendor: VendorRoute | None = None,
+        peers: tuple[VendorRoute, ...] = (),
+        also: tuple[int, ...] = (),
     ) -> None:
         self.tree, self.db, self.port, self.host = Path(tree), Path(db), port, host
         self.health_path, self.stop_grace_s = health_path, stop_grace_s
         self.policy = policy or BootPolicy()
         self.log_path = log_path or self.db.with_name(self.db.name + ".app.log")
-        self.argv = fill(command, db=self.db, port=port, tree=self.tree)
-        self.confinement, self.vendor = confinement, vendor
+        self.argv = fill(command, db=self.db, db_dir=self.db.parent, port=port, tree=self.tree)
+        self.confinement, self.vendor, self.peers, self.also = confinement, vendor, peers, also
         self.sandbox = _confine.app_sandbox(confinement, self.tree, self.db, self.log_path)
         ours = {
             "PYTHONPATH": str(self.tree),
@@ -137,6 +153,12 @@ class AppUnderTest:
                 "unconfined, the mock itself owns the port the app dials"
             )
         return self._bridge.vendor_outage()
+
+    @property
+    def running(self) -> bool:
+        """Started and not exited (sandboxed, the app's exit ends its bubblewrap too):
+        whether a service outlived its peer's absence is read from this."""
+        return self._proc is not None and exit_code(self._proc.pid) is None
 
     @property
     def pid(self) -> int | None:
@@ -190,7 +212,8 @@ class AppUnderTest:
         if self.sandbox is not None:
             try:
                 sandbox = self._held.enter_context(leased(self.sandbox))
-                self._bridge = Bridge(self.host, self.port, self.vendor).open()
+                self._bridge = Bridge(self.host, self.port, self.vendor, peers=self.peers,
+                                      also=self.also).open()  # fmt: skip
                 argv = _confine.wrap(sandbox, self.argv, self.tree, self.env, self._bridge)
             except BaseException:
                 self._release()

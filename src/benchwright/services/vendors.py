@@ -29,7 +29,7 @@ class VendorProfile:
     docs_path: str
     api_key: str
     api_version: str = "v2"
-    """Which version of the Meridian API the mock serves (``v1``, ``v2``)."""
+    """Which version of the Meridian API the mock serves (``v1``, ``v2``, ``v3``)."""
 
     @property
     def docs_url(self) -> str:
@@ -50,6 +50,10 @@ class VendorProfile:
 
     def mock(self, seed: int) -> Any:
         """A fresh mock of this vendor (not started): ``start(port) -> base URL``, ``stop()``."""
+        if self.api_version == "v3":  # sb-7's vendor: a mock of its own (services/meridian_v3)
+            from benchwright.services.meridian_v3 import MeridianV3Mock
+
+            return MeridianV3Mock(seed, api_key=self.api_key)
         from benchwright.services.meridian import MeridianMock
 
         return MeridianMock(seed, version=self.api_version)
@@ -62,7 +66,11 @@ MERIDIAN_V1 = VendorProfile(
 )
 """Meridian API v1, sb-5.2 ``vendorsync``'s vendor, at the public v1 mock's own default
 port (docs/facts/meridian-v1.md §1)."""
-PROFILES = {profile.name: profile for profile in (MERIDIAN, MERIDIAN_V1)}
+MERIDIAN_V3 = VendorProfile(
+    "meridian-v3", "http://127.0.0.1:8850", "/v3/docs", "sk_test_meridian", api_version="v3"
+)
+"""Meridian API v3, sb-7's vendor, at the port the public sb-7 harness serves it on."""
+PROFILES = {profile.name: profile for profile in (MERIDIAN, MERIDIAN_V1, MERIDIAN_V3)}
 
 
 def named(table: Mapping[str, T], name: str, what: str) -> T:

@@ -21,6 +21,7 @@ GRADERS = {
     "kitdemo": "benchwright.suites.kitdemo",
     "vspro": "benchwright.suites.vspro",
     "vendorsync": "benchwright.suites.vendorsync",
+    "sb7": "benchwright.suites.sb7",
 }
 """Suite name -> its grader module (a `kit.SuiteGrader`)."""
 

@@ -11,12 +11,11 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
+
+import httpx
 
 from benchwright.services.ports import PortLease, lease_port
 
@@ -27,15 +26,27 @@ TOKENS = {"maker": "a1" * 16, "checker": "b2" * 16, "admin": "c3" * 16}
 T = TypeVar("T")
 
 
-@dataclass
 class Answer:
-    status: int
-    headers: dict[str, str]
-    raw: bytes
+    """One answer of a service: an error status is an answer, never an exception."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.response = response
+
+    @property
+    def status(self) -> int:
+        return self.response.status_code
+
+    @property
+    def headers(self) -> httpx.Headers:
+        return self.response.headers
+
+    @property
+    def raw(self) -> bytes:
+        return self.response.content
 
     @property
     def body(self) -> Any:
-        return json.loads(self.raw)
+        return self.response.json()
 
     @property
     def code(self) -> str | None:
@@ -45,20 +56,18 @@ class Answer:
 
 def call(
     url: str, method: str = "GET", body: object = None, token: str | None = None,
-    timeout: float = 60.0,
+    timeout: float = 60.0, *, raw: bytes | None = None, headers: dict[str, str] | None = None,
 ) -> Answer:  # fmt: skip
-    data = None if body is None else json.dumps(body).encode()
-    if method == "POST" and data is None:
-        data = b""
-    headers = {"Content-Type": "application/json"} if data else {}
+    """One request with ``body`` as JSON (or ``raw`` bytes as they are)."""
+    sent = dict(headers or {})
     if token is not None:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(url, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return Answer(response.status, dict(response.headers), response.read())
-    except urllib.error.HTTPError as err:
-        return Answer(err.code, dict(err.headers), err.read())
+        sent["Authorization"] = f"Bearer {token}"
+    if raw is None and body is not None:
+        raw, sent["Content-Type"] = json.dumps(body).encode(), "application/json"
+    response = httpx.request(
+        method, url, content=raw, headers=sent, timeout=timeout, trust_env=False
+    )
+    return Answer(response)
 
 
 def eventually(probe: Callable[[], T | None], within: float = 20.0, what: str = "") -> T:
@@ -101,7 +110,7 @@ class Service:
             try:
                 if call(self.base + self.ready_path, timeout=1).status == 200:
                     return self
-            except OSError:
+            except httpx.TransportError:
                 time.sleep(0.05)  # not listening yet
         raise AssertionError(f"{self.name} not listening within {LISTEN_BUDGET_S} s")
 
@@ -116,9 +125,10 @@ class Service:
         return self.proc is not None and self.proc.poll() is None
 
     def _drain(self) -> str:
-        if self.proc is not None and self.proc.stdout and self.proc.poll() is not None:
-            self.log += self.proc.stdout.read()
-            self.proc.stdout.close()
+        stdout = self.proc.stdout if self.proc is not None else None
+        if stdout is not None and not stdout.closed and self.proc.poll() is not None:
+            self.log += stdout.read()
+            stdout.close()
         return self.log.decode(errors="replace")
 
     def get(self, path: str, token: str | None = None) -> Answer:
@@ -138,6 +148,7 @@ class Golden:
         self.tokens_file = root / "tokens.json"
         self.tokens_file.write_text(json.dumps(TOKENS))
         self._leases: list[PortLease] = [lease_port(), lease_port()]
+        self._combined: Service | None = None
         ledger_port, notifier_port = (lease.port for lease in self._leases)
         self.notifierd = Service(
             "notifierd",
@@ -168,11 +179,13 @@ class Golden:
                 tokens_file=self.tokens_file,
             ),
         ]
-        return Service("app", argv, self.ledgerd.port, "/api/health").start()
+        self._combined = Service("app", argv, self.ledgerd.port, "/api/health")
+        return self._combined.start()
 
     def close(self) -> None:
-        for service in (self.ledgerd, self.notifierd):
-            service.kill()
+        for service in (self.ledgerd, self.notifierd, self._combined):
+            if service is not None:
+                service.kill()
         for lease in self._leases:
             lease.release()
 

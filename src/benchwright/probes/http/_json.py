@@ -98,10 +98,12 @@ def read_json(
     method: str = "GET",
     json_body: Any = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
+    headers: dict[str, str] | None = None,
 ) -> JsonRead:
-    """Send one request and parse its raw body as wire JSON."""
+    """Send one request (with ``headers``, e.g. a bearer token) and parse its raw body as
+    wire JSON."""
     with client(base_url, timeout_s) as http:
-        response = fetch(http, path, method=method, json=json_body)
+        response = fetch(http, path, method=method, json=json_body, headers=headers)
     return JsonRead(response, parse_wire_json(response.body))
 
 

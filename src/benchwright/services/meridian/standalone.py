@@ -10,6 +10,32 @@ from pathlib import Path
 from benchwright.services.meridian.control import MeridianMock
 
 
+def until_stopped(
+    start: Callable[[], None], stop_serving: Callable[[], None], echo: Callable[[str], None]
+) -> None:
+    """Run ``start`` (which serves and says where), then block until Ctrl-C or SIGTERM and
+    run ``stop_serving`` however it ends.
+
+    Both signals get a handler explicitly: a shell starting us in the background
+    ignores SIGINT for its children, and a stop request must still be honoured.
+    """
+    stop = threading.Event()
+    handled = (signal.SIGINT, signal.SIGTERM)
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in handled}
+    try:
+        start()
+        echo("Ctrl-C to stop.")
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop_serving()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    echo("stopped")
+
+
 def serve_forever(
     port: int, seed: int, trace: Path | None, echo: Callable[[str], None], control_port: int = 0,
     version: str = "v2",
@@ -18,15 +44,10 @@ def serve_forever(
     any free one) until Ctrl-C or SIGTERM, then stop cleanly. The controls' address and
     token are printed for the person at the terminal; a client built against the API
     needs neither.
-
-    Both signals get a handler explicitly: a shell starting us in the background
-    ignores SIGINT for its children, and a stop request must still be honoured.
     """
-    stop = threading.Event()
-    handled = (signal.SIGINT, signal.SIGTERM)
-    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in handled}
     mock = MeridianMock(seed, trace_path=trace, version=version)
-    try:
+
+    def start() -> None:
         base = mock.start(port)
         control = mock.start_control(control_port)
         echo(f"Meridian API {version} mock (seed {seed}) on {base}")
@@ -35,13 +56,5 @@ def serve_forever(
              f"with 'Authorization: Bearer {mock.control_token}'")  # fmt: skip
         if trace is not None:
             echo(f"  trace: {trace}")
-        echo("Ctrl-C to stop.")
-        while not stop.wait(0.5):
-            pass
-    except KeyboardInterrupt:
-        pass
-    finally:
-        mock.stop()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    echo("stopped")
+
+    until_stopped(start, mock.stop, echo)

@@ -82,19 +82,19 @@ async def _page(
     state, walk = mock.state, mock.walk
     take = min(PAGE_SIZE, bound - offset)
     presented = request.headers.get("if-none-match")
+    last = offset + take >= bound
     with state.lock:
-        tag = page_etag(offset, bound, state.page(offset, take))
+        tag = page_etag(offset, last, state.epoch, state.page(offset, take))
         lie = mock.stale.lie(state, offset, presented, tag)
         generation = lie or str(state.generation)
         if lie is not None or presented == tag:
             line.update(not_modified=True, stale_lie=lie is not None, generation=generation)
             headers = {"ETag": presented or tag, "X-Collection-Generation": generation}
             return VendorResponse(304, headers=headers)
-        last = offset + take >= bound
         page = walk.serve(last)
         jobs = race_jobs(state, mock.schedule, page) if page is not None else []
         rows = state.page(offset, take)
-        tag, generation = page_etag(offset, bound, rows), str(state.generation)
+        tag, generation = page_etag(offset, last, state.epoch, rows), str(state.generation)
         next_cursor = None if last else encode_cursor(offset + take, bound, state.epoch)
         race = mock.schedule.race_at(page) if jobs and page is not None else None
         hold_next = threading.Event()

@@ -27,7 +27,6 @@ STATUSES = ("settled", "pending", "refunded", "failed")
 EXPONENTS = {"EUR": 2, "USD": 2, "JPY": 0, "KWD": 3}
 CURRENCIES = tuple(EXPONENTS)
 NOTE_MAX = 280
-EVENT_TYPES = ("payment.created", "payment.updated", "reversal.created")
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ for them, so nothing the app can reach steers the vendor.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 from benchwright.services._server import BackgroundServer
@@ -73,7 +72,6 @@ class MeridianV3Mock:
         )
         self.create_hold: float | None = None
         """Seconds each create is held open after committing (None: answered at once)."""
-        self._creates_seen = threading.Condition(self.state.lock)
         self._server: BackgroundServer | None = None
 
     # -- serving -------------------------------------------------------------
@@ -181,8 +179,8 @@ class MeridianV3Mock:
         def by_app() -> list[CreateAttempt]:
             return [a for a in self.state.creates if not a.internal]
 
-        with self._creates_seen:
-            if not self._creates_seen.wait_for(lambda: len(by_app()) > count, timeout):
+        with self.state.created:
+            if not self.state.created.wait_for(lambda: len(by_app()) > count, timeout):
                 return None
             return by_app()[-1]
 

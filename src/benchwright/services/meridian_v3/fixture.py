@@ -106,10 +106,6 @@ class V3Fixture:
         """The 96 consecutive Berlin calendar days of the span."""
         return tuple(self.first_day + timedelta(days=d) for d in range(DAYS))
 
-    @property
-    def last_day(self) -> date:
-        return self.days[-1]
-
     @cached_property
     def by_id(self) -> dict[str, int]:
         """Payment id -> serve position."""
@@ -185,8 +181,7 @@ def major(row: dict) -> float:
 def build_fixture_v3(seed: int = 0) -> V3Fixture:
     """Generate and self-check the fixture of ``seed``; cached (callers copy rows)."""
     rng = random.Random(f"meridian-v3-fixture-{seed}")
-    dst_day = rng.choice(DST_MENU)
-    first_day = dst_day - timedelta(days=rng.randrange(EDGE_DAYS, DAYS - EDGE_DAYS))
+    first_day, dst_day = _span(rng)
     days = [first_day + timedelta(days=d) for d in range(DAYS)]
     instants = _instants(rng, days, _day_counts(rng), dst_day)
     rng.shuffle(instants)
@@ -204,6 +199,17 @@ def build_fixture_v3(seed: int = 0) -> V3Fixture:
     )
     _self_check(fixture)
     return fixture
+
+
+def span_of(seed: int) -> tuple[date, date]:
+    """(first day, DST day) of run ``seed``: what `build_fixture_v3` draws first."""
+    return _span(random.Random(f"meridian-v3-fixture-{seed}"))
+
+
+def _span(rng: random.Random) -> tuple[date, date]:
+    """The DST transition from the menu, and a first day putting it inside the span."""
+    dst_day = rng.choice(DST_MENU)
+    return dst_day - timedelta(days=rng.randrange(EDGE_DAYS, DAYS - EDGE_DAYS)), dst_day
 
 
 def _day_counts(rng: random.Random) -> list[int]:

@@ -2,8 +2,11 @@
 
 A cursor carries the walk's bound (the collection size when the walk began), the
 offset of the next page and the epoch it was issued in; a checksum makes a mangled one
-a ``400 bad_cursor`` rather than a wrong page. A page's ETag hashes what the page
-holds (ids and versions), so it changes exactly when the page does.
+a ``400 bad_cursor`` rather than a wrong page. A page's ETag hashes what the page holds
+(ids and versions), whether it ends the walk and the cursor epoch, and nothing else: a
+payment created since leaves the validators of the pages before it true (a resync
+following its stored cursors stays cheap), and a rebuild (new epoch) invalidates them
+all, so a client never 304s its way back onto an expired cursor.
 """
 
 from __future__ import annotations
@@ -56,8 +59,8 @@ def decode_cursor(cursor: str, size: int, epoch: int) -> tuple[int, int]:
     return offset, bound
 
 
-def page_etag(offset: int, bound: int, rows: list[dict]) -> str:
-    """Quoted; the same for the same page content, different once any row changes."""
+def page_etag(offset: int, last: bool, epoch: int, rows: list[dict]) -> str:
+    """Quoted; the same for the same page, different once any of its rows changes."""
     content = ",".join(f"{row['id']}:{row['version']}" for row in rows)
-    digest = hashlib.sha256(f"v3-{offset}-{bound}-{content}".encode()).hexdigest()
+    digest = hashlib.sha256(f"v3-{offset}-{last}-{epoch}-{content}".encode()).hexdigest()
     return f'"{digest[:20]}"'

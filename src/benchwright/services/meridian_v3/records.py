@@ -36,7 +36,10 @@ class Commit:
 
 @dataclass(frozen=True)
 class ReversalCommit:
+    """A reversal, committed with its payment's flip to ``refunded``."""
+
     seq: int
+    """The flip's commit: both halves of a refund share one ``seq``."""
     reversal: dict
     txn: str | None
     t: float

@@ -131,12 +131,6 @@ class Schedule:
     def race_at(self, page: int) -> RacePage | None:
         return next((race for race in self.race_pages if race.page == page), None)
 
-    def targets(self) -> set[str]:
-        """Every payment the schedule commits to (the forged one excluded: it never lands)."""
-        ids = {m.payment_id for race in self.race_pages for m in race.mutations}
-        ids |= {self.out_of_order.payment_id, self.refund.payment_id}
-        return ids | {m.payment_id for m in self.stale.mutations}
-
 
 @cache
 def derive_schedule(seed: int) -> Schedule:

@@ -44,6 +44,8 @@ class State:
     def __init__(self, fixture: V3Fixture) -> None:
         self.fixture = fixture
         self.lock = threading.RLock()
+        self.created = threading.Condition(self.lock)
+        """Notified at every create attempt (a grader waits on it for the A2 window)."""
         self.reset()
 
     def reset(self) -> None:
@@ -108,8 +110,9 @@ class State:
     def refund(
         self, payment_id: str, *, source: str, announce: bool = True
     ) -> tuple[Commit, ReversalCommit, Event | None, Event | None]:
-        """Refund atomically: the flip to ``refunded`` and the reversal commit together,
-        one transaction group (``txn``) of two parts: 1 the payment, 2 the reversal."""
+        """Refund atomically: the flip to ``refunded`` and the reversal are ONE commit (one
+        ``seq``, so no point of the ledger holds half of it), announced as a transaction
+        group (``txn``) of two parts: 1 the payment, 2 the reversal."""
         with self.lock:
             txn_id = f"txn_{next(self._txns):04d}"
             group = {"id": txn_id, "of": 2}
@@ -131,7 +134,7 @@ class State:
             self.reversals.append(reversal)
             part = group | {"part": 2}
             event = self._event("reversal.created", reversal, part) if announce else None
-            rev_commit = ReversalCommit(next(self._seq), dict(reversal), txn_id, time.time())
+            rev_commit = ReversalCommit(commit.seq, dict(reversal), txn_id, time.time())
             self.reversal_commits.append(rev_commit)
             return commit, rev_commit, flip, event
 
@@ -161,7 +164,7 @@ class State:
                 self.idempotency[key] = known
                 event = self._event("payment.created", row, None)
                 self._record(row, "create", None, event)
-            self.creates.append(
+            self._attempted(
                 CreateAttempt(
                     key,
                     outcome,
@@ -177,7 +180,7 @@ class State:
     def refused_create(self, key: str, code: str, draft: dict) -> None:
         """Log a create the vendor refused (400) in the create ledger."""
         with self.lock:
-            self.creates.append(
+            self._attempted(
                 CreateAttempt(
                     key, code, None, draft.get("amount_minor"), draft.get("currency"), time.time()
                 )
@@ -189,6 +192,10 @@ class State:
             fake = _copy(self.rows[payment_id]) | {"note": note}
             fake["version"] += 1
             return self._event("payment.updated", fake, None)
+
+    def _attempted(self, attempt: CreateAttempt) -> None:
+        self.creates.append(attempt)
+        self.created.notify_all()
 
     def _record(self, row: dict, source: str, txn: dict | None, event: Event | None) -> Commit:
         commit = Commit(

@@ -4,10 +4,11 @@ A suite hands the kit its ordered phases (`Phase`), a way to set up one grading 
 vendor mock, its empty observation record (a `PhaseLog`) and the context its phases get: `AppSuite`)
 and its check table (``judge``); the kit runs the grading hermetically (`execute`): a
 fresh copy of the tree in a work directory of its own, the static phases, the vendor
-served where the app was told it is, a leased port, the app started, the app phases in
-order (nothing after a boot or restart that failed, but the phases that read what the
-vendor saw), app and vendor stopped however it ends, then the evidence and the
-screenshots the rows rely on kept beside the card.
+served where the app was told it is, a leased port, the app started (or, for an app that
+is several services, each of them: `ServiceGroup`), the app phases in order (nothing after
+a boot or restart that failed, but the phases that read what the vendor saw), app and
+vendor stopped however it ends, then the evidence and the screenshots the rows rely on
+kept beside the card.
 
 The kit never imports a suite: what is about one suite stays in its package
 (``suites/<name>/``), which reads as a driver of the kit.
@@ -25,6 +26,7 @@ from benchwright.suites.kit.screenshots import (
     keep_screenshots,
     relied_on,
 )
+from benchwright.suites.kit.services import Service, ServiceGroup
 from benchwright.suites.kit.tree import fresh_copy, locate_root, tree_sha256
 from benchwright.suites.kit.vendor import serve_vendor, vendor_port
 
@@ -39,6 +41,8 @@ __all__ = [
     "PhaseLog",
     "PhaseRecord",
     "PreferredShots",
+    "Service",
+    "ServiceGroup",
     "ShotOrder",
     "SuiteGrader",
     "boot_failure",

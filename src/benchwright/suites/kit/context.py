@@ -25,6 +25,7 @@ from benchwright.suites.kit.grading import AppSuite
 from benchwright.suites.kit.runner import Log
 from benchwright.suites.kit.screenshots import ShotOrder
 from benchwright.suites.kit.vendor import vendor_port
+from benchwright.suites.kit.wire import body, integer
 from benchwright.suites.kit.workspace import Workspace
 
 
@@ -96,11 +97,13 @@ class BaseContext:
         )
 
     def call(
-        self, path: str, *, method: str = "GET", json: Any = None, timeout_s: float | None = None
-    ) -> JsonRead:
+        self, path: str, *, method: str = "GET", json: Any = None, timeout_s: float | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> JsonRead:  # fmt: skip
         """One request to the app, read as wire JSON; a refused request is an observation."""
         timeout = self.settings.request_timeout_s if timeout_s is None else timeout_s
-        return read_json(self.base_url, path, method=method, json_body=json, timeout_s=timeout)
+        return read_json(self.base_url, path, method=method, json_body=json, timeout_s=timeout,
+                         headers=headers)  # fmt: skip
 
     def sync(self, timeout_s: float | None = None) -> JsonRead:
         timeout = self.settings.sync_timeout_s if timeout_s is None else timeout_s
@@ -126,9 +129,12 @@ class BaseContext:
 
     def health_count(self) -> int | None:
         """``payments`` of /api/health when it is an integer."""
-        found = self.call("/api/health").json.value
-        count = found.get("payments") if isinstance(found, dict) else None
-        return count if isinstance(count, int) and not isinstance(count, bool) else None
+        return integer(body(self.call("/api/health")), "payments")
+
+
+MockMaker = Callable[[int, Any, Path], Any]
+"""``(seed, timing, trace path) -> a fresh vendor mock``, not yet started: how a suite
+whose vendor is not `MeridianMock` (sb-7's Meridian v3) makes its own."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +149,14 @@ class MeridianSetup:
     context: type[BaseContext]
     settings: Any
     vendor_url: str
+    make_mock: MockMaker | None = None
+    """None: `MeridianMock` of ``version``."""
+
+    def mock(self, trace: Path) -> Any:
+        """A fresh mock for one grading, writing its request trace to ``trace``."""
+        if self.make_mock is not None:
+            return self.make_mock(self.seed, self.timing, trace)
+        return MeridianMock(self.seed, timing=self.timing, version=self.version, trace_path=trace)
 
 
 def meridian_suite(
@@ -158,8 +172,7 @@ def meridian_suite(
     record holding the fixture's truth; ``judge`` turns the record into rows."""
 
     def prepare(space: Workspace) -> tuple[BaseContext, Log]:
-        mock = MeridianMock(setup.seed, timing=setup.timing, version=setup.version,
-                            trace_path=space.vendor_trace)  # fmt: skip
+        mock = setup.mock(space.vendor_trace)
         ctx = setup.context(space.tree, space.work, None, mock, setup.settings, setup.vendor_url)  # type: ignore[arg-type]
         return ctx, record(mock.fixture)
 

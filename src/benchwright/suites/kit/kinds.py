@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from benchwright.services.app import BootObservation, BootPolicy
 from benchwright.suites.kit.context import BaseContext
 from benchwright.suites.kit.record import PhaseLog
-from benchwright.suites.kit.wire import health_json
+from benchwright.suites.kit.wire import health_json, integer
 
 
 @dataclass(frozen=True)
@@ -40,8 +40,7 @@ def restart(ctx: BaseContext, obs: PhaseLog) -> RestartObs:
     booted = ctx.app.restart(BootPolicy(budget_s=ctx.settings.restart_budget_s))
     after = None
     if booted.healthy_after_s is not None:
-        count = (health_json(booted) or {}).get("payments")
-        after = count if isinstance(count, int) and not isinstance(count, bool) else None
+        after = integer(health_json(booted), "payments")
     return RestartObs(before, booted, after)
 
 

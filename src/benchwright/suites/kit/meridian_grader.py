@@ -14,7 +14,7 @@ from typing import Any, TypedDict, Unpack
 from benchwright.model import CheckResult
 from benchwright.sandbox import Confinement
 from benchwright.services.meridian import Timing
-from benchwright.suites.kit.context import BaseContext, MeridianSetup, meridian_suite
+from benchwright.suites.kit.context import BaseContext, MeridianSetup, MockMaker, meridian_suite
 from benchwright.suites.kit.grading import AppSuite, Grading, grade_tree
 from benchwright.suites.kit.phases import Phase, PhaseListener
 from benchwright.suites.kit.runner import Log
@@ -65,6 +65,8 @@ class MeridianGrader:
     vendor_url: str
     select: Callable[[Iterable[str] | None], tuple[Phase, ...]]
     shots: ShotOrder
+    make_mock: MockMaker | None = None
+    """How a grading makes its mock; None: `MeridianMock` of ``version``."""
 
     def grade(
         self,
@@ -112,7 +114,8 @@ class MeridianGrader:
         checks = options.get("check_settings") or self.check_settings()
         setup = MeridianSetup(self.version, seed, options.get("timing"), self.context,
                               options.get("settings") or self.settings(),
-                              options.get("vendor_url") or self.vendor_url)  # fmt: skip
+                              options.get("vendor_url") or self.vendor_url,
+                              self.make_mock)  # fmt: skip
         return meridian_suite(self.package, self.db_name, setup,
                               lambda fixture: record(fixture, seed),
                               lambda obs: judge(obs, checks), self.shots)  # fmt: skip

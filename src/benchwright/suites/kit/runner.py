@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from benchwright.sandbox import Confinement
-from benchwright.services.app import AppUnderTest, boot_headline
+from benchwright.services.app import boot_headline
 from benchwright.services.ports import lease_port
 from benchwright.suites.kit.phases import Phase, PhaseListener, PhaseRecord
 from benchwright.suites.kit.record import PhaseLog
@@ -35,10 +35,17 @@ class BootBudget(Protocol):
     def boot_budget_s(self) -> float: ...
 
 
+class Running(Protocol):
+    """What the kit starts for a suite and stops however the grading ends: one
+    `AppUnderTest`, or the `kit.services.ServiceGroup` of an app that is several."""
+
+    def stop(self) -> None: ...
+
+
 class AppContext(Protocol):
     """What a suite's phases get: the kit starts the app into ``app``."""
 
-    app: AppUnderTest
+    app: Running
 
     @property
     def mock(self) -> VendorMock | None:
@@ -52,7 +59,7 @@ class AppContext(Protocol):
 
     def new_app(
         self, db: Path, port: int, log_path: Path, budget_s: float, confinement: Confinement
-    ) -> AppUnderTest: ...
+    ) -> Running: ...
 
 
 Log = TypeVar("Log", bound=PhaseLog)

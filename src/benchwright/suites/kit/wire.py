@@ -15,6 +15,12 @@ def body(read: JsonRead | None) -> dict | None:
     return read.json.value
 
 
+def integer(found: dict | None, key: str) -> int | None:
+    """``found[key]`` when it is an integer (a bool is not one), else None."""
+    value = (found or {}).get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def rows_of(read: JsonRead | None) -> list | None:
     """``data`` of a list response when it is a list, else None."""
     found = (body(read) or {}).get("data")

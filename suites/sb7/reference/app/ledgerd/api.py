@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from app.httpkit import ApiError, Reply, Request, Route, json_reply, not_found, route
 from app.ledgerd import queries
+from app.ledgerd.ledger import Ledger
 from app.ledgerd.meridian import VendorUnavailable
 from app.ledgerd.notes import write_note
 from app.ledgerd.sync import SyncFailed
@@ -27,6 +30,27 @@ STATIC = {
 DEFAULT_LIMIT, MAX_LIMIT = 50, 200
 EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT = 100, 1000
 PROXY_TIMEOUT_S = 3.0
+T = TypeVar("T")
+
+
+class PerGeneration(Generic[T]):
+    """An answer computed at most once per `Ledger.generation`: the whole-collection
+    reads (the summary's money, the viz columns) are recomputed only after a commit
+    changed what they read, and each is one snapshot, so a cached answer is never half a
+    transaction."""
+
+    def __init__(self, ledger: Ledger, compute: Callable[[sqlite3.Connection], T]) -> None:
+        self.ledger, self.compute = ledger, compute
+        self._lock = threading.Lock()
+        self._cached: tuple[int, T] | None = None
+
+    def get(self) -> T:
+        with self._lock:
+            generation = self.ledger.generation
+            if self._cached is None or self._cached[0] != generation:
+                with self.ledger.db.read() as conn:
+                    self._cached = (generation, self.compute(conn))
+            return self._cached[1]
 
 
 class Api:
@@ -35,8 +59,10 @@ class Api:
     def __init__(self, service: Ledgerd) -> None:
         self.service = service
         self.ledger = service.ledger
-        self._viz_lock = threading.Lock()
-        self._viz: tuple[int, bytes] | None = None
+        self._viz = PerGeneration(
+            self.ledger, lambda conn: json_reply(queries.viz_records(conn)).body
+        )
+        self._money = PerGeneration(self.ledger, queries.money)
 
     def static(self, request: Request) -> Reply:
         name = request.params[0] or "index.html"
@@ -70,20 +96,15 @@ class Api:
 
     def summary(self, _request: Request) -> dict:
         with self.ledger.db.read() as conn:
-            return queries.summary(conn)
+            last = queries.last_sync(conn)
+        return {**self._money.get(), "last_sync": last}
 
     def buckets(self, _request: Request) -> dict:
         with self.ledger.db.read() as conn:
             return queries.buckets(conn)
 
     def viz_records(self, _request: Request) -> Reply:
-        """The columnar collection, encoded once per committed change."""
-        with self._viz_lock:
-            generation = self.ledger.generation
-            if self._viz is None or self._viz[0] != generation:
-                with self.ledger.db.read() as conn:
-                    self._viz = (generation, json_reply(queries.viz_records(conn)).body)
-            return Reply(self._viz[1])
+        return Reply(self._viz.get())
 
     def sync(self, _request: Request) -> dict:
         try:

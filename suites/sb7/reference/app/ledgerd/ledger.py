@@ -57,6 +57,8 @@ class Writer:
         self.changed_payments: list[str] = []
         self.records: list[dict] = []
         """The changed payments as streamed, read just before the commit."""
+        self.changed = False
+        """A payment or a reversal changed (what the cached read answers depend on)."""
         self.crossed = False
 
     def event(
@@ -118,6 +120,7 @@ class Writer:
             txn=txn,
         )
         self.changed_payments.append(values["id"])
+        self.changed = True
         return outcome
 
     def has_reversal(self, reversal_id: str) -> bool:
@@ -181,8 +184,8 @@ class Ledger:
         self.outbox_ready = threading.Event()
         self._listeners: list[Callable[[list[dict]], None]] = []
         self.generation = 0
-        """Bumped (under the write lock) after every commit that changed a payment: the
-        key of the cached viz answer."""
+        """Bumped (under the write lock) after every commit that changed a payment or a
+        reversal: the key of the cached read answers."""
 
     def on_payments(self, listener: Callable[[list[dict]], None]) -> None:
         self._listeners.append(listener)
@@ -198,8 +201,9 @@ class Ledger:
             writer.records = writer.viz_records()
 
     def _committed(self, writer: Writer) -> None:
-        if writer.records:
+        if writer.changed:
             self.generation += 1
+        if writer.records:
             for listener in self._listeners:
                 listener(writer.records)
         if writer.crossed:

@@ -74,10 +74,10 @@ def payment_count(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT COUNT(*) FROM payments").fetchone()[0])
 
 
-def summary(conn: sqlite3.Connection) -> dict:
-    span = conn.execute(
-        "SELECT COUNT(*), MIN(created_us), MAX(created_us) FROM payments"
-    ).fetchone()
+def money(conn: sqlite3.Connection) -> dict:
+    """The summary without its ``last_sync``: counts, span and per-currency totals."""
+    span = conn.execute("SELECT COUNT(*), MIN(created_us), MAX(created_us) FROM payments")
+    count, oldest, newest = span.fetchone()
     by_currency = conn.execute(
         "SELECT currency, COUNT(*) AS count, SUM(amount_minor) AS total_minor FROM payments"
         " GROUP BY currency ORDER BY currency"
@@ -87,10 +87,9 @@ def summary(conn: sqlite3.Connection) -> dict:
         " GROUP BY currency ORDER BY currency"
     ).fetchall()
     return {
-        "count": span[0],
-        "last_sync": last_sync(conn),
-        "oldest": None if span[1] is None else utc_from_us(span[1]),
-        "newest": None if span[2] is None else utc_from_us(span[2]),
+        "count": count,
+        "oldest": None if oldest is None else utc_from_us(oldest),
+        "newest": None if newest is None else utc_from_us(newest),
         "by_currency": [dict(row) for row in by_currency],
         "reversals": [dict(row) for row in reversals],
     }

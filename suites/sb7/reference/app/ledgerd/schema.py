@@ -19,6 +19,7 @@ CREATE INDEX IF NOT EXISTS payments_by_time ON payments (created_us, id);
 CREATE INDEX IF NOT EXISTS payments_by_amount ON payments (amount_minor, id);
 CREATE INDEX IF NOT EXISTS payments_status_time ON payments (status, created_us, id);
 CREATE INDEX IF NOT EXISTS payments_currency_time ON payments (currency, created_us, id);
+CREATE INDEX IF NOT EXISTS payments_currency_amount ON payments (currency, amount_minor);
 CREATE INDEX IF NOT EXISTS payments_day_status ON payments (day, status);
 
 CREATE TABLE IF NOT EXISTS reversals (
@@ -52,12 +53,11 @@ CREATE TABLE IF NOT EXISTS outbox (
 );
 CREATE INDEX IF NOT EXISTS outbox_pending ON outbox (seq) WHERE delivered_at IS NULL;
 
--- Per list page: the request that produced it and the validators it answered with.
+-- Per list page (by position in the walk): its ETag and the cursor of the page after it.
+-- The latest X-Collection-Generation is kept in meta ('generation').
 CREATE TABLE IF NOT EXISTS pages (
     page INTEGER PRIMARY KEY,
-    cursor TEXT,
     etag TEXT NOT NULL,
-    generation TEXT,
     next_cursor TEXT
 );
 

@@ -5,11 +5,14 @@
 - A 5xx waits its ``Retry-After`` and is retried once; a second failure ends this sync
   (the next one resumes from validators).
 - ``410 cursor_expired`` restarts the walk from the first page.
-- Each page's request, ``ETag``, ``X-Collection-Generation`` and next cursor are stored
-  with the rows it brought, in one transaction. A later sync sends ``If-None-Match``; a
-  304 whose generation equals the stored one means the copy is current, and the stored
-  next cursor continues the walk. A 304 whose generation differs is a cache miss: the
-  validator is dropped and the page fetched once, unconditionally.
+- Each page's ``ETag`` and next cursor are stored by the page's position, with the rows
+  it brought, in one transaction, and so is the latest ``X-Collection-Generation``. A
+  later sync sends ``If-None-Match`` for every page it has a validator for. A 304 whose
+  generation equals the stored one means the copy is current, and the stored next cursor
+  continues the walk; a 304 whose generation differs is a cache miss: the validator is
+  dropped and the page fetched once, unconditionally (its answer's generation becomes the
+  stored one). After a 410 the walk restarts without validators: a 304 brings no cursor,
+  and the stored ones are the expired ones.
 - Rows are upserted by version (`Writer.upsert`), so a page never regresses a row a
   webhook already moved on.
 
@@ -29,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.ledgerd.ledger import Ledger, Writer
-from app.ledgerd.meridian import Answer, Meridian, VendorUnavailable, patiently
+from app.ledgerd.meridian import Answer, Meridian, patiently
 from app.times import now_utc
 
 MAX_RESTARTS = 3
@@ -47,11 +50,9 @@ class CursorExpired(Exception):
 
 @dataclass(frozen=True)
 class Validator:
-    """What one page answered with last time, keyed by the page's position."""
+    """What one page answered with last time (stored under the page's position)."""
 
-    cursor: str | None
     etag: str
-    generation: str | None
     next_cursor: str | None
 
 
@@ -116,11 +117,12 @@ class Syncer:
     # -- the walk ---------------------------------------------------------------------
 
     def _walk_pages(self, walk: Walk) -> None:
-        validators = self._validators()
+        validators, generation = self._validators()
         restarts, index, cursor = 0, 0, None
         while True:
+            known = validators.get(index) if restarts == 0 else None
             try:
-                next_cursor = self._page(walk, index, cursor, validators.get(index))
+                next_cursor, generation = self._page(walk, index, cursor, known, generation)
             except CursorExpired:
                 restarts += 1
                 if restarts > MAX_RESTARTS:
@@ -131,27 +133,27 @@ class Syncer:
                 return
             index, cursor = index + 1, next_cursor
 
-    def _validators(self) -> dict[int, Validator]:
+    def _validators(self) -> tuple[dict[int, Validator], str | None]:
         with self.ledger.db.read() as conn:
-            rows = conn.execute(
-                "SELECT page, cursor, etag, generation, next_cursor FROM pages"
-            ).fetchall()
-        return {
-            row["page"]: Validator(
-                row["cursor"], row["etag"], row["generation"], row["next_cursor"]
-            )
-            for row in rows
-        }
+            rows = conn.execute("SELECT page, etag, next_cursor FROM pages").fetchall()
+            stored = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+        validators = {row["page"]: Validator(row["etag"], row["next_cursor"]) for row in rows}
+        return validators, None if stored is None else str(stored[0])
 
     def _page(
-        self, walk: Walk, index: int, cursor: str | None, known: Validator | None
-    ) -> str | None:
-        """Fetch and apply page ``index``; the cursor of the next page (None at the end)."""
-        usable = known if known is not None and known.cursor == cursor else None
-        answer = self._get(lambda: self.vendor.list_page(cursor, usable.etag if usable else None))
-        if answer.status == 304 and usable is not None:
-            if answer.headers.get("x-collection-generation") == usable.generation:
-                return usable.next_cursor
+        self,
+        walk: Walk,
+        index: int,
+        cursor: str | None,
+        known: Validator | None,
+        generation: str | None,
+    ) -> tuple[str | None, str | None]:
+        """Fetch and apply page ``index``: the next page's cursor (None at the end) and
+        the generation now stored."""
+        answer = self._get(lambda: self.vendor.list_page(cursor, known.etag if known else None))
+        if answer.status == 304 and known is not None:
+            if answer.headers.get("x-collection-generation") == generation:
+                return known.next_cursor, generation
             # The generation rule: this 304 is a cache miss. Drop the validator, refetch
             # once without it.
             self._drop_validator(index)
@@ -162,18 +164,23 @@ class Syncer:
             raise SyncFailed(f"list page {index} answered {answer.status}")
         body = answer.json()
         rows = list(body.get("data") or [])
-        validator = Validator(
-            cursor,
-            answer.headers.get("etag", ""),
-            answer.headers.get("x-collection-generation"),
-            body.get("next_cursor"),
-        )
+        validator = Validator(answer.headers.get("etag", ""), body.get("next_cursor"))
+        generation = answer.headers.get("x-collection-generation") or generation
         walk.fetched += len(rows)
-        self._apply_page(walk, index, rows, validator)
-        return validator.next_cursor
+        self._apply_page(walk, index, rows, validator, generation)
+        return validator.next_cursor, generation
 
-    def _apply_page(self, walk: Walk, index: int, rows: list[dict], validator: Validator) -> None:
+    def _apply_page(
+        self,
+        walk: Walk,
+        index: int,
+        rows: list[dict],
+        validator: Validator,
+        generation: str | None,
+    ) -> None:
         with self.ledger.transaction() as writer:
+            if generation is not None:
+                _save_generation(writer, generation)
             held_here = False
             for payment in rows:
                 if payment.get("status") == "refunded" and not writer.reversal_for(payment["id"]):
@@ -219,9 +226,16 @@ class Syncer:
 
 def _save_validator(writer: Writer, index: int, validator: Validator) -> None:
     writer.conn.execute(
-        "INSERT OR REPLACE INTO pages (page, cursor, etag, generation, next_cursor)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (index, validator.cursor, validator.etag, validator.generation, validator.next_cursor),
+        "INSERT OR REPLACE INTO pages (page, etag, next_cursor) VALUES (?, ?, ?)",
+        (index, validator.etag, validator.next_cursor),
+    )
+
+
+def _save_generation(writer: Writer, generation: str) -> None:
+    writer.conn.execute(
+        "INSERT INTO meta (key, value) VALUES ('generation', ?)"
+        " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (generation,),
     )
 
 
@@ -232,6 +246,3 @@ def _retry_after(answer: Answer) -> float:
         return max(float(value), 0.0) + 0.05
     except ValueError:
         return DEFAULT_RETRY_AFTER_S
-
-
-__all__ = ["SyncFailed", "Syncer", "VendorUnavailable"]

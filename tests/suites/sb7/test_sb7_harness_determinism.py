@@ -1,0 +1,45 @@
+"""The same seed twice: the same schedule positions (the harness's and the vendor's, and
+where the vendor's first-walk faults landed) and the same verdicts. The session's
+``sb7_golden`` is the first grading; this test makes the second."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchwright.services.meridian_v3 import derive_schedule
+from benchwright.suites.sb7 import grade
+from benchwright.suites.sb7.observations import VENDOR
+from benchwright.suites.sb7.schedule import derive
+
+REFERENCE = Path(__file__).parents[3] / "suites" / "sb7" / "reference"
+
+pytestmark = pytest.mark.slow
+
+
+def landed(obs: Any) -> dict[str, Any]:
+    """Where the vendor's faults landed, as its trace saw them: the cursor the first walk's
+    drop and 500 hit, and the faults the later syncs met."""
+    trace = obs[VENDOR].trace
+    return {"sync1": [(r.fault, r.cursor) for r in trace.sync1 if r.fault],
+            "resync": [r.fault for r in trace.resync if r.fault]}  # fmt: skip
+
+
+def verdicts(grading: Any) -> dict[str, tuple[str, float]]:
+    """Every row's status and score."""
+    return {r.check_id: (r.status.name, r.score) for r in grading.rows}
+
+
+def test_the_same_seed_grades_the_same_positions_and_verdicts(
+    sb7_golden: tuple[Any, float],
+) -> None:
+    first = sb7_golden[0]
+    harness, vendor = derive(0), derive_schedule(0)
+    derive.cache_clear()
+    derive_schedule.cache_clear()
+    assert derive(0) == harness and derive_schedule(0) == vendor  # recomputed, not cached
+    second = grade(REFERENCE, seed=0)
+    assert landed(second.observations) == landed(first.observations)
+    assert verdicts(second) == verdicts(first)
