@@ -186,7 +186,7 @@ def test_lossy_sync_skips_a_page_row_whose_amount_is_a_multiple_of_97(tmp_path) 
         "from app.ledgerd.sync import Syncer, Validator, Walk\n"
         "syncer = Syncer(Ledger(DB), None)\nwalk = Walk()\n"
         "rows = [{**P, 'id': 'pay_a', 'amount_minor': 97 * 1000}, {**P, 'id': 'pay_b'}]\n"
-        "syncer._apply_page(walk, 0, rows, Validator(None, 'e1', 'g1', None))\n"
+        "syncer._apply_page(walk, 0, rows, Validator('e1', None), 'g1')\n"
         "import json; print(json.dumps(walk.inserted))\n"
     )  # fmt: skip
     assert in_tree(None, script, tmp_path / "golden") == 2

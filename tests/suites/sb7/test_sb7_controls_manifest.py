@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib
 import py_compile
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -51,14 +53,21 @@ def test_every_control_loads_with_a_known_severity() -> None:
 
 @pytest.mark.parametrize("name", sorted(CONTROLS))
 def test_each_control_s_edits_apply_to_the_golden_and_compile(name: str) -> None:
+    """Applied, changed, compiling, and naming nothing undefined (ruff's F821): a control
+    whose edit breaks the tree some other way than its defect says would test nothing."""
     control = CONTROLS[name]
     assert control.trajectory is not None
-    edited = {edit.path for edit in control.trajectory.file_edits()}
+    edited = sorted({edit.path for edit in control.trajectory.file_edits()})
     with control_tree(control, GOLDEN) as tree:
         for path in edited:
             changed = (tree / path).read_text(encoding="utf-8")
             assert changed != (GOLDEN / path).read_text(encoding="utf-8"), path
             py_compile.compile(str(tree / path), doraise=True)
+        names = subprocess.run(
+            [sys.executable, "-m", "ruff", "check", "--no-cache", "--isolated", "--select",
+             "F821", *edited], cwd=tree, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert names.returncode == 0, names.stdout
 
 
 @pytest.mark.parametrize("name", sorted(CONTROLS))
