@@ -39,6 +39,18 @@ def test_a_suppressed_multiplier_is_printed_with_its_root() -> None:
     assert "critical b_buckets_dst not applied: one defect, priced by sync_completeness" in lines
 
 
+def test_every_row_lists_the_passing_rows_too_with_their_tier() -> None:
+    scorer = shipped("sb7")
+    card = compose(with_rows(scorer, d_validation=(FAIL, 0.5)), scorer)
+    short, every = verdict_lines(card), verdict_lines(card, every_row=True)
+    assert "below 1.0 (1):" in short
+    assert not any(line.startswith("  A server_runs PASS 1.0000") for line in short)
+    weighted = [r for r in card.rows if r.role == "weighted"]
+    assert f"rows ({len(weighted)}):" in every
+    assert any(line.startswith("  A server_runs PASS 1.0000") for line in every)
+    assert any(line.startswith("  D d_validation FAIL 0.5000") for line in every)
+
+
 def test_the_scorecard_json_is_versioned_and_plain() -> None:
     scorer = shipped("sb7")
     doc = scorecard_dict(compose(with_rows(scorer, server_runs=(FAIL, 0.3)), scorer))

@@ -118,6 +118,10 @@ def grade_cmd(
     workers: WorkersOpt = None,
     executor: ExecutorOpt = "local",
     ray_address: RayAddressOpt = None,
+    all_rows: Annotated[
+        bool,
+        typer.Option("--all-rows", help="List every weighted row, not only those below 1.0."),
+    ] = False,
 ) -> None:
     """Grade TREE for SUITE and print the scorecard: exit 0 when the grading completed,
     whatever the score; 2 invalid input; 3 harness failure (a phase raised, the app cannot
@@ -142,7 +146,7 @@ def grade_cmd(
     with PhaseProgress() as progress:  # on stderr: stdout stays the scorecard
         lines = run_grade(
             suite, tree, json_out, junit_out, reference, seed, phases, no_sandbox,
-            thresholds=pin, vendor_url=vendor_url, on_phase=progress,
+            thresholds=pin, vendor_url=vendor_url, on_phase=progress, every_row=all_rows,
         )  # fmt: skip
         for line in lines:
             typer.echo(line)

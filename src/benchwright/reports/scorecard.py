@@ -74,8 +74,9 @@ UNCONFINED_WARNING = (
 )
 
 
-def verdict_lines(card: Scorecard) -> list[str]:
-    """The verdict as plain lines (what `print_verdict` prints)."""
+def verdict_lines(card: Scorecard, *, every_row: bool = False) -> list[str]:
+    """The verdict as plain lines (what `print_verdict` prints): the weighted rows below
+    1.0, or with ``every_row`` every weighted row (a golden's card proves its 1.0s too)."""
     lines = [f"{card.scorer} {card.scorer_version} ({card.policy}): score {card.score:.4f}"]
     if card.provenance.get("isolation") == "none":
         lines.append(UNCONFINED_WARNING)
@@ -99,10 +100,12 @@ def verdict_lines(card: Scorecard) -> list[str]:
     for row in card.rows:
         if row.role == "diagnostic":
             lines.append(f"  · {row.check_id} {row.score:.4f} (diagnostic, weight 0)")
-    short = [r for r in card.rows if r.role == "weighted" and (r.counted or 0.0) < 1.0]
-    if short:
-        lines.append(f"below 1.0 ({len(short)}):")
-    lines += [f"  {r.check_id} {r.status.value} {r.score:.4f}: {r.detail}" for r in short]
+    weighted = [r for r in card.rows if r.role == "weighted"]
+    shown = weighted if every_row else [r for r in weighted if (r.counted or 0.0) < 1.0]
+    if shown:
+        lines.append(f"rows ({len(shown)}):" if every_row else f"below 1.0 ({len(shown)}):")
+    tier = (lambda r: f"{r.tier or '-'} ") if every_row else (lambda r: "")
+    lines += [f"  {tier(r)}{r.check_id} {r.status.value} {r.score:.4f}: {r.detail}" for r in shown]
     flags = card.flags
     lines.append(
         f"flags: excellent={flags.excellent} partial={flags.partial} "

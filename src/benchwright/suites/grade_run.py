@@ -119,6 +119,7 @@ def run_grade(
     thresholds: ThresholdsPin | None = None,
     vendor_url: str | None = None,
     on_phase: Callable[[str, Any], None] | None = None,
+    every_row: bool = False,
 ) -> Iterator[str]:
     """Yield the verdict lines; the scorecard is written whatever the score (exit 0).
 
@@ -129,7 +130,8 @@ def run_grade(
     None keeps the suite's. The freeze gate (``reference``) grades the golden through its
     scripted build phase (`kit.build_phase.golden_build`), as ``audit`` does; a plain
     grading has none. ``on_phase`` hears each phase start ``(name, None)`` and end
-    ``(name, record)``, for a progress display.
+    ``(name, record)``, for a progress display. ``every_row`` lists every weighted row,
+    not only those below 1.0 (``--all-rows``).
 
     Raises:
         HarnessError: a phase raised (a harness fault: its rows are INFRA), after the
@@ -157,7 +159,7 @@ def run_grade(
                                 **options)  # fmt: skip
 
     grading = graded()
-    yield from _report(grading, grader.scorer, json_out, junit_out)
+    yield from _report(grading, grader.scorer, json_out, junit_out, every_row)
     if not reference:
         return
     decision, marker = reference_gate(grading.grading, grader.scorer)
@@ -167,7 +169,7 @@ def run_grade(
                "reference once more (a refusal must survive a repeat):")  # fmt: skip
         yield from (f"  {p}" for p in first)
         grading = graded()
-        yield from _report(grading, grader.scorer, json_out, junit_out)
+        yield from _report(grading, grader.scorer, json_out, junit_out, every_row)
         decision, marker = reference_gate(grading.grading, grader.scorer)
         if marker is None:
             raise _refusal(first, decision.problems, grading.grading.staged)
@@ -176,7 +178,11 @@ def run_grade(
 
 
 def _report(
-    graded: Graded, scorer: Scorer, json_out: Path | None, junit_out: Path | None
+    graded: Graded,
+    scorer: Scorer,
+    json_out: Path | None,
+    junit_out: Path | None,
+    every_row: bool = False,
 ) -> Iterator[str]:
     """Print and write one grading's scorecard.
 
@@ -187,7 +193,7 @@ def _report(
 
     card, grading = graded.card, graded.grading
     yield from boot_lines(grading)
-    yield from verdict_lines(card)
+    yield from verdict_lines(card, every_row=every_row)
     yield from phase_lines(grading)
     yield f"scorer {card.scorer_version} ({scorer.source}), scorecard schema {card.schema_version}"
     if scorer.thresholds:
