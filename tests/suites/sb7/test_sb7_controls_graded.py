@@ -23,9 +23,40 @@ PENDING = {
     "vendor's 428 (the matrix needs a valid note write, a 200 cell of d_validation)",
 }
 """Controls no part-one row can price yet, and why."""
-EXPECTED: dict[str, list[tuple[str, float, str]]] = {}
-"""(check, the control's score, a phrase of its detail) per control, as graded: pinned once
-the harness grades them (each control's ``target_at_most`` holds meanwhile)."""
+EXPECTED: dict[str, list[tuple[str, float, str]]] = {
+    "dead-server": [("server_runs", 0.0, "crashed at boot"),
+                    ("sync_completeness", 0.0, "never became healthy at boot"),
+                    ("a_combined_entrypoint", 0.0, "crashed at boot")],
+    "lossy-sync": [("sync_completeness", 0.9904, "best count 12170"),
+                   ("b_total_field", 0.0, "total 12169, expected 12289")],
+    "utc-day-buckets": [("b_buckets_dst", 0.2984, "DST window 0.05 exact"),
+                        ("b_viz_records", 0.9688, "Berlin days 0.896")],
+    "blind-upsert": [("x_l2_per_key_order", 0.9286, "1 order violations"),
+                     ("x_ooo_dup_forged", 0.6667, "failing: no duplicate applied")],
+    "insert-only-upsert": [("x_no_lost_write", 0.0, "absent from the final state"),
+                           ("x_l4_convergence", 0.6348, "11/23 rows at the vendor's final")],
+    "kwd-two-decimals": [
+        ("x_conservation_residual", 0.0, "residual KWD -8489"),
+        ("x_m1_amount_immutability", 0.0, "differ from the vendor's"),
+        ("x_m3_terminal_conservation", 0.825, "KWD (1878, 1440113360) != (1878, 1440121849)")],
+    "wipe-cache-on-boot": [("r_no_row_loss", 0.0, "kills lost rows")],
+    "fresh-idempotency-key": [
+        ("r_no_dupe_effect", 0.0, "doubled vendor payments for the approval"),
+        ("c_send_idempotency", 0.5, "the approved draft's 2 sends used 2 key(s)")],
+    "stale-304-as-fresh": [("r_cache_truth", 0.0, "stale served as fresh"),
+                           ("c_b5_generation_304", 0.3333, "0 unconditional refetches")],
+    "loops-on-304": [("c_b5_generation_304", 0.6667, "6 identical conditionals in a row")],
+    "undo-transitions-at-boot": [("r_workflow_durability", 0.0,
+                                  "reverted: A1 found 'draft', A2 found 'draft'")],
+    "half-applied-refund": [("x_l5_group_atomicity", 0.0, "confirmed half states"),
+                            ("x_m2_pair_conservation", 0.0, "confirmed half states")],
+    "seq-gap": [("b_events_log", 0.6, "seqs not contiguous from 1")],
+    "needs-peer-to-boot": [("d_peer_absence", 0.25, "failing: proxy 502, notifier_unreachable, "
+                            "ledgerd alive")],
+}  # fmt: skip
+"""(check, the control's score, a phrase of its detail naming the evidence) per control, as
+graded at seed 0. volatile-processed-set is left to its ceiling: how many seqs cross after
+the notifier's restart, hence its coverage, depends on when the relay catches up."""
 GRADED = sorted({c.name for c in load_controls(SUITE)} - set(PENDING))
 
 
@@ -42,7 +73,10 @@ def auditor(request: pytest.FixtureRequest) -> SessionGoldenAuditor:
 def test_every_control_is_graded_or_pending_with_a_reason() -> None:
     names = {c.name for c in load_controls(SUITE)}
     assert set(GRADED) | set(PENDING) == names and not set(GRADED) & set(PENDING)
-    assert set(EXPECTED) <= set(GRADED)
+    assert set(GRADED) - set(EXPECTED) == {"volatile-processed-set"}
+    controls = {c.name: c for c in load_controls(SUITE)}
+    for name, expected in EXPECTED.items():
+        assert {check for check, _, _ in expected} == set(controls[name].targets), name
 
 
 @pytest.mark.slow
