@@ -24,13 +24,10 @@ POLICY = BootPolicy(poll_s=0.1, budget_s=60.0, rung_s=30.0, request_timeout_s=5.
 """Roomy: these tests are about reaching, never about the clock."""
 
 
-@pytest.fixture(params=["sandboxed", "unconfined"])
-def confinement(request: pytest.FixtureRequest) -> Confinement:
-    if request.param == "unconfined":
-        return UNCONFINED
-    if reason := unavailable_reason():
-        pytest.skip(f"no sandbox here: {reason}")
-    return Confinement()
+SANDBOXED = pytest.param(Confinement(), id="sandboxed", marks=pytest.mark.skipif(
+    unavailable_reason() is not None, reason="no sandbox here"))  # fmt: skip
+BOTH = pytest.mark.parametrize("confinement", [SANDBOXED, pytest.param(UNCONFINED, id="none")])
+"""Sandboxed (where bubblewrap runs), and unconfined."""
 
 
 @pytest.fixture
@@ -55,6 +52,7 @@ def ports(tmp_path: Path) -> Iterator[tuple[int, int]]:
         yield ledger.port, notifier.port
 
 
+@BOTH
 def test_a_service_reaches_its_peer_and_survives_the_peer_being_killed_and_restarted(
     tree: Path, ports: tuple[int, int], confinement: Confinement
 ) -> None:
@@ -105,6 +103,7 @@ def test_without_a_peer_route_a_sandboxed_service_cannot_reach_its_peer(
         assert "unreachable" in get(ledger_port, "/peer")
 
 
+@BOTH
 def test_a_process_serving_both_services_has_both_ports_reached(
     tree: Path, ports: tuple[int, int], confinement: Confinement
 ) -> None:

@@ -1,18 +1,23 @@
 """Phase ``matrix``: requests the spec documents an answer for, each with that answer:
 invalid parameters and bodies (400 with ``field_errors`` naming the field), unknown paths
-and payments (404), and the bearer-token rules of the approval workflow (401 without a
-known token, 403 for a wrong role, 403 ``approval_forbidden`` for the submitter's own
-approve or reject)."""
+and payments (404), one valid note written through to the vendor (200: the vendor
+refuses a write without If-Match, 428), and the bearer-token rules of the approval
+workflow (401 without a known token, 403 for a wrong role, 403 ``approval_forbidden``
+for the submitter's own approve or reject)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from benchwright.probes.http import JsonRead
+from benchwright.services.meridian_v3 import PAGE_SIZE
 from benchwright.suites.kit.wire import body
 from benchwright.suites.sb7.context import GradeContext
 from benchwright.suites.sb7.observations import Case, MatrixObs, Observations
+from benchwright.suites.sb7.phases.stream import targets
 
+NOTE = "checked by the harness"
 BAD_QUERIES = (
     ("limit is not a number", "?limit=abc", "limit"),
     ("limit is negative", "?limit=-1", "limit"),
@@ -31,7 +36,7 @@ def matrix(ctx: GradeContext, obs: Observations) -> MatrixObs:
 
 
 def validation(ctx: GradeContext) -> tuple[Case, ...]:
-    some = ctx.mock.fixture.payments[0]["id"]
+    some = note_target(ctx)
     cases = [_bad(name, ctx.call(f"/api/payments{query}"), field)
              for name, query, field in BAD_QUERIES]  # fmt: skip
     cases += [
@@ -41,12 +46,26 @@ def validation(ctx: GradeContext) -> tuple[Case, ...]:
              "state"),
         _bad("note is empty", ctx.call(f"/api/payments/{some}/note", method="POST",
                                        json={"note": ""}), "note"),
+        Case("note is written through", 200, ctx.call(f"/api/payments/{some}/note",
+                                                      method="POST", json={"note": NOTE})),
     ]  # fmt: skip
     valid = ctx.schedule.rejected.body()
     for name, field, broken in _broken_drafts(valid):
         answer = ctx.call("/api/drafts", method="POST", json=broken, role="maker")
         cases.append(_bad(f"draft {name}", answer, field))
     return tuple(cases)
+
+
+def note_target(ctx: GradeContext) -> str:
+    """The payment whose note the matrix writes (a seeded one no vendor-side schedule
+    entry touches and off B5's stale page, so the write races nothing of the schedule):
+    the one cell that must reach the vendor, with its If-Match."""
+    vendor = ctx.mock.schedule
+    taken = targets(vendor)
+    stale = range((vendor.stale.page - 1) * PAGE_SIZE, vendor.stale.page * PAGE_SIZE)
+    free = [row["id"] for i, row in enumerate(ctx.mock.fixture.payments)
+            if row["id"] not in taken and i not in stale]  # fmt: skip
+    return random.Random(f"sb7-note-{ctx.mock.seed}").choice(free)
 
 
 def _bad(name: str, answer: JsonRead, field: str) -> Case:
