@@ -2,8 +2,7 @@
 graded through its control's phases and judged against the session's one full grading of
 the golden (``sb7_golden``, the harness's fixture in tests/conftest.py), as ``benchwright
 audit suites/sb7`` judges it; a dead server and a lossy sync multiply the score once; and
-graver controls cost more than lighter ones. Until the harness's fixture exists every test
-here skips, saying so."""
+graver controls cost more than lighter ones."""
 
 from __future__ import annotations
 
@@ -18,11 +17,6 @@ from benchwright.suites.audit.judge import order_problems
 
 SUITE = Path(__file__).resolve().parents[3] / "suites" / "sb7"
 FIXTURE = "sb7_golden"
-PENDING = {
-    "no-if-match": "no part-one phase writes a note through the API, so no row sees the "
-    "vendor's 428 (the matrix needs a valid note write, a 200 cell of d_validation)",
-}
-"""Controls no part-one row can price yet, and why."""
 EXPECTED: dict[str, list[tuple[str, float, str]]] = {
     "dead-server": [("server_runs", 0.0, "crashed at boot"),
                     ("sync_completeness", 0.0, "never became healthy at boot"),
@@ -53,26 +47,21 @@ EXPECTED: dict[str, list[tuple[str, float, str]]] = {
     "seq-gap": [("b_events_log", 0.6, "seqs not contiguous from 1")],
     "needs-peer-to-boot": [("d_peer_absence", 0.25, "failing: proxy 502, notifier_unreachable, "
                             "ledgerd alive")],
+    "no-if-match": [("d_validation", 0.9643, "note is written through (502, want 200)")],
 }  # fmt: skip
 """(check, the control's score, a phrase of its detail naming the evidence) per control, as
 graded at seed 0. volatile-processed-set is left to its ceiling: how many seqs cross after
 the notifier's restart, hence its coverage, depends on when the relay catches up."""
-GRADED = sorted({c.name for c in load_controls(SUITE)} - set(PENDING))
+GRADED = sorted(c.name for c in load_controls(SUITE))
 
 
 @pytest.fixture(scope="module")
 def auditor(request: pytest.FixtureRequest) -> SessionGoldenAuditor:
-    try:
-        golden: Any = request.getfixturevalue(FIXTURE)
-    except pytest.FixtureLookupError:
-        pytest.skip(f"no {FIXTURE} fixture yet: the sb-7 harness is not merged")
-    grading = golden[0] if isinstance(golden, tuple) else golden
+    grading, _seconds = request.getfixturevalue(FIXTURE)
     return SessionGoldenAuditor(SUITE, grading.rows)
 
 
-def test_every_control_is_graded_or_pending_with_a_reason() -> None:
-    names = {c.name for c in load_controls(SUITE)}
-    assert set(GRADED) | set(PENDING) == names and not set(GRADED) & set(PENDING)
+def test_every_control_has_its_expectations() -> None:
     assert set(GRADED) - set(EXPECTED) == {"volatile-processed-set"}
     controls = {c.name: c for c in load_controls(SUITE)}
     for name, expected in EXPECTED.items():

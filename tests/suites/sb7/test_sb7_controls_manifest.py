@@ -36,7 +36,7 @@ ISSUE_DEFECTS = {
     "volatile-processed-set": {"r_notifier_exactly_once"},  # a non-durable processed set
     "half-applied-refund": {"x_l5_group_atomicity", "x_m2_pair_conservation"},
     "seq-gap": {"b_events_log"},
-    "no-if-match": set(),  # a missing If-Match: see test_sb7_controls_graded.PENDING
+    "no-if-match": {"d_validation"},  # a missing If-Match: the matrix's valid note write
     "loops-on-304": {"c_b5_generation_304"},  # a client that loops on 304s
     "needs-peer-to-boot": {"d_peer_absence"},  # a service that needs the other to boot
     "dead-server": {"server_runs"},  # a crash at boot, multiplied once
