@@ -23,8 +23,10 @@ from benchwright.suites.sb7.context import (
     services,
 )
 from benchwright.suites.sb7.grader import expected_notifications, truth
+from benchwright.suites.sb7.observations import StreamRead
 from benchwright.suites.sb7.phases._trace import list_request
 from benchwright.suites.sb7.phases.reads import asset_path
+from benchwright.suites.sb7.phases.stream import ReadSampler
 from benchwright.suites.sb7.phases.static import observe_tree
 from benchwright.suites.sb7.schedule import derive
 
@@ -146,3 +148,17 @@ def test_the_truth_is_the_fixture_at_load_in_berlin_days() -> None:
         "draft.rejected": steps.count("reject") + 1,
         "draft.approved": 1,
     }
+
+
+def test_the_refund_baseline_is_a_summary_answered_before_the_vendor_committed() -> None:
+    """A summary read that started before the commit but was answered after it (a slow read
+    on a busy host) may already hold the group: it is never the baseline."""
+    sampler = ReadSampler(lambda: "http://127.0.0.1:1", "pay_00001", [], offsets=[0],
+                          interval_s=0.25, timeout_s=1.0)  # fmt: skip
+    done_before = StreamRead(10.0, 10.1, summary={"reversals": []})
+    answered_after = StreamRead(11.0, 13.0, summary={"reversals": []})
+    sampler.walls[:] = [100.0, 101.0]
+    sampler._reads[:] = [done_before, answered_after]
+    assert sampler.baseline(102.0) == 0  # the second read ended at 103.0, after the commit
+    assert sampler.baseline(103.5) == 1
+    assert sampler.baseline(100.05) is None

@@ -71,10 +71,15 @@ class ReadSampler:
         return tuple(self._reads)
 
     def baseline(self, t: float) -> int | None:
-        """The index of the last summary read that started before ``t`` (``time.time()``),
-        or None: the app's state just before something the vendor did at ``t``."""
-        found = [i for i, (wall, read) in enumerate(zip(self.walls, self._reads, strict=False))
-                 if read.summary is not None and wall < t]  # fmt: skip
+        """The index of the last summary read that ENDED before ``t`` (``time.time()``),
+        or None: the app's state just before something the vendor did at ``t``. A read
+        that merely started before ``t`` may have been answered after the app applied
+        what the vendor did (the webhook lands in milliseconds, a read on a busy host
+        takes longer): taken as the baseline, it made every later snapshot look like the
+        group's other half, a confirmed half state the app never showed."""
+        pairs = enumerate(zip(self.walls, self._reads, strict=False))
+        found = [i for i, (wall, read) in pairs
+                 if read.summary is not None and wall + read.ended - read.started < t]  # fmt: skip
         return found[-1] if found else None
 
     def _run(self) -> None:
