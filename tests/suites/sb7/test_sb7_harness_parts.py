@@ -26,8 +26,8 @@ from benchwright.suites.sb7.grader import expected_notifications, truth
 from benchwright.suites.sb7.observations import StreamRead
 from benchwright.suites.sb7.phases._trace import list_request
 from benchwright.suites.sb7.phases.reads import asset_path
-from benchwright.suites.sb7.phases.stream import ReadSampler
 from benchwright.suites.sb7.phases.static import observe_tree
+from benchwright.suites.sb7.phases.stream import ReadSampler
 from benchwright.suites.sb7.schedule import derive
 
 REFERENCE = Path(__file__).parents[3] / "suites" / "sb7" / "reference"
