@@ -8,6 +8,7 @@ and, for causality, what the browser saw the page send."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,7 +94,7 @@ def create(page: Any, draft: Draft) -> str | None:
         click(button.first)
     else:
         form.evaluate("(f) => f.requestSubmit()")
-    return _new_row(page, before)
+    return _new_row(page, before, draft.name)
 
 
 def _fill(page: Any, control: Any, tag: str, value: str) -> None:
@@ -111,12 +112,18 @@ def _fill(page: Any, control: Any, tag: str, value: str) -> None:
         return  # an unfillable field is seen as the draft that was (not) created
 
 
-def _new_row(page: Any, before: set[str]) -> str | None:
+def _new_row(page: Any, before: set[str], name: str) -> str | None:
+    """The created draft's list row: the one that shows its counterparty, else the one
+    row the create added (several new ones, when the list also loaded for the token,
+    name none)."""
     deadline = time.monotonic() + STATE_S
+    named = page.locator("#draft-list [data-draft-id]", has_text=name)
     while time.monotonic() < deadline:
+        if named.count():
+            return named.first.get_attribute("data-draft-id")
         added = set(page.evaluate(_page.DRAFT_ROWS)) - before
-        if added:
-            return sorted(added)[0]
+        if len(added) == 1:
+            return added.pop()
         page.wait_for_timeout(POLL_MS)
     return None
 
@@ -130,15 +137,19 @@ def select(page: Any, draft_id: str) -> bool:
     return wait_for(page, lambda: chosen.count() > 0, STATE_S)
 
 
-def act(page: Any, draft_id: str, button: str, states: tuple[str, ...]) -> tuple[bool, str | None]:
-    """Select the draft, click ``button`` once it is enabled; (clicked, the row's state once
-    it is one of ``states`` or the bound passed)."""
+def act(
+    page: Any, draft_id: str, button: str, states: tuple[str, ...], answered: Callable[[], bool]
+) -> tuple[bool, str | None]:
+    """Select the draft, click ``button`` once it is enabled; (clicked, the row's state
+    once the page's write was ``answered`` and the row shows one of ``states``, or at the
+    bound). Waiting for the answer first reads the settled row, not an optimistic paint
+    a reload of the list may still overwrite."""
     select(page, draft_id)
     target = page.locator(button)
     wait_for(page, lambda: target.count() > 0 and target.first.is_enabled(), STATE_S)
     if not click(target.first):
         return False, state_of(page, draft_id)
-    wait_for(page, lambda: state_of(page, draft_id) in states, STATE_S)
+    wait_for(page, lambda: answered() and state_of(page, draft_id) in states, STATE_S)
     return True, state_of(page, draft_id)
 
 

@@ -12,7 +12,7 @@ from benchwright.probes.browser import Instrumentation, Lane
 from benchwright.suites.kit.browser.nav import SETTLE_MS, open_page
 from benchwright.suites.kit.browser.waits import APPEAR_S
 from benchwright.suites.kit.wire import rows_of
-from benchwright.suites.sb7.browser.flows import _drafts, _page
+from benchwright.suites.sb7.browser.flows import _drafts, _page, workflow
 from benchwright.suites.sb7.browser.flows._calls import CallLog
 from benchwright.suites.sb7.browser.flows.views import RejectView
 from benchwright.suites.sb7.context import GradeContext
@@ -35,9 +35,11 @@ def observe_reject(lane: Lane, ctx: GradeContext, shots: Path) -> RejectView:
         draft_id = _drafts.create(page, draft)
         clicked, state = False, None
         if draft_id is not None:
-            _drafts.act(page, draft_id, "#submit-btn", ("submitted",))
+            submit = workflow.answer(calls, draft_id, "submit", "maker")
+            reject = workflow.answer(calls, draft_id, "reject", "checker")
+            _drafts.act(page, draft_id, "#submit-btn", ("submitted",), submit)
             _drafts.set_token(page, ctx.tokens.checker)
-            clicked, state = _drafts.act(page, draft_id, "#reject-btn", ("rejected",))
+            clicked, state = _drafts.act(page, draft_id, "#reject-btn", ("rejected",), reject)
         kinds = _drafts.new_kinds(page, since, ("draft.rejected",)) if clicked else ()
         sc.screenshot("reject-end", full_page=True)
     return RejectView(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +24,12 @@ from benchwright.suites.sb7.context import GradeContext
 DRAFTS = re.compile(r"^/api/drafts")
 SENT = ("approved", "sent")
 KINDS = ("draft.submitted", "draft.approved")
-AMOUNT_MINOR = 98_765_432
-"""KWD 98,765.432: above every fixture KWD amount, so that the new payment heads the
-KWD-filtered table sorted by Amount descending; below the JPY amounts that own the 3D
-field's twelve labels, which it must not displace."""
-CURRENCY = "KWD"
+AMOUNT_MINOR = 1
+"""¥1, typed as "1": the same amount whether the form reads major or minor units (§7
+names the field "amount" and leaves that open; JPY has no decimals), below every fixture
+amount, so that the new payment heads the JPY-filtered table sorted by Amount ascending;
+and never one of the 3D field's twelve labelled maxima."""
+CURRENCY = "JPY"
 ROUND_TRIP_S = 30.0
 """The approved draft's vendor payment reaching ledgerd (send, webhook or sync)."""
 NOTICE_S = 5.0
@@ -76,19 +78,24 @@ def _journey(page: Any, ctx: GradeContext, calls: CallLog, draft: _drafts.Draft)
     seen: dict[str, Any] = {"draft_id": draft_id, "states": []}
     if draft_id is None:
         return seen
-    action = re.compile(rf"^/api/drafts/{re.escape(draft_id)}/")
-    clicked, state = _drafts.act(page, draft_id, "#submit-btn", ("submitted",))
+    submit, approve = (answer(calls, draft_id, verb, role)
+                       for verb, role in (("submit", "maker"), ("approve", "checker")))  # fmt: skip
+    clicked, state = _drafts.act(page, draft_id, "#submit-btn", ("submitted",), submit)
     seen["states"].append(state)
-    seen["submitted"] = clicked and state == "submitted" and calls.answered(
-        "POST", re.compile(action.pattern + "submit$"), "maker")  # fmt: skip
+    seen["submitted"] = clicked and state == "submitted" and submit()
     if seen["submitted"]:
         seen["four_eyes"] = _own_approve(page)
     _drafts.set_token(page, ctx.tokens.checker)
-    clicked, state = _drafts.act(page, draft_id, "#approve-btn", SENT)
+    clicked, state = _drafts.act(page, draft_id, "#approve-btn", SENT, approve)
     seen["states"].append(state)
-    seen["approved"] = clicked and state in SENT and calls.answered(
-        "POST", re.compile(action.pattern + "approve$"), "checker")  # fmt: skip
+    seen["approved"] = clicked and state in SENT and approve()
     return seen
+
+
+def answer(calls: CallLog, draft_id: str, verb: str, role: str) -> Callable[[], bool]:
+    """Whether the page's ``POST /api/drafts/<id>/<verb>`` as ``role`` was answered 2xx."""
+    path = re.compile(rf"^/api/drafts/{re.escape(draft_id)}/{verb}$")
+    return lambda: calls.answered("POST", path, role)
 
 
 def _own_approve(page: Any) -> str | None:
@@ -103,22 +110,23 @@ def _own_approve(page: Any) -> str | None:
 
 def _in_table(page: Any, ctx: GradeContext, draft: _drafts.Draft) -> bool:
     """Once ledgerd holds the vendor's payment: filter the table to the draft's currency,
-    sort by Amount descending (its amount heads them), and look for its counterparty."""
+    sort by Amount ascending (its amount heads them), and look for its counterparty."""
     _drafts.wait_for(page, lambda: _landed(ctx, draft), ROUND_TRIP_S)
     _choose(page, "#currency-filter", draft.currency)
     header = page.locator("thead th", has_text=re.compile(r"^\s*amount", re.I)).first
     for _ in range(2):
-        if header.get_attribute("aria-sort") == "descending" or not click(header):
+        if header.get_attribute("aria-sort") == "ascending" or not click(header):
             break
-        _drafts.wait_for(page, lambda: header.get_attribute("aria-sort") != "none", NOTICE_S)
+        _drafts.wait_for(page, lambda: header.get_attribute("aria-sort") == "ascending", NOTICE_S)
     row = page.locator(_page.ROW, has_text=draft.name)
     return _drafts.wait_for(page, lambda: row.count() > 0 and row.first.is_visible(), NOTICE_S)
 
 
 def _landed(ctx: GradeContext, draft: _drafts.Draft) -> bool:
     """The vendor created the draft's payment and ledgerd serves it."""
+    wanted = (draft.amount_minor, draft.currency)
     created = [c for c in ctx.mock.commit_ledger().creates
-               if c.payment_id and c.amount_minor == draft.amount_minor]  # fmt: skip
+               if c.payment_id and (c.amount_minor, c.currency) == wanted]  # fmt: skip
     return any(ctx.call(f"/api/payments/{c.payment_id}").status == 200 for c in created)
 
 
