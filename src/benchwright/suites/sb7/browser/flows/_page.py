@@ -16,22 +16,25 @@ TABLE_HASH = r"""() => {
 }"""
 """A digest of the visible payments rows' text."""
 
-WATCH_SYNC = r"""(button) => {
+_BUSY = r"""(b) => b.disabled || b.getAttribute('aria-busy') === 'true' ||
+    b.getAttribute('data-state') === 'syncing'"""
+
+WATCH_SYNC = (
+    r"""(button) => {
   const t0 = performance.now();
-  const w = window.__bwSync = {t0, inflight: null, idle: null, mutations: []};
-  const busy = () => button.disabled || button.getAttribute('aria-busy') === 'true' ||
-    button.getAttribute('data-state') === 'syncing';
-  const mark = () => {
-    if (w.inflight === null && busy()) w.inflight = performance.now() - t0;
-    else if (w.inflight !== null && w.idle === null && !busy()) w.idle = performance.now() - t0;
-  };
+  const busy = """
+    + _BUSY
+    + r""";
+  const w = window.__bwSync = {t0, inflight: null, busy: () => busy(button), mutations: []};
+  const mark = () => { if (w.inflight === null && busy(button)) w.inflight = performance.now() - t0; };
   new MutationObserver(mark).observe(button, {attributes: true});
   button.addEventListener('click', () => setTimeout(mark, 0), true);
   const body = document.querySelector('tbody');
   if (body) new MutationObserver(() => w.mutations.push(performance.now()))
     .observe(body, {childList: true, subtree: true, characterData: true});
 }"""
-"""Stamps the button's first busy and next idle moment, and every table-body mutation."""
+)
+"""Stamps the button's first busy moment after the click, and every table-body mutation."""
 
 SYNC_STATE = r"""() => {
   const w = window.__bwSync;
@@ -40,11 +43,13 @@ SYNC_STATE = r"""() => {
   const after = (re) => done !== null && performance.getEntriesByType('resource')
     .some((e) => re.test(e.name) && e.startTime >= done);
   const n = document.getElementById('notice');
-  return {inflight_ms: w.inflight, idle: w.idle !== null, sync_sent: sync.length > 0,
+  return {inflight_ms: w.inflight, busy: w.busy(), answered: done !== null,
     refetched: after(/\/api\/(payments|summary)(\?|$)/),
     rerendered: done !== null && w.mutations.some((t) => t >= done),
     notice: n && !n.hidden && n.getClientRects().length ? n.innerText.trim() || null : null};
 }"""
+"""The sync as the page shows it: busy now, its ``POST /api/sync`` answered, and what
+the page did after the answer (refetched the table or summary, re-rendered the rows)."""
 
 NOTE_CELL = r"""(index) => {
   const rows = [...document.querySelectorAll('tbody tr[data-id]')].filter((r) => r.getClientRects().length);

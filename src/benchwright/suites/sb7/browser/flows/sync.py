@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from benchwright.probes.browser import Instrumentation, Lane
 from benchwright.suites.kit.browser.nav import SETTLE_MS, open_page
@@ -39,9 +41,9 @@ def observe_sync(lane: Lane, ctx: GradeContext, shots: Path) -> SyncView:
             sc.page.evaluate(_page.WATCH_SYNC, button.element_handle())
             clicked = click(button)
         if clicked:
-            state = _until(sc, "idle", SYNC_WAIT_S)
-            if state.get("idle"):
-                state = _until(sc, "rerendered", REFRESH_WAIT_S)
+            state = _until(sc, lambda s: s["answered"] and not s["busy"], SYNC_WAIT_S)
+            if state["answered"]:
+                state = _until(sc, lambda s: s["rerendered"], REFRESH_WAIT_S)
         after = sc.page.evaluate(_page.TABLE_HASH)
         sc.screenshot("sync-after", full_page=False)
     return SyncView(
@@ -49,7 +51,7 @@ def observe_sync(lane: Lane, ctx: GradeContext, shots: Path) -> SyncView:
         button_found=found,
         clicked=clicked,
         in_flight_ms=state.get("inflight_ms"),
-        completed=bool(state.get("idle")) and state.get("inflight_ms") is not None,
+        completed=bool(state.get("answered")) and not state.get("busy"),
         notice=state.get("notice"),
         api_sync_status=calls.status_of("POST", SYNC_PATH),
         refetched=bool(state.get("refetched")),
@@ -59,11 +61,11 @@ def observe_sync(lane: Lane, ctx: GradeContext, shots: Path) -> SyncView:
     )
 
 
-def _until(sc: object, key: str, bound_s: float) -> dict:
-    """Poll the sync's page state until ``key`` is true, at most ``bound_s``; the last state."""
+def _until(sc: Any, done: Callable[[dict], bool], bound_s: float) -> dict:
+    """Poll the sync's page state until ``done`` says so, at most ``bound_s``; the last."""
     deadline = time.monotonic() + bound_s
     while True:
-        state = sc.page.evaluate(_page.SYNC_STATE)  # type: ignore[attr-defined]
-        if state.get(key) or time.monotonic() > deadline:
+        state = sc.page.evaluate(_page.SYNC_STATE)
+        if done(state) or time.monotonic() > deadline:
             return state
-        sc.page.wait_for_timeout(POLL_MS)  # type: ignore[attr-defined]
+        sc.page.wait_for_timeout(POLL_MS)

@@ -19,7 +19,7 @@ class SyncView:
     in_flight_ms: float | None
     """Click to the first disabled / aria-busy / data-state=syncing state (page clock)."""
     completed: bool
-    """The button went busy and came back idle within the probe's bound."""
+    """The page's ``POST /api/sync`` was answered and the button is idle again."""
     notice: str | None
     """``#notice``'s visible text once the sync ended (a failed sync's notice)."""
     api_sync_status: int | None
