@@ -8,16 +8,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from sb7_flows_views import FEED, FLOWS, PAINT, REJECT, SYNC, WORKFLOW
+from sb7_flows_views import FEED, FLOWS, SYNC, flow_with
 from sb7_observations import perfect, row
 
 from benchwright.model import Status
 from benchwright.suites.sb7.browser.record import Sb7BrowserRecord
 from benchwright.suites.sb7.observations import Observations
 
-ROWS = {"sync": "j_sync_journey", "workflow": "j_workflow_journey",
-        "reject": "j_workflow_reject", "feed": "j_notifications_feed",
-        "paint": "e_optimistic_paint"}  # fmt: skip
+ROWS = {"j_sync_journey": "sync", "j_workflow_journey": "flow", "j_workflow_reject": "flow",
+        "j_notifications_feed": "feed", "e_optimistic_paint": "flow"}  # fmt: skip
+"""Row -> the scenario it reads."""
 
 
 def _obs(**views: object) -> Observations:
@@ -25,9 +25,9 @@ def _obs(**views: object) -> Observations:
     return perfect().with_phase("browser", record)
 
 
-@pytest.mark.parametrize("name", sorted(ROWS))
-def test_a_completed_journey_earns_one(name: str) -> None:
-    found = row(_obs(), ROWS[name])
+@pytest.mark.parametrize("check_id", sorted(ROWS))
+def test_a_completed_journey_earns_one(check_id: str) -> None:
+    found = row(_obs(), check_id)
     assert (found.status, found.score) == (Status.PASS, 1.0), found.detail
 
 
@@ -76,7 +76,7 @@ def test_the_sync_journey_costs_a_quarter_per_missing_part(
 def test_the_approval_journey_is_gate_times_steps_over_seven(
     changes: dict, score: float, named: str
 ) -> None:
-    found = row(_obs(workflow=replace(WORKFLOW, **changes)), "j_workflow_journey")
+    found = row(_obs(flow=flow_with("approval", **changes)), "j_workflow_journey")
     assert found.score == pytest.approx(score, abs=1e-6)
     assert named in found.detail
 
@@ -99,7 +99,7 @@ def test_the_approval_journey_is_gate_times_steps_over_seven(
     ],
 )
 def test_the_rejection_costs_a_third_per_missing_part(changes: dict, score: float) -> None:
-    found = row(_obs(reject=replace(REJECT, **changes)), "j_workflow_reject")
+    found = row(_obs(flow=flow_with("rejection", **changes)), "j_workflow_reject")
     assert found.score == pytest.approx(score, abs=1e-6)
 
 
@@ -134,35 +134,35 @@ def test_the_feed_costs_a_quarter_per_missing_part(changes: dict, score: float, 
     ],
 )
 def test_optimistic_paint_prices_the_gate_latency_and_save(changes: dict, score: float) -> None:
-    found = row(_obs(paint=replace(PAINT, **changes)), "e_optimistic_paint")
+    found = row(_obs(flow=flow_with("paint", **changes)), "e_optimistic_paint")
     assert found.score == pytest.approx(score, abs=1e-6)
 
 
 def test_a_network_bound_cell_says_it_waited() -> None:
-    found = row(_obs(paint=replace(PAINT, painted_while_held=False)), "e_optimistic_paint")
+    found = row(_obs(flow=flow_with("paint", painted_while_held=False)), "e_optimistic_paint")
     assert "waited for the network" in found.detail
 
 
-@pytest.mark.parametrize("name", sorted(ROWS))
-def test_a_failed_scenario_is_unavailable_not_a_zero(name: str) -> None:
+@pytest.mark.parametrize(("check_id", "name"), sorted(ROWS.items()))
+def test_a_failed_scenario_is_unavailable_not_a_zero(check_id: str, name: str) -> None:
     scenarios = {k: v for k, v in FLOWS.items() if k != name}
     record = Sb7BrowserRecord(unavailable=None, scenarios=scenarios,
                               scenario_errors={name: "TimeoutError: boom"})  # fmt: skip
-    found = row(perfect().with_phase("browser", record), ROWS[name])
+    found = row(perfect().with_phase("browser", record), check_id)
     assert found.status is Status.UNAVAILABLE
     assert "boom" in found.detail
 
 
-@pytest.mark.parametrize("name", sorted(ROWS))
-def test_no_browser_is_unavailable(name: str) -> None:
+@pytest.mark.parametrize("check_id", sorted(ROWS))
+def test_no_browser_is_unavailable(check_id: str) -> None:
     record = Sb7BrowserRecord(unavailable="Chromium is missing")
-    found = row(perfect().with_phase("browser", record), ROWS[name])
+    found = row(perfect().with_phase("browser", record), check_id)
     assert found.status is Status.UNAVAILABLE
 
 
-@pytest.mark.parametrize("name", sorted(ROWS))
-def test_no_page_at_root_is_the_apps_zero(name: str) -> None:
+@pytest.mark.parametrize(("check_id", "name"), sorted(ROWS.items()))
+def test_no_page_at_root_is_the_apps_zero(check_id: str, name: str) -> None:
     record = Sb7BrowserRecord(unavailable=None, scenarios={},
                               no_page={name: "`/` answered 404 application/json"})  # fmt: skip
-    found = row(perfect().with_phase("browser", record), ROWS[name])
+    found = row(perfect().with_phase("browser", record), check_id)
     assert (found.status, found.score) == (Status.FAIL, 0.0)

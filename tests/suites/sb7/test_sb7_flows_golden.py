@@ -16,7 +16,7 @@ from benchwright.suites.sb7.browser.flows.workflow import AMOUNT_MINOR, CURRENCY
 from benchwright.suites.sb7.observations import VENDOR
 
 pytestmark = pytest.mark.slow
-FLOWS = ("paint", "sync", "workflow", "reject", "feed")
+FLOWS = ("sync", "flow", "feed")
 PART_ONE = ("A", "B", "C", "D", "X", "R")
 SCORER = Path(__file__).resolve().parents[3] / "scorers" / "sb7.yaml"
 
@@ -41,7 +41,7 @@ def test_the_journeys_vendor_payment_reaches_no_part_one_row(
     sb7_golden: tuple[Any, float],
 ) -> None:
     grading = sb7_golden[0]
-    journey = grading.observations["browser"].scenarios["workflow"]
+    journey = grading.observations["browser"].scenarios["flow"].approval
     assert journey.approved and journey.payment_in_table  # the vendor made it, after final
     creates = grading.observations[VENDOR].creates
     assert (AMOUNT_MINOR, CURRENCY) not in {(c.amount_minor, c.currency) for c in creates}

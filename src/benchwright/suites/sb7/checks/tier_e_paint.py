@@ -1,5 +1,5 @@
 """Tier E's optimistic paint (§12 e_optimistic_paint), read from the flow probe's
-``paint`` scenario: the edit's write held on the wire, the page read while it is held.
+``flow`` scenario: the note edit's write held on the wire, the page read while it is held.
 
 §12 says "the workflow UI"; the frozen spec (§7, §12) promises optimism for the note
 edit only, so the note edit is what the probe exercises (docs/sb7.md)."""
@@ -10,6 +10,7 @@ from benchwright.model import CheckResult
 from benchwright.scoring.rungs import Rung
 from benchwright.suites.kit.browser.rows import shots, view
 from benchwright.suites.kit.checks import app_check, g, result
+from benchwright.suites.sb7.browser.flows.flow import FLOW
 from benchwright.suites.sb7.checks._common import CheckSettings
 from benchwright.suites.sb7.observations import Observations
 
@@ -23,10 +24,12 @@ def e_optimistic_paint(obs: Observations, s: CheckSettings) -> CheckResult:
     """Painted while held (the causal gate, 0.5) + paint latency (0.25 at <=100 ms, 0.6x
     <=250, 0.3x <=800; none for a value already in the cell) + saved after the release
     (0.25). No Note cell, no editor, or a cell that waits for the network: 0."""
-    seen, refused = view(obs, "e_optimistic_paint", "paint")
+    flow, refused = view(obs, "e_optimistic_paint", FLOW)
     if refused:
         return refused
-    ev = {"screenshots": shots(seen), "paint_ms": seen.paint_ms, "saving_seen": seen.saving_seen}
+    seen = flow.paint
+    ev = {"screenshots": shots(flow, "paint-held"), "paint_ms": seen.paint_ms,
+          "saving_seen": seen.saving_seen}  # fmt: skip
     if not seen.cell_found:
         return result("e_optimistic_paint", 0.0, "0: no Note cell", **ev)
     if not seen.editor_opened:

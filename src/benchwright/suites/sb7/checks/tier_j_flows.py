@@ -9,6 +9,7 @@ from __future__ import annotations
 from benchwright.model import CheckResult
 from benchwright.suites.kit.browser.rows import quote, shots, view
 from benchwright.suites.kit.checks import app_check, g, result
+from benchwright.suites.sb7.browser.flows.flow import FLOW
 from benchwright.suites.sb7.checks._common import CheckSettings, parts_row
 from benchwright.suites.sb7.observations import Observations
 
@@ -53,16 +54,12 @@ def j_workflow_journey(obs: Observations, _s: CheckSettings) -> CheckResult:
     """Gate x steps/7: a page without the workflow controls scores 0 (an absent required
     surface); a refused token or no created draft closes the gate (0); otherwise each of
     §12's seven causal steps is 1/7."""
-    seen, refused = view(obs, "j_workflow_journey", "workflow")
+    flow, refused = view(obs, "j_workflow_journey", FLOW)
     if refused:
         return refused
-    calls = [f"{c.method} {c.path} {c.status} as {c.bearer}" for c in seen.calls]
-    ev = {
-        "screenshots": shots(seen),
-        "draft_id": seen.draft_id,
-        "calls": calls,
-        "four_eyes_notice": seen.four_eyes_notice,
-    }
+    seen = flow.approval
+    calls = [f"{c.method} {c.path} {c.status} as {c.bearer}" for c in flow.calls]
+    ev = {"screenshots": shots(flow, "approval-end"), "draft_id": seen.draft_id, "calls": calls}
     if seen.surface:
         return result("j_workflow_journey", 0.0, "0: absent required surface: no "
                       f"{', '.join(seen.surface)} on the page", **ev)  # fmt: skip
@@ -83,18 +80,19 @@ def j_workflow_journey(obs: Observations, _s: CheckSettings) -> CheckResult:
 def j_workflow_reject(obs: Observations, _s: CheckSettings) -> CheckResult:
     """Thirds: the ``#reject-btn`` click reached ``rejected`` on the wire; the draft's list
     row says ``rejected``; the ``draft.rejected`` notification showed in the feed."""
-    seen, refused = view(obs, "j_workflow_reject", "reject")
+    flow, refused = view(obs, "j_workflow_reject", FLOW)
     if refused:
         return refused
+    seen, shot = flow.rejection, shots(flow, "rejection-end")
     parts = {"reached rejected": seen.clicked and seen.reached_rejected,
              "listed rejected": seen.list_state == "rejected",
              "notification seen": seen.notification_seen}  # fmt: skip
     if not any(parts.values()):
         why = "no draft was created" if seen.draft_id is None else "rejection never completed"
-        return result("j_workflow_reject", 0.0, f"0: {why}", screenshots=shots(seen))
+        return result("j_workflow_reject", 0.0, f"0: {why}", screenshots=shot)
     row = parts_row("j_workflow_reject", parts, "the rejection")
     return result("j_workflow_reject", row.score, f"{row.detail} (list state "
-                  f"{seen.list_state!r})", screenshots=shots(seen))  # fmt: skip
+                  f"{seen.list_state!r})", screenshots=shot)  # fmt: skip
 
 
 @app_check("j_notifications_feed", needs=("browser",))

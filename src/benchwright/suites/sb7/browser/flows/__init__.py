@@ -1,11 +1,13 @@
 """The sb-7 interactive journeys: one lane of the ``browser`` phase (the discovery hook of
 `sb7.browser.phase`: this module's ``SCENARIOS``), on the graded instance, in order:
 
-- ``paint``: a note edit with its write held on the wire (e_optimistic_paint);
 - ``sync``: the ``#sync-now`` click (j_sync_journey);
-- ``workflow``: the maker/checker approval journey through the drafts panel alone
-  (j_workflow_journey), then ``reject`` (j_workflow_reject);
+- ``flow``: a note edit with its write held on the wire (e_optimistic_paint), then the
+  maker/checker approval journey through the drafts panel alone (j_workflow_journey),
+  then a rejection (j_workflow_reject), on one page (the methodology's flow probe);
 - ``feed``: notifierd SIGKILLed and restarted under an open page (j_notifications_feed).
+
+``sync`` and ``flow`` are the names the scorer's ``console_clean`` condition reads.
 
 They share the graded instance's state, so they run in one lane. The feed comes last and
 first waits for the other lanes' scenarios on the graded instance (``load``, and ``viz``
@@ -23,10 +25,8 @@ from pathlib import Path
 from benchwright.probes.browser import Lane
 from benchwright.suites.kit.browser import Step, scenario
 from benchwright.suites.sb7.browser.flows.feed import observe_feed
-from benchwright.suites.sb7.browser.flows.paint import observe_paint
-from benchwright.suites.sb7.browser.flows.reject import observe_reject
+from benchwright.suites.sb7.browser.flows.flow import FLOW, observe_flow
 from benchwright.suites.sb7.browser.flows.sync import observe_sync
-from benchwright.suites.sb7.browser.flows.workflow import observe_workflow
 from benchwright.suites.sb7.browser.lanes import LOAD
 from benchwright.suites.sb7.browser.phase import LANE_MODULES, settled
 
@@ -41,10 +41,8 @@ def _instance_quiet(lane: Lane, ctx: object, shots: Path, seen: object) -> None:
 
 
 SCENARIOS: tuple[Step, ...] = (
-    scenario("paint", observe_paint),
     scenario("sync", observe_sync),
-    scenario("workflow", observe_workflow),
-    scenario("reject", observe_reject),
+    scenario(FLOW, observe_flow),
     _instance_quiet,
     scenario("feed", observe_feed),
 )

@@ -1,5 +1,6 @@
-"""The ``paint`` scenario (e_optimistic_paint): a note edit whose write the probe holds on
-the wire, so that "painted before the network answered" is a causal fact, not a race.
+"""The ``flow`` scenario's optimistic exercise (e_optimistic_paint): a note edit whose
+write the probe holds on the wire, so that "painted before the network answered" is a
+causal fact, not a race.
 
 The ``POST /api/payments/<id>/note`` is held at least ``HOLD_MS`` and until the probe has
 read the page at +``CHECK_AT_MS`` (bounded by ``HOLD_MAX_S``: a loaded host may reach the
@@ -11,15 +12,12 @@ from __future__ import annotations
 import re
 import time
 from contextlib import suppress
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Error, Route
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from benchwright.probes.browser import Instrumentation, Lane
-from benchwright.suites.kit.browser.nav import SETTLE_MS, open_page
-from benchwright.suites.kit.browser.waits import APPEAR_S, CLICK_S, EDITOR_S, WRITE_S
+from benchwright.suites.kit.browser.waits import CLICK_S, EDITOR_S, WRITE_S
 from benchwright.suites.kit.wire import body
 from benchwright.suites.sb7.browser.flows import _page
 from benchwright.suites.sb7.browser.flows.views import PaintView
@@ -61,34 +59,30 @@ class _Hold:
         return self.start is not None and self.end is None
 
 
-def observe_paint(lane: Lane, ctx: GradeContext, shots: Path) -> PaintView:
-    """Edit a Note cell with its write held: painted while held, saving, then saved?"""
-    with lane.scenario("paint", Instrumentation(row_selector=_page.ROW), artifacts=shots) as sc:
-        hold = _Hold(sc.page)
-        sc.page.route(NOTE_PATH, hold)
-        open_page(sc, ctx.base_url + "/")
-        sc.wait_for_first_row(timeout_s=APPEAR_S)
-        sc.page.wait_for_timeout(SETTLE_MS)
-        td = sc.page.evaluate_handle(_page.NOTE_CELL, NOTE_ROW).as_element()
-        value = f"bw paint {int(time.time() * 1000) % 100000}"
-        opened = td is not None and _type_note(sc.page, td, value)
-        mid: dict[str, Any] = {}
-        end: dict[str, Any] = {}
-        if opened:
-            _await(sc.page, lambda: hold.start is not None, WRITE_S)
-            sc.page.wait_for_timeout(CHECK_AT_MS)
-            mid = sc.page.evaluate(_page.NOTE_STATE, [td, value])
-            mid["pending"] = hold.pending
-            sc.screenshot("paint-held", full_page=False)
-            hold.read = True
-            _await(sc.page, lambda: hold.end is not None, HOLD_MAX_S)
-            end = _settled(sc.page, td, value)
-        row_id = td.evaluate("(td) => td.closest('tr').getAttribute('data-id')") if td else None
+def paint(sc: Any, ctx: GradeContext) -> PaintView:
+    """On the open page: edit a Note cell with its write held; painted while held, saving,
+    then saved?"""
+    hold = _Hold(sc.page)
+    sc.page.route(NOTE_PATH, hold)
+    td = sc.page.evaluate_handle(_page.NOTE_CELL, NOTE_ROW).as_element()
+    value = f"bw paint {int(time.time() * 1000) % 100000}"
+    opened = td is not None and _type_note(sc.page, td, value)
+    mid: dict[str, Any] = {}
+    end: dict[str, Any] = {}
+    if opened:
+        _await(sc.page, lambda: hold.start is not None, WRITE_S)
+        sc.page.wait_for_timeout(CHECK_AT_MS)
+        mid = sc.page.evaluate(_page.NOTE_STATE, [td, value])
+        mid["pending"] = hold.pending
+        sc.screenshot("paint-held", full_page=False)
+        hold.read = True
+        _await(sc.page, lambda: hold.end is not None, HOLD_MAX_S)
+        end = _settled(sc.page, td, value)
+    row_id = td.evaluate("(td) => td.closest('tr').getAttribute('data-id')") if td else None
     stamp = mid.get("stamp") or {}
     enter, paint = stamp.get("enter"), stamp.get("paint")
     state = end.get("state")
     return PaintView(
-        scenario=sc.observation,  # type: ignore[arg-type]
         cell_found=td is not None,
         editor_opened=opened,
         held_pending=bool(mid.get("pending")),

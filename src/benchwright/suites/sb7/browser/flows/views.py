@@ -47,10 +47,9 @@ class DraftCall:
 
 @dataclass(frozen=True)
 class WorkflowView:
-    """``workflow``: the maker/checker journey through the drafts panel alone: §12's seven
-    causal steps (j_workflow_journey), and the evidence that says why each held."""
+    """The approval journey through the drafts panel alone: §12's seven causal steps
+    (j_workflow_journey), and the evidence that says why each held."""
 
-    scenario: ScenarioObservation
     surface: tuple[str, ...]
     """The workflow controls the page lacks (``#role-token``, ``#draft-form``, ...)."""
     token_accepted: bool
@@ -65,16 +64,12 @@ class WorkflowView:
     """The ``data-kind`` values of the feed rows that appeared during the journey."""
     notification_seen: bool
     payment_in_table: bool
-    four_eyes_notice: str | None
-    """``#notice`` after the maker tried to approve their own draft (None: no notice)."""
-    calls: tuple[DraftCall, ...]
 
 
 @dataclass(frozen=True)
 class RejectView:
-    """``reject``: a submitted draft rejected through ``#reject-btn`` by the checker."""
+    """A submitted draft rejected through ``#reject-btn`` by the checker."""
 
-    scenario: ScenarioObservation
     draft_id: str | None
     clicked: bool
     reached_rejected: bool
@@ -82,7 +77,6 @@ class RejectView:
     list_state: str | None
     """The draft's ``#draft-list`` row ``data-state`` after the click."""
     notification_seen: bool
-    calls: tuple[DraftCall, ...]
 
 
 @dataclass(frozen=True)
@@ -109,9 +103,8 @@ class FeedView:
 
 @dataclass(frozen=True)
 class PaintView:
-    """``paint``: a note edit whose ``POST`` is held at least 800 ms, read at +250 ms."""
+    """A note edit whose ``POST`` is held at least 800 ms, read at +250 ms."""
 
-    scenario: ScenarioObservation
     cell_found: bool
     editor_opened: bool
     held_pending: bool
@@ -126,3 +119,15 @@ class PaintView:
     saved: bool
     """After the release: the row ``data-state="saved"`` and the server holds the note."""
     saved_state: str | None
+
+
+@dataclass(frozen=True)
+class FlowView:
+    """``flow``: the optimistic note edit, the approval and the rejection, on one page."""
+
+    scenario: ScenarioObservation
+    paint: PaintView
+    approval: WorkflowView
+    rejection: RejectView
+    calls: tuple[DraftCall, ...]
+    """Every drafts request the page sent, as answered."""

@@ -1,21 +1,18 @@
-"""The ``workflow`` scenario (j_workflow_journey): the maker/checker approval journey
-through the drafts panel alone (§7): the maker's token, a draft typed into the form,
-submitted; the maker's own approve refused (four eyes); the checker's token, approved;
-the list showing each state, the feed the submitted and approved notifications, and
-the vendor-created payment in the payments table, found through the table's own filter
-and sort."""
+"""The ``flow`` scenario's approval journey (j_workflow_journey), through the drafts panel
+alone (§7): the maker's token, a draft typed into the form, submitted; the checker's
+token, approved; the list showing each state, the feed the submitted and approved
+notifications, and the vendor-created payment in the payments table, found through the
+table's own filter and sort. (The maker's own approve, refused by four eyes, is not
+tried: its 403 is a console error in the very scenario whose console must stay clean.)"""
 
 from __future__ import annotations
 
 import re
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from benchwright.probes.browser import Instrumentation, Lane
-from benchwright.suites.kit.browser.nav import SETTLE_MS, open_page
-from benchwright.suites.kit.browser.waits import APPEAR_S, click
+from benchwright.suites.kit.browser.waits import click
 from benchwright.suites.sb7.browser.flows import _drafts, _page
 from benchwright.suites.sb7.browser.flows._calls import CallLog
 from benchwright.suites.sb7.browser.flows.views import WorkflowView
@@ -35,26 +32,20 @@ ROUND_TRIP_S = 30.0
 NOTICE_S = 5.0
 
 
-def observe_workflow(lane: Lane, ctx: GradeContext, shots: Path) -> WorkflowView:
-    """Drive the approval journey and record each of §12's seven steps with its cause."""
+def approval(sc: Any, ctx: GradeContext, calls: CallLog) -> WorkflowView:
+    """On the open page: the approval journey, each of §12's seven steps with its cause."""
     tag = f"{int(time.time() * 1000) % 1_000_000:06d}"
     draft = _drafts.Draft(AMOUNT_MINOR, CURRENCY, f"Benchwright approval {tag}", "DE",
                           "approval journey")  # fmt: skip
-    with lane.scenario("workflow", Instrumentation(row_selector=_page.ROW), artifacts=shots) as sc:
-        calls = CallLog(DRAFTS, ctx.tokens).attach(sc.page)
-        open_page(sc, ctx.base_url + "/")
-        sc.wait_for_first_row(timeout_s=APPEAR_S)
-        sc.page.wait_for_timeout(SETTLE_MS)
-        page = sc.page
-        surface = _drafts.missing_surface(page)
-        since = max(_drafts.feed_seqs(page), default=0)
-        seen = _journey(page, ctx, calls, draft) if not surface else {}
-        kinds = _drafts.new_kinds(page, since, KINDS) if seen.get("approved") else ()
-        in_table = bool(seen.get("approved")) and _in_table(page, ctx, draft)
-        sc.screenshot("workflow-end", full_page=True)
+    page = sc.page
+    surface = _drafts.missing_surface(page)
+    since = max(_drafts.feed_seqs(page), default=0)
+    seen = _journey(page, ctx, calls, draft) if not surface else {}
+    kinds = _drafts.new_kinds(page, since, KINDS) if seen.get("approved") else ()
+    in_table = bool(seen.get("approved")) and _in_table(page, ctx, draft)
+    sc.screenshot("approval-end", full_page=True)
     states = tuple(seen.get("states", ()))
     return WorkflowView(
-        scenario=sc.observation,  # type: ignore[arg-type]
         surface=surface,
         token_accepted=calls.answered("GET", DRAFTS, "maker")
         or calls.answered("POST", DRAFTS, "maker"),
@@ -66,13 +57,11 @@ def observe_workflow(lane: Lane, ctx: GradeContext, shots: Path) -> WorkflowView
         notified=kinds,
         notification_seen=set(KINDS) <= set(kinds),
         payment_in_table=in_table,
-        four_eyes_notice=seen.get("four_eyes"),
-        calls=calls.snapshot(),
     )
 
 
 def _journey(page: Any, ctx: GradeContext, calls: CallLog, draft: _drafts.Draft) -> dict:
-    """Create and submit as the maker, try the maker's own approve, approve as the checker."""
+    """Create and submit as the maker, approve as the checker."""
     _drafts.set_token(page, ctx.tokens.maker)
     draft_id = _drafts.create(page, draft)
     seen: dict[str, Any] = {"draft_id": draft_id, "states": []}
@@ -83,8 +72,6 @@ def _journey(page: Any, ctx: GradeContext, calls: CallLog, draft: _drafts.Draft)
     clicked, state = _drafts.act(page, draft_id, "#submit-btn", ("submitted",), submit)
     seen["states"].append(state)
     seen["submitted"] = clicked and state == "submitted" and submit()
-    if seen["submitted"]:
-        seen["four_eyes"] = _own_approve(page)
     _drafts.set_token(page, ctx.tokens.checker)
     clicked, state = _drafts.act(page, draft_id, "#approve-btn", SENT, approve)
     seen["states"].append(state)
@@ -96,16 +83,6 @@ def answer(calls: CallLog, draft_id: str, verb: str, role: str) -> Callable[[], 
     """Whether the page's ``POST /api/drafts/<id>/<verb>`` as ``role`` was answered 2xx."""
     path = re.compile(rf"^/api/drafts/{re.escape(draft_id)}/{verb}$")
     return lambda: calls.answered("POST", path, role)
-
-
-def _own_approve(page: Any) -> str | None:
-    """The maker clicks Approve on their own submitted draft: the notice shown, if any.
-    A page that disables the button for them shows the refusal by that instead (None)."""
-    button = page.locator("#approve-btn")
-    if not button.first.is_enabled() or not click(button.first):
-        return None
-    _drafts.wait_for(page, lambda: page.evaluate(_page.NOTICE) is not None, NOTICE_S)
-    return page.evaluate(_page.NOTICE)
 
 
 def _in_table(page: Any, ctx: GradeContext, draft: _drafts.Draft) -> bool:
