@@ -81,7 +81,7 @@ def test_an_empty_state_without_text_needs_the_pre_sync_state_d3_documents() -> 
     blocking = empty_view(empty_text=None, table_visible=False)
     said_empty = with_browser(perfect(), empty=blocking)  # the fixture's D3: empty table
     found = row(said_empty, "j_empty_state")
-    assert found.score == 0.3 and "D3 says empty" in found.detail
+    assert found.score == 0.3 and found.evidence["d3"] == "empty"
     d3_blocks = "## D3\nThe table waits behind a blocking loading state until the first sync.\n"
     said_blocks = swap(said_empty, "tree", decisions=d3_blocks)
     assert row(said_blocks, "j_empty_state").score == 1.0

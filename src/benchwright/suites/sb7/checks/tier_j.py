@@ -9,7 +9,7 @@ from typing import Any
 from benchwright.model import CheckResult
 from benchwright.scoring import Rung, ladder_score
 from benchwright.suites.kit.browser.rows import errors_of, quote, shots, view
-from benchwright.suites.kit.browser.state_rows import error_row, read_at_once
+from benchwright.suites.kit.browser.state_rows import empty_row, error_row, read_at_once
 from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.sb7.browser import BROWSER, EMPTY, ERROR, LOAD
 from benchwright.suites.sb7.checks._browser import (
@@ -116,21 +116,8 @@ def _d3(obs: Observations) -> str | None:
 
 
 def _empty_rung(empty: Any, d3: str | None) -> CheckResult:
-    ev = {"screenshots": shots(empty), "presync": presync(empty), "d3": d3}
-    if empty.rows > 0:
-        return result("j_empty_state", 0.0, f"0: {empty.rows} rows rendered on an empty "
-                      "database (phantom data)", **ev)  # fmt: skip
-    if empty.empty_text:
-        cta = "a sync CTA is visible" if empty.cta_visible else "no sync CTA"
-        return result("j_empty_state", 1.0, f"1: no rows and empty-state text "
-                      f"{quote(empty.empty_text)} ({cta})", **ev)  # fmt: skip
+    """The kit's ladder, a pre-sync state as D3 documents it earning as the text does."""
     shown = presync(empty)
-    if shown is not None and shown == d3:
-        said = quote(empty.loading_text or "an empty table")
-        return result("j_empty_state", 1.0, f"1: no rows; the pre-sync state ({shown}: "
-                      f"{said}) is D3's", **ev)  # fmt: skip
-    if empty.body_text_length > 0:
-        why = f"shows {shown}, D3 says {d3 or 'nothing inferable'}" if shown else "neither"
-        return result("j_empty_state", 0.3, f"0.3: content but no empty-state text and no "
-                      f"pre-sync state as documented ({why})", **ev)  # fmt: skip
-    return result("j_empty_state", 0.0, "0: a blank page on an empty database", **ev)
+    what = quote(empty.loading_text or "an empty table")
+    said = f"the pre-sync state is D3's ({shown}: {what})" if shown and shown == d3 else None
+    return empty_row("j_empty_state", empty, said, presync=shown, d3=d3)
