@@ -7,7 +7,6 @@ j_console_clean reads of it (its console)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from types import SimpleNamespace
 from typing import Any
 
 from scenario_obs import scenario
@@ -58,10 +57,9 @@ def empty_view(**changes: Any) -> EmptyView:
 
 
 def record(truth: Truth, total: int, **scenarios: Any) -> Sb7BrowserRecord:
-    """Every scenario this package and the journeys' console row read, as a correct
-    console leaves them; ``scenarios`` replaces some by name."""
-    found = {"load": load_view(truth, total), "error": error_view(), "empty": empty_view(),
-             "sync": SimpleNamespace(scenario=scenario("sync"))}  # fmt: skip
+    """This package's scenarios as a correct console leaves them, and ``scenarios`` (the
+    other modules' views, or replacements) by name."""
+    found = {"load": load_view(truth, total), "error": error_view(), "empty": empty_view()}
     return Sb7BrowserRecord(None, {**found, **scenarios})
 
 
