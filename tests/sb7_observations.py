@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from sb7_browser_canned import record as browser_record
 from sb7_flows_views import FLOWS
 
 from benchwright.model import CheckResult
@@ -511,8 +512,8 @@ def perfect() -> Observations:
 
 def browser() -> Sb7BrowserRecord:
     """The browser phase of a correct console: every scenario's view, each module's
-    canned ones (`sb7_flows_views`)."""
-    return Sb7BrowserRecord(unavailable=None, scenarios={**FLOWS})
+    canned ones (`sb7_browser_canned`, `sb7_flows_views`)."""
+    return browser_record(truth(), len(app_state()), **FLOWS)
 
 
 def row(obs: Observations, check_id: str) -> CheckResult:
