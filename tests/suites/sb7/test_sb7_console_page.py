@@ -189,6 +189,16 @@ def test_sorting_and_paging_go_through_the_api(console: Console) -> None:
     page.context.close()
 
 
+def _wait_held(page: Any, held: list[Any]) -> None:
+    """Until the held request reached the route (Playwright dispatches routes only inside
+    its own calls, so the wait is a page wait), bounded."""
+    for _ in range(200):
+        if held:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("the request never left the page")
+
+
 def test_a_note_paints_before_the_server_answers_then_saves(console: Console) -> None:
     page = console.open()
     page.wait_for_selector("#rows tr", timeout=WAIT_MS)
@@ -200,11 +210,7 @@ def test_a_note_paints_before_the_server_answers_then_saves(console: Console) ->
     page.keyboard.press("Control+A")
     page.keyboard.type("paid by wire 17")
     page.keyboard.press("Enter")
-    for _ in range(200):  # Playwright dispatches the route only inside its own calls
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the note request never left"
+    _wait_held(page, held)
     assert row.locator("td.note").inner_text().startswith("paid by wire 17")
     assert row.get_attribute("data-state") == "saving"
     held[0].continue_()
@@ -229,6 +235,7 @@ def test_a_conflicting_note_puts_the_old_text_back_with_a_notice(console: Consol
     assert row.locator("td.note").inner_text() == before
     assert page.get_attribute("#notice", "role") == "status"
     assert "not saved" in page.inner_text("#notice")
+    assert page.eval_on_selector("#notice", "n => getComputedStyle(n).pointerEvents") == "none"
     page.context.close()
 
 
@@ -303,6 +310,23 @@ def test_the_approval_journey_runs_through_the_page_alone(console: Console) -> N
     page.click(f'#draft-list li[data-draft-id="{draft}"] button.show')
     row = page.wait_for_selector(f'#rows tr[data-id="{payment}"]', timeout=WAIT_MS)
     assert "12.345" in row.inner_text()
+    page.context.close()
+
+
+def test_a_draft_action_paints_its_state_while_the_write_is_held(console: Console) -> None:
+    page = console.open()
+    page.fill("#role-token", TOKENS["maker"])
+    draft = _create_draft(page, "250", "USD", "Draco Shipping")
+    held: list[Any] = []
+    page.route("**/api/drafts/*/submit", lambda route: held.append(route))
+    page.click("#submit-btn")
+    _wait_held(page, held)
+    item = page.locator(f'#draft-list li[data-draft-id="{draft}"]')
+    assert item.get_attribute("data-state") == "submitted"
+    assert item.get_attribute("data-pending") == "true"
+    assert page.is_disabled("#submit-btn")
+    held[0].continue_()
+    _state(page, draft, "submitted")
     page.context.close()
 
 
