@@ -381,7 +381,7 @@ def test_a_field_click_moves_the_table_to_the_record_and_marks_it(console: Conso
     page.context.close()
 
 
-def test_a_row_click_asks_viz_to_toggle_and_a_note_click_does_not(console: Console) -> None:
+def test_a_row_click_toggles_the_brush_through_viz_a_note_click_not(console: Console) -> None:
     page = console.open()
     page.wait_for_selector("#rows tr", timeout=WAIT_MS)
     page.evaluate("""() => { window.asked = [];
@@ -390,6 +390,12 @@ def test_a_row_click_asks_viz_to_toggle_and_a_note_click_does_not(console: Conso
     row.locator("td.amount").click()
     row.locator("td.note").click()
     assert page.evaluate("() => window.asked") == [row.get_attribute("data-id")]
+    page.wait_for_function("() => document.querySelector('#brush-count').innerText === '1'")
+    assert row.get_attribute("data-brushed") == "true"  # viz.js answered: the set holds it
+    row.locator("td.status").click()
+    page.wait_for_function("() => document.querySelector('#brush-count').innerText === '0'")
+    assert row.get_attribute("data-brushed") == "false"
+    assert page.problems == []
     page.context.close()
 
 
