@@ -261,9 +261,10 @@ def test_the_feed_degrades_while_notifierd_is_down_and_heals_without_reload(
 def _create_draft(page: Any, amount: str, currency: str, name: str) -> str:
     page.click("#draft-currency .dropdown-toggle")
     page.click(f'#draft-currency [role="option"][data-value="{currency}"]')
-    page.fill('#draft-form [name="amount"]', amount)
+    page.fill('#draft-form [name="amount_minor"]', amount)
     page.fill('#draft-form [name="name"]', name)
     page.fill('#draft-form [name="country"]', "de")
+    assert page.inner_text("#draft-amount-preview").startswith("= ")  # what the units mean
     page.click('#draft-form button[type="submit"]')
     item = page.wait_for_selector(
         '#draft-list li[data-selected="true"][data-state="draft"]', timeout=WAIT_MS
@@ -289,7 +290,7 @@ def test_the_approval_journey_runs_through_the_page_alone(console: Console) -> N
     page = console.open()
     page.wait_for_selector("#rows tr", timeout=WAIT_MS)
     page.fill("#role-token", TOKENS["maker"])
-    draft = _create_draft(page, "12.345", "KWD", "Aurora Freight")
+    draft = _create_draft(page, "12345", "KWD", "Aurora Freight")
     assert page.is_disabled("#approve-btn") and page.is_enabled("#submit-btn")
     page.click("#submit-btn")
     _state(page, draft, "submitted")
@@ -316,7 +317,7 @@ def test_the_approval_journey_runs_through_the_page_alone(console: Console) -> N
 def test_a_draft_action_paints_its_state_while_the_write_is_held(console: Console) -> None:
     page = console.open()
     page.fill("#role-token", TOKENS["maker"])
-    draft = _create_draft(page, "250", "USD", "Draco Shipping")
+    draft = _create_draft(page, "25000", "USD", "Draco Shipping")
     held: list[Any] = []
     page.route("**/api/drafts/*/submit", lambda route: held.append(route))
     page.click("#submit-btn")
@@ -333,7 +334,7 @@ def test_a_draft_action_paints_its_state_while_the_write_is_held(console: Consol
 def test_a_rejected_draft_is_final_on_the_page(console: Console) -> None:
     page = console.open()
     page.fill("#role-token", TOKENS["checker"])
-    own = _create_draft(page, "5", "EUR", "Cygnus Ltd")
+    own = _create_draft(page, "500", "EUR", "Cygnus Ltd")
     page.click("#submit-btn")
     _state(page, own, "submitted")
     page.click("#approve-btn")  # whoever submitted may not decide: four eyes

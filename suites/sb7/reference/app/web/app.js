@@ -41,13 +41,11 @@
     }
   }
 
-  /** Parse a typed major amount ("1,299.5") into minor units by the currency's exponent. */
-  function parseMajor(text, currency) {
-    const exp = EXPONENT[currency] ?? 2;
+  /** The typed amount as a positive integer of minor units (the API's own unit, §5), or null:
+   * digits only, so no float ever stands between the field and the draft. */
+  function parseMinor(text) {
     const clean = String(text).replace(/[\s,_']/g, "");
-    const match = /^(\d+)(?:\.(\d*))?$/.exec(clean);
-    if (!match || (match[2] || "").length > exp) return null;
-    const minor = Number(match[1] + (match[2] || "").padEnd(exp, "0"));
+    const minor = /^\d+$/.test(clean) ? Number(clean) : NaN;
     return Number.isSafeInteger(minor) && minor > 0 ? minor : null;
   }
 
@@ -502,9 +500,9 @@
     event.preventDefault();
     const form = new FormData(event.target);
     const currency = $("#draft-currency").dataset.value;
-    const amount = parseMajor(form.get("amount"), currency);
+    const amount = parseMinor(form.get("amount_minor"));
     if (amount === null) {
-      notice(`Enter a positive ${currency} amount with at most ${EXPONENT[currency]} decimals.`);
+      notice(`Enter the amount as a whole number of ${currency} minor units, e.g. 129900.`);
       return;
     }
     const payload = {
@@ -518,11 +516,21 @@
       selectedDraft = draft.id;
       notice("");
       event.target.reset();
+      previewAmount();
     } catch (err) {
       const fields = err.code === "bad_request" ? " Check the amount, the counterparty and a two-letter country." : "";
       notice(err.status === 400 ? `The draft was not created.${fields}` : authMessage(err, "create"));
     }
     await loadDrafts();
+  }
+
+  /** Show what the typed minor units mean in the chosen currency, as the table will. */
+  function previewAmount() {
+    const currency = $("#draft-currency").dataset.value;
+    const minor = parseMinor($('#draft-form [name="amount_minor"]').value);
+    $("#draft-amount-preview").textContent = minor === null
+      ? "Cents for EUR and USD, yen for JPY, fils for KWD"
+      : `= ${money(minor, currency)}`;
   }
 
   // ---- wiring -----------------------------------------------------------------------------
@@ -539,7 +547,8 @@
   let typing = 0;
   dropdown($("#status-filter"), (value) => { view.status = value; view.offset = 0; loadTable(); });
   dropdown($("#currency-filter"), (value) => { view.currency = value; view.offset = 0; loadTable(); });
-  dropdown($("#draft-currency"), () => {});
+  dropdown($("#draft-currency"), previewAmount);
+  $('#draft-form [name="amount_minor"]').addEventListener("input", previewAmount);
   setupSort();
   $("#rows").addEventListener("click", onRowClick);
   $("#rows").addEventListener("keydown", (event) => {
