@@ -314,6 +314,24 @@ def test_the_approval_journey_runs_through_the_page_alone(console: Console) -> N
     page.context.close()
 
 
+def test_half_a_token_sends_nothing_and_a_wrong_one_is_told(console: Console) -> None:
+    page = console.open()
+    asked: list[str] = []
+    page.on("request", lambda r: "/api/drafts" in r.url and asked.append(r.url))
+    page.fill("#role-token", TOKENS["maker"][:12])
+    page.click('#draft-form button[type="submit"]')
+    page.wait_for_selector("#notice:not([hidden])", timeout=WAIT_MS)
+    assert "32 hexadecimal" in page.inner_text("#notice")
+    assert asked == [] and page.problems == []
+    page.fill("#role-token", "f" * 32)
+    page.wait_for_function(
+        "() => /not recognised/.test(document.querySelector('#notice').innerText)",
+        timeout=WAIT_MS,
+    )
+    assert page.locator("#draft-list li").count() == 0
+    page.context.close()
+
+
 def test_a_draft_action_paints_its_state_while_the_write_is_held(console: Console) -> None:
     page = console.open()
     page.fill("#role-token", TOKENS["maker"])

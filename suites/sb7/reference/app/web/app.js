@@ -16,7 +16,8 @@
   let tableRequest = 0;          // only the newest table load may paint
   let selectedDraft = null;
   let draftsLoaded = false;
-  const sentSeen = new Set();
+  let draftsRequest = 0;         // only the newest drafts load may paint
+  const seenStates = new Map();  // draft id → the state this page last showed
 
   // ---- formatting -------------------------------------------------------------------------
 
@@ -410,8 +411,13 @@
     reject: { button: "#reject-btn", from: "submitted", to: "rejected" },
   };
 
+  const TOKEN_SHAPE = /^[0-9a-f]{32}$/i;  // the tokens file's shape (spec §1)
+
+  /** The typed bearer token, or "" while it cannot be one (so half a token typed never
+   * costs a 401). */
   function token() {
-    return $("#role-token").value.trim();
+    const typed = $("#role-token").value.trim();
+    return TOKEN_SHAPE.test(typed) ? typed : "";
   }
 
   function bearer() {
@@ -457,6 +463,7 @@
   }
 
   async function loadDrafts() {
+    const mine = ++draftsRequest;
     if (!token()) {
       draftsLoaded = false;
       $("#draft-list").replaceChildren();
@@ -465,21 +472,31 @@
     }
     try {
       const drafts = await api("/api/drafts", { headers: bearer() });
+      if (mine !== draftsRequest) return;
       draftsLoaded = true;
       $("#draft-list").replaceChildren(...drafts.data.map(draftRow));
       syncButtons();
-      const newlySent = drafts.data.filter((d) => d.state === "sent" && !sentSeen.has(d.id));
-      for (const d of drafts.data) if (d.state === "sent") sentSeen.add(d.id);
-      if (newlySent.length) refresh();
+      // A draft seen here before it was sent has just become a payment: show the new totals.
+      const landed = drafts.data.some((d) => d.state === "sent" && (seenStates.get(d.id) ?? "sent") !== "sent");
+      for (const d of drafts.data) seenStates.set(d.id, d.state);
+      if (landed) refresh();
     } catch (err) {
+      if (mine !== draftsRequest) return;
       draftsLoaded = false;
       notice(authMessage(err, "list"));
     }
   }
 
+  /** Whether a whole token is typed; says what is missing when not. */
+  function haveToken() {
+    if (!token()) notice("Enter your access token (32 hexadecimal characters) first.");
+    return Boolean(token());
+  }
+
   /** Paint the action's state at once (data-pending while it is on the wire), then confirm it
    * from the server, or put the old state back and say why. */
   async function draftAction(name) {
+    if (!haveToken()) return;
     const action = ACTIONS[name];
     const row = document.querySelector(`#draft-list li[data-draft-id="${CSS.escape(selectedDraft)}"]`);
     if (!row) return;
@@ -498,6 +515,7 @@
 
   async function createDraft(event) {
     event.preventDefault();
+    if (!haveToken()) return;
     const form = new FormData(event.target);
     const currency = $("#draft-currency").dataset.value;
     const amount = parseMinor(form.get("amount_minor"));
@@ -544,7 +562,6 @@
     }
   }
 
-  let typing = 0;
   dropdown($("#status-filter"), (value) => { view.status = value; view.offset = 0; loadTable(); });
   dropdown($("#currency-filter"), (value) => { view.currency = value; view.offset = 0; loadTable(); });
   dropdown($("#draft-currency"), previewAmount);
@@ -558,10 +575,7 @@
   $("#next").addEventListener("click", () => page(1));
   $("#sync-now").addEventListener("click", quietly(syncNow));
   $("#draft-form").addEventListener("submit", (event) => { createDraft(event).catch(() => {}); });
-  $("#role-token").addEventListener("input", () => {
-    clearTimeout(typing);
-    typing = setTimeout(quietly(loadDrafts), 250);
-  });
+  $("#role-token").addEventListener("input", quietly(loadDrafts));
   for (const name of Object.keys(ACTIONS)) $(ACTIONS[name].button).addEventListener("click", quietly(() => draftAction(name)));
   document.addEventListener("vs7:brush", onBrush);
 
