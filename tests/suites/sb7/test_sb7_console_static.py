@@ -73,7 +73,7 @@ def test_the_golden_breaks_none_of_the_prohibitions() -> None:
 def test_the_page_refers_to_its_files_by_relative_paths() -> None:
     html = (WEB / "index.html").read_text()
     assert re.findall(r'(?:src|href)="([^"]+)"', html) == [
-        "data:,", "styles.css", "viz.js", "app.js",
+        "data:,", "styles.css", "app.js", "viz.js",
     ]  # fmt: skip
 
 

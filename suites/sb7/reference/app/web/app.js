@@ -82,7 +82,7 @@
     try {
       response = await fetch(path, { ...options, signal: abort.signal });
     } catch (err) {
-      throw new ApiError("the console cannot reach ledgerd", 0, "unreachable");
+      throw new ApiError("ledgerd is not reachable", 0, "unreachable");
     } finally {
       clearTimeout(timer);
     }
@@ -553,11 +553,13 @@
 
   // ---- wiring -----------------------------------------------------------------------------
 
+  const SUMMARY_FAILED = "The summary could not load";
+
   async function refresh() {
     const [summary] = await Promise.allSettled([loadSummary(), loadTable()]);
     if (summary.status === "rejected") {
-      notice(`The console cannot load the summary (${summary.reason.message}). Check that ledgerd is running, then refresh.`);
-    } else if ($("#notice").textContent.startsWith("The console cannot")) {
+      notice(`${SUMMARY_FAILED} (${summary.reason.message}). Check that ledgerd is running; the page retries by itself.`);
+    } else if ($("#notice").textContent.startsWith(SUMMARY_FAILED)) {
       notice("");
     }
   }
