@@ -189,6 +189,16 @@ def test_sorting_and_paging_go_through_the_api(console: Console) -> None:
     page.context.close()
 
 
+def _wait_held(page: Any, held: list[Any]) -> None:
+    """Until the held request reached the route (Playwright dispatches routes only inside
+    its own calls, so the wait is a page wait), bounded."""
+    for _ in range(200):
+        if held:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("the request never left the page")
+
+
 def test_a_note_paints_before_the_server_answers_then_saves(console: Console) -> None:
     page = console.open()
     page.wait_for_selector("#rows tr", timeout=WAIT_MS)
@@ -200,11 +210,7 @@ def test_a_note_paints_before_the_server_answers_then_saves(console: Console) ->
     page.keyboard.press("Control+A")
     page.keyboard.type("paid by wire 17")
     page.keyboard.press("Enter")
-    for _ in range(200):  # Playwright dispatches the route only inside its own calls
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the note request never left"
+    _wait_held(page, held)
     assert row.locator("td.note").inner_text().startswith("paid by wire 17")
     assert row.get_attribute("data-state") == "saving"
     held[0].continue_()
@@ -229,6 +235,7 @@ def test_a_conflicting_note_puts_the_old_text_back_with_a_notice(console: Consol
     assert row.locator("td.note").inner_text() == before
     assert page.get_attribute("#notice", "role") == "status"
     assert "not saved" in page.inner_text("#notice")
+    assert page.eval_on_selector("#notice", "n => getComputedStyle(n).pointerEvents") == "none"
     page.context.close()
 
 
@@ -254,9 +261,10 @@ def test_the_feed_degrades_while_notifierd_is_down_and_heals_without_reload(
 def _create_draft(page: Any, amount: str, currency: str, name: str) -> str:
     page.click("#draft-currency .dropdown-toggle")
     page.click(f'#draft-currency [role="option"][data-value="{currency}"]')
-    page.fill('#draft-form [name="amount"]', amount)
+    page.fill('#draft-form [name="amount_minor"]', amount)
     page.fill('#draft-form [name="name"]', name)
     page.fill('#draft-form [name="country"]', "de")
+    assert page.inner_text("#draft-amount-preview").startswith("= ")  # what the units mean
     page.click('#draft-form button[type="submit"]')
     item = page.wait_for_selector(
         '#draft-list li[data-selected="true"][data-state="draft"]', timeout=WAIT_MS
@@ -282,7 +290,7 @@ def test_the_approval_journey_runs_through_the_page_alone(console: Console) -> N
     page = console.open()
     page.wait_for_selector("#rows tr", timeout=WAIT_MS)
     page.fill("#role-token", TOKENS["maker"])
-    draft = _create_draft(page, "12.345", "KWD", "Aurora Freight")
+    draft = _create_draft(page, "12345", "KWD", "Aurora Freight")
     assert page.is_disabled("#approve-btn") and page.is_enabled("#submit-btn")
     page.click("#submit-btn")
     _state(page, draft, "submitted")
@@ -306,10 +314,45 @@ def test_the_approval_journey_runs_through_the_page_alone(console: Console) -> N
     page.context.close()
 
 
+def test_half_a_token_sends_nothing_and_a_wrong_one_is_told(console: Console) -> None:
+    page = console.open()
+    asked: list[str] = []
+    page.on("request", lambda r: "/api/drafts" in r.url and asked.append(r.url))
+    page.fill("#role-token", TOKENS["maker"][:12])
+    page.click('#draft-form button[type="submit"]')
+    page.wait_for_selector("#notice:not([hidden])", timeout=WAIT_MS)
+    assert "32 hexadecimal" in page.inner_text("#notice")
+    assert asked == [] and page.problems == []
+    page.fill("#role-token", "f" * 32)
+    page.wait_for_function(
+        "() => /not recognised/.test(document.querySelector('#notice').innerText)",
+        timeout=WAIT_MS,
+    )
+    assert page.locator("#draft-list li").count() == 0
+    page.context.close()
+
+
+def test_a_draft_action_paints_its_state_while_the_write_is_held(console: Console) -> None:
+    page = console.open()
+    page.fill("#role-token", TOKENS["maker"])
+    draft = _create_draft(page, "25000", "USD", "Draco Shipping")
+    held: list[Any] = []
+    page.route("**/api/drafts/*/submit", lambda route: held.append(route))
+    page.click("#submit-btn")
+    _wait_held(page, held)
+    item = page.locator(f'#draft-list li[data-draft-id="{draft}"]')
+    assert item.get_attribute("data-state") == "submitted"
+    assert item.get_attribute("data-pending") == "true"
+    assert page.is_disabled("#submit-btn")
+    held[0].continue_()
+    _state(page, draft, "submitted")
+    page.context.close()
+
+
 def test_a_rejected_draft_is_final_on_the_page(console: Console) -> None:
     page = console.open()
     page.fill("#role-token", TOKENS["checker"])
-    own = _create_draft(page, "5", "EUR", "Cygnus Ltd")
+    own = _create_draft(page, "500", "EUR", "Cygnus Ltd")
     page.click("#submit-btn")
     _state(page, own, "submitted")
     page.click("#approve-btn")  # whoever submitted may not decide: four eyes
@@ -357,7 +400,7 @@ def test_a_field_click_moves_the_table_to_the_record_and_marks_it(console: Conso
     page.context.close()
 
 
-def test_a_row_click_asks_viz_to_toggle_and_a_note_click_does_not(console: Console) -> None:
+def test_a_row_click_toggles_the_brush_through_viz_a_note_click_not(console: Console) -> None:
     page = console.open()
     page.wait_for_selector("#rows tr", timeout=WAIT_MS)
     page.evaluate("""() => { window.asked = [];
@@ -366,6 +409,12 @@ def test_a_row_click_asks_viz_to_toggle_and_a_note_click_does_not(console: Conso
     row.locator("td.amount").click()
     row.locator("td.note").click()
     assert page.evaluate("() => window.asked") == [row.get_attribute("data-id")]
+    page.wait_for_function("() => document.querySelector('#brush-count').innerText === '1'")
+    assert row.get_attribute("data-brushed") == "true"  # viz.js answered: the set holds it
+    row.locator("td.status").click()
+    page.wait_for_function("() => document.querySelector('#brush-count').innerText === '0'")
+    assert row.get_attribute("data-brushed") == "false"
+    assert page.problems == []
     page.context.close()
 
 

@@ -16,7 +16,8 @@
   let tableRequest = 0;          // only the newest table load may paint
   let selectedDraft = null;
   let draftsLoaded = false;
-  const sentSeen = new Set();
+  let draftsRequest = 0;         // only the newest drafts load may paint
+  const seenStates = new Map();  // draft id → the state this page last showed
 
   // ---- formatting -------------------------------------------------------------------------
 
@@ -41,13 +42,11 @@
     }
   }
 
-  /** Parse a typed major amount ("1,299.5") into minor units by the currency's exponent. */
-  function parseMajor(text, currency) {
-    const exp = EXPONENT[currency] ?? 2;
+  /** The typed amount as a positive integer of minor units (the API's own unit, §5), or null:
+   * digits only, so no float ever stands between the field and the draft. */
+  function parseMinor(text) {
     const clean = String(text).replace(/[\s,_']/g, "");
-    const match = /^(\d+)(?:\.(\d*))?$/.exec(clean);
-    if (!match || (match[2] || "").length > exp) return null;
-    const minor = Number(match[1] + (match[2] || "").padEnd(exp, "0"));
+    const minor = /^\d+$/.test(clean) ? Number(clean) : NaN;
     return Number.isSafeInteger(minor) && minor > 0 ? minor : null;
   }
 
@@ -83,7 +82,7 @@
     try {
       response = await fetch(path, { ...options, signal: abort.signal });
     } catch (err) {
-      throw new ApiError("the console cannot reach ledgerd", 0, "unreachable");
+      throw new ApiError("ledgerd is not reachable", 0, "unreachable");
     } finally {
       clearTimeout(timer);
     }
@@ -412,8 +411,13 @@
     reject: { button: "#reject-btn", from: "submitted", to: "rejected" },
   };
 
+  const TOKEN_SHAPE = /^[0-9a-f]{32}$/i;  // the tokens file's shape (spec §1)
+
+  /** The typed bearer token, or "" while it cannot be one (so half a token typed never
+   * costs a 401). */
   function token() {
-    return $("#role-token").value.trim();
+    const typed = $("#role-token").value.trim();
+    return TOKEN_SHAPE.test(typed) ? typed : "";
   }
 
   function bearer() {
@@ -459,6 +463,7 @@
   }
 
   async function loadDrafts() {
+    const mine = ++draftsRequest;
     if (!token()) {
       draftsLoaded = false;
       $("#draft-list").replaceChildren();
@@ -467,21 +472,31 @@
     }
     try {
       const drafts = await api("/api/drafts", { headers: bearer() });
+      if (mine !== draftsRequest) return;
       draftsLoaded = true;
       $("#draft-list").replaceChildren(...drafts.data.map(draftRow));
       syncButtons();
-      const newlySent = drafts.data.filter((d) => d.state === "sent" && !sentSeen.has(d.id));
-      for (const d of drafts.data) if (d.state === "sent") sentSeen.add(d.id);
-      if (newlySent.length) refresh();
+      // A draft seen here before it was sent has just become a payment: show the new totals.
+      const landed = drafts.data.some((d) => d.state === "sent" && (seenStates.get(d.id) ?? "sent") !== "sent");
+      for (const d of drafts.data) seenStates.set(d.id, d.state);
+      if (landed) refresh();
     } catch (err) {
+      if (mine !== draftsRequest) return;
       draftsLoaded = false;
       notice(authMessage(err, "list"));
     }
   }
 
+  /** Whether a whole token is typed; says what is missing when not. */
+  function haveToken() {
+    if (!token()) notice("Enter your access token (32 hexadecimal characters) first.");
+    return Boolean(token());
+  }
+
   /** Paint the action's state at once (data-pending while it is on the wire), then confirm it
    * from the server, or put the old state back and say why. */
   async function draftAction(name) {
+    if (!haveToken()) return;
     const action = ACTIONS[name];
     const row = document.querySelector(`#draft-list li[data-draft-id="${CSS.escape(selectedDraft)}"]`);
     if (!row) return;
@@ -500,11 +515,12 @@
 
   async function createDraft(event) {
     event.preventDefault();
+    if (!haveToken()) return;
     const form = new FormData(event.target);
     const currency = $("#draft-currency").dataset.value;
-    const amount = parseMajor(form.get("amount"), currency);
+    const amount = parseMinor(form.get("amount_minor"));
     if (amount === null) {
-      notice(`Enter a positive ${currency} amount with at most ${EXPONENT[currency]} decimals.`);
+      notice(`Enter the amount as a whole number of ${currency} minor units, e.g. 129900.`);
       return;
     }
     const payload = {
@@ -518,6 +534,7 @@
       selectedDraft = draft.id;
       notice("");
       event.target.reset();
+      previewAmount();
     } catch (err) {
       const fields = err.code === "bad_request" ? " Check the amount, the counterparty and a two-letter country." : "";
       notice(err.status === 400 ? `The draft was not created.${fields}` : authMessage(err, "create"));
@@ -525,21 +542,32 @@
     await loadDrafts();
   }
 
+  /** Show what the typed minor units mean in the chosen currency, as the table will. */
+  function previewAmount() {
+    const currency = $("#draft-currency").dataset.value;
+    const minor = parseMinor($('#draft-form [name="amount_minor"]').value);
+    $("#draft-amount-preview").textContent = minor === null
+      ? "Cents for EUR and USD, yen for JPY, fils for KWD"
+      : `= ${money(minor, currency)}`;
+  }
+
   // ---- wiring -----------------------------------------------------------------------------
+
+  const SUMMARY_FAILED = "The summary could not load";
 
   async function refresh() {
     const [summary] = await Promise.allSettled([loadSummary(), loadTable()]);
     if (summary.status === "rejected") {
-      notice(`The console cannot load the summary (${summary.reason.message}). Check that ledgerd is running, then refresh.`);
-    } else if ($("#notice").textContent.startsWith("The console cannot")) {
+      notice(`${SUMMARY_FAILED} (${summary.reason.message}). Check that ledgerd is running; the page retries by itself.`);
+    } else if ($("#notice").textContent.startsWith(SUMMARY_FAILED)) {
       notice("");
     }
   }
 
-  let typing = 0;
   dropdown($("#status-filter"), (value) => { view.status = value; view.offset = 0; loadTable(); });
   dropdown($("#currency-filter"), (value) => { view.currency = value; view.offset = 0; loadTable(); });
-  dropdown($("#draft-currency"), () => {});
+  dropdown($("#draft-currency"), previewAmount);
+  $('#draft-form [name="amount_minor"]').addEventListener("input", previewAmount);
   setupSort();
   $("#rows").addEventListener("click", onRowClick);
   $("#rows").addEventListener("keydown", (event) => {
@@ -549,10 +577,7 @@
   $("#next").addEventListener("click", () => page(1));
   $("#sync-now").addEventListener("click", quietly(syncNow));
   $("#draft-form").addEventListener("submit", (event) => { createDraft(event).catch(() => {}); });
-  $("#role-token").addEventListener("input", () => {
-    clearTimeout(typing);
-    typing = setTimeout(quietly(loadDrafts), 250);
-  });
+  $("#role-token").addEventListener("input", quietly(loadDrafts));
   for (const name of Object.keys(ACTIONS)) $(ACTIONS[name].button).addEventListener("click", quietly(() => draftAction(name)));
   document.addEventListener("vs7:brush", onBrush);
 
