@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import Error
 
 from benchwright.suites.kit.browser.waits import click
 from benchwright.suites.sb7.browser.flows import _page
+from benchwright.suites.sb7.schedule import Draft
 
 SURFACE = ("#role-token", "#draft-form", "#draft-list", "#submit-btn", "#approve-btn",
            "#reject-btn", "#notifications")  # fmt: skip
@@ -37,19 +37,10 @@ placeholder, aria-label or label text, in this order so that "name" never takes 
 country's field."""
 
 
-@dataclass(frozen=True)
-class Draft:
-    """What the probe types into the form."""
-
-    amount_minor: int
-    currency: str
-    name: str
-    country: str
-    note: str
-
-    def values(self) -> dict[str, str]:
-        return {"amount": str(self.amount_minor), "currency": self.currency,
-                "name": self.name, "country": self.country, "note": self.note}  # fmt: skip
+def form_values(draft: Draft) -> dict[str, str]:
+    """What the probe types into each of the form's fields (`FIELDS`)."""
+    return {"amount": str(draft.amount_minor), "currency": draft.currency,
+            "name": draft.name, "country": draft.country, "note": draft.note}  # fmt: skip
 
 
 FIND_FIELDS = r"""(pairs) => {
@@ -85,7 +76,7 @@ def create(page: Any, draft: Draft) -> str | None:
     """Fill the form and submit it; the id of the row it added to ``#draft-list``."""
     before = set(page.evaluate(_page.DRAFT_ROWS))
     found = page.evaluate(FIND_FIELDS, [list(pair) for pair in FIELDS])
-    values = draft.values()
+    values = form_values(draft)
     for key, tag in found.items():
         _fill(page, page.locator(f'[data-bw-field="{key}"]'), tag, values[key])
     form = page.locator("#draft-form")

@@ -19,6 +19,7 @@ from benchwright.suites.kit.wire import body
 from benchwright.suites.sb7.browser.flows import _drafts, _page
 from benchwright.suites.sb7.browser.flows.views import FeedView
 from benchwright.suites.sb7.context import NOTIFIERD, GradeContext
+from benchwright.suites.sb7.schedule import Draft
 
 LIVE_S = 15.0
 """The feed's first ``live`` (it polls at most every 5 s)."""
@@ -27,8 +28,7 @@ DEGRADE_S = 15.0
 RECOVER_S = 20.0
 """Heal to ``live``: the spec's 5 s is the row's; the probe waits four times that so that a
 slow recovery is measured, not cut off."""
-PARTITION_DRAFT = {"amount_minor": 1500, "currency": "EUR", "note": "feed partition",
-                   "counterparty": {"name": "Benchwright feed", "country": "NL"}}  # fmt: skip
+PARTITION_DRAFT = Draft(1500, "EUR", "Benchwright feed", "NL", "feed partition")
 
 
 def observe_feed(lane: Lane, ctx: GradeContext, shots: Path) -> FeedView:
@@ -71,7 +71,7 @@ def observe_feed(lane: Lane, ctx: GradeContext, shots: Path) -> FeedView:
 def _partition_writes(ctx: GradeContext) -> tuple[int, ...]:
     """A draft created and submitted as the maker while notifierd is down: ledgerd commits
     ``draft.created`` and the outbox event ``draft.submitted`` the relay cannot deliver."""
-    created = ctx.call("/api/drafts", method="POST", json=PARTITION_DRAFT, role="maker")
+    created = ctx.call("/api/drafts", method="POST", json=PARTITION_DRAFT.body(), role="maker")
     draft_id = (body(created) or {}).get("id")
     if draft_id is None:
         return (created.status,)

@@ -12,13 +12,14 @@ from benchwright.suites.sb7.browser.flows import _drafts, workflow
 from benchwright.suites.sb7.browser.flows._calls import CallLog
 from benchwright.suites.sb7.browser.flows.views import RejectView
 from benchwright.suites.sb7.context import GradeContext
+from benchwright.suites.sb7.schedule import Draft
 
 
 def rejection(sc: Any, ctx: GradeContext, calls: CallLog) -> RejectView:
     """On the open page: create and submit as the maker, reject as the checker; read the
     list row, the wire and the feed."""
     tag = f"{int(time.time() * 1000) % 1_000_000:06d}"
-    draft = _drafts.Draft(4200, "JPY", f"Benchwright rejection {tag}", "FR", "reject journey")
+    draft = Draft(4200, "JPY", f"Benchwright rejection {tag}", "FR", "reject journey")
     page = sc.page
     since = max(_drafts.feed_seqs(page), default=0)
     _drafts.set_token(page, ctx.tokens.maker)

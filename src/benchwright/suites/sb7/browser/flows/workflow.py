@@ -17,6 +17,7 @@ from benchwright.suites.sb7.browser.flows import _drafts, _page
 from benchwright.suites.sb7.browser.flows._calls import CallLog
 from benchwright.suites.sb7.browser.flows.views import WorkflowView
 from benchwright.suites.sb7.context import GradeContext
+from benchwright.suites.sb7.schedule import Draft
 
 DRAFTS = re.compile(r"^/api/drafts")
 SENT = ("approved", "sent")
@@ -35,7 +36,7 @@ NOTICE_S = 5.0
 def approval(sc: Any, ctx: GradeContext, calls: CallLog) -> WorkflowView:
     """On the open page: the approval journey, each of §12's seven steps with its cause."""
     tag = f"{int(time.time() * 1000) % 1_000_000:06d}"
-    draft = _drafts.Draft(AMOUNT_MINOR, CURRENCY, f"Benchwright approval {tag}", "DE",
+    draft = Draft(AMOUNT_MINOR, CURRENCY, f"Benchwright approval {tag}", "DE",
                           "approval journey")  # fmt: skip
     page = sc.page
     surface = _drafts.missing_surface(page)
@@ -60,7 +61,7 @@ def approval(sc: Any, ctx: GradeContext, calls: CallLog) -> WorkflowView:
     )
 
 
-def _journey(page: Any, ctx: GradeContext, calls: CallLog, draft: _drafts.Draft) -> dict:
+def _journey(page: Any, ctx: GradeContext, calls: CallLog, draft: Draft) -> dict:
     """Create and submit as the maker, approve as the checker."""
     _drafts.set_token(page, ctx.tokens.maker)
     draft_id = _drafts.create(page, draft)
@@ -85,7 +86,7 @@ def answer(calls: CallLog, draft_id: str, verb: str, role: str) -> Callable[[], 
     return lambda: calls.answered("POST", path, role)
 
 
-def _in_table(page: Any, ctx: GradeContext, draft: _drafts.Draft) -> bool:
+def _in_table(page: Any, ctx: GradeContext, draft: Draft) -> bool:
     """Once ledgerd holds the vendor's payment: filter the table to the draft's currency,
     sort by Amount ascending (its amount heads them), and look for its counterparty."""
     _drafts.wait_for(page, lambda: _landed(ctx, draft), ROUND_TRIP_S)
@@ -99,7 +100,7 @@ def _in_table(page: Any, ctx: GradeContext, draft: _drafts.Draft) -> bool:
     return _drafts.wait_for(page, lambda: row.count() > 0 and row.first.is_visible(), NOTICE_S)
 
 
-def _landed(ctx: GradeContext, draft: _drafts.Draft) -> bool:
+def _landed(ctx: GradeContext, draft: Draft) -> bool:
     """The vendor created the draft's payment and ledgerd serves it."""
     wanted = (draft.amount_minor, draft.currency)
     created = [c for c in ctx.mock.commit_ledger().creates
