@@ -1,0 +1,264 @@
+"""The harness-side P and E rows of sb-7 (§12) on records built in code: each at 1.0 on a
+fast, correct app and down exactly the rung §12 names for one defect; unproven load and a
+contended host refuse instead of scoring."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from sb7_observations import perfect, row, swap, wire
+
+from benchwright.model import CheckResult, Status
+from benchwright.probes.host import HostState
+from benchwright.probes.http import (
+    HttpObservation,
+    Interval,
+    LatencyObservation,
+    LoadObservation,
+    LoadSample,
+    p95,
+)
+from benchwright.scoring.contention import HOST_CONTENDED
+from benchwright.suites.sb7.checks import CheckSettings, build_table
+from benchwright.suites.sb7.checks._timing import judge_timing
+from benchwright.suites.sb7.checks.tier_e import e_mastery
+from benchwright.suites.sb7.observations import Observations
+from benchwright.suites.sb7.perf_obs import (
+    BUDGETS_MS,
+    IDLE_PERF,
+    LIST_50,
+    UNDER_STREAM,
+    BatteryObs,
+    StreamListen,
+    UnderStreamObs,
+)
+
+CALM = HostState(3.0, 2, 0.02, 0.0, 0.01, 0.3)
+BUSY = HostState(3.0, 2, 0.70, 0.0, 0.6, 5.2)
+
+
+def _get(path: str, ms: float, status: int = 200, body: bytes = b"{}", at: float = 0.0):
+    return HttpObservation("GET", path, status, (("content-type", "application/json"),), body,
+                           at, ms / 1000)  # fmt: skip
+
+
+def latency(path: str, ms: float, *, failed: int = 0) -> LatencyObservation:
+    samples = tuple(_get(path, ms) for _ in range(20 - failed)) + tuple(
+        _get(path, ms, status=500) for _ in range(failed)
+    )
+    ok = tuple(s.elapsed_ms for s in samples if s.succeeded)
+    return LatencyObservation(path, samples, ok, p95(ok))
+
+
+def battery(host: HostState = CALM, **ms: float) -> BatteryObs:
+    """Every endpoint at 20 ms unless ``ms`` names it (by its last path word)."""
+    found = {p: latency(p, ms.get(p.split("/")[-1].split("?")[0], 20.0)) for p in BUDGETS_MS}
+    return BatteryObs(found, dict.fromkeys(BUDGETS_MS, host))
+
+
+def with_perf(obs: Observations, *, idle: BatteryObs | None = None,
+              load: UnderStreamObs | None = None) -> Observations:  # fmt: skip
+    obs = obs.with_phase(IDLE_PERF, idle or battery())
+    return obs.with_phase(UNDER_STREAM, load or under(20.0))
+
+
+def page(obs: Observations, total: int | None = None, rows: list | None = None) -> bytes:
+    """The default page as a correct app serves it (the fixture's first 50 payments)."""
+    truth = obs.truth
+    first = list(truth.rows.items())[:50]
+    data = rows if rows is not None else [
+        wire({"id": pid, "amount_minor": r.amount_minor, "currency": r.currency,
+              "created_at": r.created_at, "status": r.status, "version": r.version,
+              "note": r.note})
+        for pid, r in first
+    ]  # fmt: skip
+    return json.dumps({"data": data, "total": total or truth.total, "limit": 50}).encode()
+
+
+def under(ms: float, *, overlap: float = 1.0, body: bytes | None = None,
+          host: HostState = CALM) -> UnderStreamObs:  # fmt: skip
+    """48 reads of ``ms`` each; the first ``overlap`` share inside the burst [0, 10]."""
+    content = body if body is not None else page(perfect())
+    inside = round(48 * overlap)
+    samples = tuple(
+        LoadSample(i % 8, i // 8, Interval(at, at + ms / 1000), _get(LIST_50, ms, body=content))
+        for i, at in enumerate([1.0] * inside + [20.0] * (48 - inside))
+    )
+    ok = [s.response.elapsed_ms for s in samples]
+    load = LoadObservation(LIST_50, samples, Interval(0.0, 10.0), None, overlap, p95(ok))
+    burst = tuple(f"pay_{n:05d}" for n in range(100, 148))
+    return UnderStreamObs(load, perfect().truth.total, burst, StreamListen(200, 48, 48), host)
+
+
+def graded(obs: Observations, check_id: str, settings: CheckSettings | None = None) -> CheckResult:
+    """The row as `judge` returns it: the contention rule applied."""
+    found = build_table().evaluate_one(check_id, obs, settings or CheckSettings())
+    return judge_timing([found], obs)[0]
+
+
+# ---------------------------------------------------------------- p_api_latency
+
+
+def test_a_fast_battery_earns_the_top_rung() -> None:
+    found = graded(with_perf(perfect()), "p_api_latency")
+    assert (found.status, found.score) == (Status.PASS, 1.0)
+
+
+def test_each_endpoint_is_judged_against_its_own_budget() -> None:
+    """350 ms is inside the viz records' 400 ms budget but not the buckets' 200 ms."""
+    assert graded(with_perf(perfect(), idle=battery(records=350.0)), "p_api_latency").score == 1.0
+    slow = graded(with_perf(perfect(), idle=battery(buckets=350.0)), "p_api_latency")
+    assert slow.score == 0.75 and "worst /api/buckets" in slow.detail
+
+
+@pytest.mark.parametrize(("ms", "want"), [(250.0, 0.75), (500.0, 0.5), (1400.0, 0.25),
+                                          (2000.0, 0.0)])  # fmt: skip
+def test_the_worst_p95_walks_down_the_ladder(ms: float, want: float) -> None:
+    found = graded(with_perf(perfect(), idle=battery(summary=ms)), "p_api_latency")
+    assert found.score == want and "worst /api/summary" in found.detail
+
+
+def test_an_endpoint_that_mostly_fails_is_unmeasurable_and_scores_zero() -> None:
+    idle = battery()
+    broken = {**idle.endpoints, LIST_50: latency(LIST_50, 20.0, failed=12)}
+    found = graded(with_perf(perfect(), idle=replace(idle, endpoints=broken)), "p_api_latency")
+    assert found.score == 0.0 and "unmeasurable" in found.detail
+
+
+def test_k_p_tightens_the_top_rung() -> None:
+    settings = replace(CheckSettings(), k_p=2.0)
+    obs = with_perf(perfect(), idle=battery(payments=100.0))
+    assert row(obs, "p_api_latency").score == 1.0
+    assert graded(obs, "p_api_latency", settings).score == 0.75
+
+
+def test_a_contended_host_refuses_a_short_battery_and_keeps_a_top_one() -> None:
+    slow = graded(with_perf(perfect(), idle=battery(BUSY, buckets=900.0)), "p_api_latency")
+    assert slow.status is Status.UNAVAILABLE and slow.detail.startswith(HOST_CONTENDED)
+    fast = graded(with_perf(perfect(), idle=battery(BUSY)), "p_api_latency")
+    assert fast.score == 1.0 and "contended host" in fast.detail
+
+
+def test_only_the_deciding_endpoints_window_can_excuse_the_row() -> None:
+    """A busy window elsewhere cannot have lowered the worst endpoint measured calmly."""
+    idle = battery(buckets=900.0)
+    hosts = {**idle.host, "/api/summary": BUSY}
+    found = graded(with_perf(perfect(), idle=replace(idle, host=hosts)), "p_api_latency")
+    assert found.status is Status.FAIL and found.score == 0.25
+
+
+# ---------------------------------------------------------------- under the stream
+
+
+@pytest.mark.parametrize("check_id", ["p_under_stream", "e_under_load_latency"])
+def test_fast_correct_reads_under_the_burst_earn_the_top_rung(check_id: str) -> None:
+    found = graded(with_perf(perfect()), check_id)
+    assert (found.status, found.score) == (Status.PASS, 1.0)
+    assert "overlap 100%" in found.detail and "48/48 burst payments" in found.detail
+
+
+@pytest.mark.parametrize("check_id", ["p_under_stream", "e_under_load_latency"])
+def test_unproven_load_refuses(check_id: str) -> None:
+    found = graded(with_perf(perfect(), load=under(20.0, overlap=0.25)), check_id)
+    assert found.status is Status.UNAVAILABLE and "unproven load" in found.detail
+
+
+def _wrong_bodies() -> dict[str, bytes]:
+    obs = perfect()
+    good = json.loads(page(obs))["data"]
+    money = [{**good[0], "amount_minor": good[0]["amount_minor"] + 1}, *good[1:]]
+    return {"total": page(obs, total=obs.truth.total - 1), "short": page(obs, rows=good[:49]),
+            "money": page(obs, rows=money), "empty": page(obs, rows=[]),
+            "html": b"<html>"}  # fmt: skip
+
+
+@pytest.mark.parametrize("defect", sorted(_wrong_bodies()))
+@pytest.mark.parametrize("check_id", ["p_under_stream", "e_under_load_latency"])
+def test_any_wrong_read_under_load_scores_zero_however_fast(check_id: str, defect: str) -> None:
+    load = under(20.0, body=_wrong_bodies()[defect])
+    found = graded(with_perf(perfect(), load=load), check_id)
+    assert found.score == 0.0 and "48/48 reads wrong under load" in found.detail
+
+
+@pytest.mark.parametrize(("ms", "want"), [(200.0, 0.75), (500.0, 0.5), (1000.0, 0.25),
+                                          (1300.0, 0.0)])  # fmt: skip
+def test_a_slow_p95_under_load_walks_down_the_ladder(ms: float, want: float) -> None:
+    found = graded(with_perf(perfect(), load=under(ms)), "p_under_stream")
+    assert found.score == want
+
+
+def test_a_contended_burst_refuses_rather_than_lowers() -> None:
+    found = graded(with_perf(perfect(), load=under(500.0, host=BUSY)), "e_under_load_latency")
+    assert found.status is Status.UNAVAILABLE and found.detail.startswith(HOST_CONTENDED)
+    assert "other processes took 70%" in found.detail
+
+
+def test_a_wrong_read_is_zero_even_on_a_contended_host() -> None:
+    """Contention can slow an app, never make its answer wrong."""
+    load = under(20.0, body=_wrong_bodies()["total"], host=BUSY)
+    found = graded(with_perf(perfect(), load=load), "p_under_stream")
+    assert (found.status, found.score) == (Status.FAIL, 0.0)
+
+
+# ---------------------------------------------------------------- p_sync_wall
+
+
+def _stretched(factor: float) -> Observations:
+    vendor = perfect()["vendor"]
+    walk = tuple(replace(r, at=r.at * factor) for r in vendor.trace.sync1)
+    return swap(perfect(), "vendor", trace=replace(vendor.trace, sync1=walk))
+
+
+def test_the_first_sync_within_two_minutes_earns_the_top_rung() -> None:
+    found = row(perfect(), "p_sync_wall")
+    assert found.score == 1.0 and "over 194 list requests" in found.detail
+
+
+@pytest.mark.parametrize(("factor", "want"), [(8.0, 0.75), (15.0, 0.5), (25.0, 0.25),
+                                              (40.0, 0.0)])  # fmt: skip
+def test_a_slow_first_sync_walks_down_the_ladder(factor: float, want: float) -> None:
+    """The clean trace's walk spans 20.4 s on the vendor's clock."""
+    assert row(_stretched(factor), "p_sync_wall").score == want
+
+
+def test_a_first_sync_that_never_closed_the_walk_scores_zero() -> None:
+    vendor = perfect()["vendor"]
+    cut = vendor.trace.sync1[:100]
+    found = row(swap(perfect(), "vendor", trace=replace(vendor.trace, sync1=cut)), "p_sync_wall")
+    assert found.score == 0.0 and "never completed" in found.detail
+
+
+def test_the_sync_wall_is_unavailable_without_the_vendors_trace() -> None:
+    obs = perfect()
+    found = row(replace(obs, phases={k: v for k, v in obs.phases.items() if k != "vendor"}),
+                "p_sync_wall")  # fmt: skip
+    assert found.status is Status.NOT_ATTEMPTED
+
+
+# ---------------------------------------------------------------- e_mastery
+
+
+def _rows(**scores: float) -> dict[str, CheckResult]:
+    return {k: CheckResult(k, Status.PASS if v == 1.0 else Status.FAIL, v, "")
+            for k, v in scores.items()}  # fmt: skip
+
+
+def test_mastery_pays_in_full_at_a_ninety_percent_mean() -> None:
+    rows = _rows(t_draw_budget=1.0, x_l2_per_key_order=0.8, r_b7_partition=0.9)
+    assert e_mastery(rows).score == 1.0
+
+
+def test_mastery_below_the_cliff_pays_at_most_half() -> None:
+    found = e_mastery(_rows(t_draw_budget=1.0, x_l2_per_key_order=0.4, b_row_shape=0.0))
+    assert found.score == pytest.approx(0.7 / 0.9 * 0.5)
+
+
+def test_mastery_skips_unmeasured_and_root_attributed_rows() -> None:
+    rows = _rows(x_l2_per_key_order=1.0)
+    rows["t_pick_buffer"] = CheckResult("t_pick_buffer", Status.UNAVAILABLE, 0.0, "probe")
+    rows["x_l4_convergence"] = CheckResult("x_l4_convergence", Status.FAIL, 0.0, "vacuous",
+                                           {"blocked_by": "sync_completeness"})  # fmt: skip
+    assert e_mastery(rows).score == 1.0
+    assert e_mastery({}).status is Status.UNAVAILABLE
