@@ -9,11 +9,12 @@ from dataclasses import replace
 
 import pytest
 from sb7_observations import perfect, row, swap
-from sb7_perf_records import BUSY, battery, latency, page, under, with_perf
+from sb7_perf_records import BUSY, CALM, battery, latency, page, under, with_perf
 
 from benchwright.model import CheckResult, Status
 from benchwright.scoring.contention import HOST_CONTENDED
-from benchwright.suites.sb7.checks import CheckSettings, build_table
+from benchwright.suites.kit.browser.record import BrowserRecord
+from benchwright.suites.sb7.checks import CheckSettings, build_table, judge
 from benchwright.suites.sb7.checks._timing import judge_timing
 from benchwright.suites.sb7.checks.tier_e import e_mastery
 from benchwright.suites.sb7.observations import Observations
@@ -67,6 +68,12 @@ def test_a_contended_host_refuses_a_short_battery_and_keeps_a_top_one() -> None:
     assert slow.status is Status.UNAVAILABLE and slow.detail.startswith(HOST_CONTENDED)
     fast = graded(with_perf(perfect(), idle=battery(BUSY)), "p_api_latency")
     assert fast.score == 1.0 and "contended host" in fast.detail
+
+
+def test_the_suites_judge_applies_the_contention_rule() -> None:
+    rows = {r.check_id: r for r in judge(with_perf(perfect(), idle=battery(BUSY, buckets=900.0)))}
+    assert rows["p_api_latency"].status is Status.UNAVAILABLE
+    assert rows["p_api_latency"].evidence["host"]["contended"] is True
 
 
 def test_only_the_deciding_endpoints_window_can_excuse_the_row() -> None:
@@ -190,3 +197,24 @@ def test_mastery_skips_unmeasured_and_root_attributed_rows() -> None:
                                            {"blocked_by": "sync_completeness"})  # fmt: skip
     assert e_mastery(rows).score == 1.0
     assert e_mastery({}).status is Status.UNAVAILABLE
+
+
+# ---------------------------------------------------------------- the browser's timing rows
+
+
+@pytest.mark.parametrize(("check_id", "scenario"), [("j_first_use", "load"),
+                                                    ("p_drag_frames", "viz"),
+                                                    ("e_stream_apply_latency", "viz"),
+                                                    ("e_optimistic_paint", "flow")])  # fmt: skip
+def test_a_browser_timing_row_is_judged_by_its_scenarios_host(check_id: str, scenario: str) -> None:
+    """A shortfall its timing figure decided refuses on a busy scenario; a calm one, or a
+    shortfall from elsewhere (no ``timing_score``), stands."""
+    short = CheckResult(check_id, Status.FAIL, 0.75, "0.75: slow", {"timing_score": 0.75})
+    other = CheckResult(check_id, Status.FAIL, 0.0, "0: no frames drew")
+    busy = perfect().with_phase("browser", BrowserRecord(None, scenario_host={scenario: BUSY}))
+    calm = perfect().with_phase("browser", BrowserRecord(None, scenario_host={scenario: CALM}))
+    refused, wrong = judge_timing([short, other], busy)
+    assert refused.status is Status.UNAVAILABLE and refused.detail.startswith(HOST_CONTENDED)
+    assert (wrong.status, wrong.score) == (Status.FAIL, 0.0)
+    assert judge_timing([short], calm)[0].score == 0.75
+    assert judge_timing([short], perfect())[0] == short  # no browser phase: as measured
