@@ -1,12 +1,11 @@
 """Records of sb-7's harness-side performance phases, built in code (no servers): the
 idle battery and the reads under the stream burst as a fast, correct app leaves them, with
-knobs for the one defect a test proves a check catches (see `sb7_observations`)."""
+knobs for the one defect a test proves a check catches. `sb7_observations.perfect()`
+carries the fast, correct ones."""
 
 from __future__ import annotations
 
 import json
-
-from sb7_observations import perfect, wire
 
 from benchwright.probes.host import HostState
 from benchwright.probes.http import (
@@ -17,7 +16,7 @@ from benchwright.probes.http import (
     LoadSample,
     p95,
 )
-from benchwright.suites.sb7.observations import Observations
+from benchwright.suites.sb7.observations import Observations, Truth
 from benchwright.suites.sb7.perf_obs import (
     BUDGETS_MS,
     IDLE_PERF,
@@ -57,14 +56,12 @@ def with_perf(obs: Observations, *, idle: BatteryObs | None = None,
     return obs.with_phase(UNDER_STREAM, load or under(20.0))
 
 
-def page(obs: Observations, total: int | None = None, rows: list | None = None) -> bytes:
+def page(truth: Truth, total: int | None = None, rows: list | None = None) -> bytes:
     """The default page as a correct app serves it (the fixture's first 50 payments)."""
-    truth = obs.truth
     first = list(truth.rows.items())[:50]
     data = rows if rows is not None else [
-        wire({"id": pid, "amount_minor": r.amount_minor, "currency": r.currency,
-              "created_at": r.created_at, "status": r.status, "version": r.version,
-              "note": r.note})
+        {"id": pid, "amount_minor": r.amount_minor, "currency": r.currency,
+         "created_at": r.created_at, "status": r.status, "version": r.version, "note": r.note}
         for pid, r in first
     ]  # fmt: skip
     return json.dumps({"data": data, "total": total or truth.total, "limit": 50}).encode()
@@ -73,7 +70,9 @@ def page(obs: Observations, total: int | None = None, rows: list | None = None) 
 def under(ms: float, *, overlap: float = 1.0, body: bytes | None = None,
           host: HostState = CALM) -> UnderStreamObs:  # fmt: skip
     """48 reads of ``ms`` each; the first ``overlap`` share inside the burst [0, 10]."""
-    content = body if body is not None else page(perfect())
+    from sb7_observations import truth  # `perfect()` is built from these records
+
+    content = body if body is not None else page(truth())
     inside = round(48 * overlap)
     samples = tuple(
         LoadSample(i % 8, i // 8, Interval(at, at + ms / 1000), _get(LIST_50, ms, body=content))
@@ -82,4 +81,4 @@ def under(ms: float, *, overlap: float = 1.0, body: bytes | None = None,
     ok = [s.response.elapsed_ms for s in samples]
     load = LoadObservation(LIST_50, samples, Interval(0.0, 10.0), None, overlap, p95(ok))
     burst = tuple(f"pay_{n:05d}" for n in range(100, 148))
-    return UnderStreamObs(load, perfect().truth.total, burst, StreamListen(200, 48, 48), host)
+    return UnderStreamObs(load, truth().total, burst, StreamListen(200, 48, 48), host)

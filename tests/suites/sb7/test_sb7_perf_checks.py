@@ -8,7 +8,7 @@ import json
 from dataclasses import replace
 
 import pytest
-from sb7_observations import perfect, row, swap
+from sb7_observations import dead_server, perfect, row, swap
 from sb7_perf_records import BUSY, CALM, battery, latency, page, under, with_perf
 
 from benchwright.model import CheckResult, Status
@@ -102,10 +102,11 @@ def test_unproven_load_refuses(check_id: str) -> None:
 
 def _wrong_bodies() -> dict[str, bytes]:
     obs = perfect()
-    good = json.loads(page(obs))["data"]
+    truth = obs.truth
+    good = json.loads(page(truth))["data"]
     money = [{**good[0], "amount_minor": good[0]["amount_minor"] + 1}, *good[1:]]
-    return {"total": page(obs, total=obs.truth.total - 1), "short": page(obs, rows=good[:49]),
-            "money": page(obs, rows=money), "empty": page(obs, rows=[]),
+    return {"total": page(truth, total=truth.total - 1), "short": page(truth, rows=good[:49]),
+            "money": page(truth, rows=money), "empty": page(truth, rows=[]),
             "html": b"<html>"}  # fmt: skip
 
 
@@ -218,3 +219,19 @@ def test_a_browser_timing_row_is_judged_by_its_scenarios_host(check_id: str, sce
     assert (wrong.status, wrong.score) == (Status.FAIL, 0.0)
     assert judge_timing([short], calm)[0].score == 0.75
     assert judge_timing([short], perfect())[0] == short  # no browser phase: as measured
+
+
+# ---------------------------------------------------------------- a dead server
+
+
+def test_a_dead_server_blocks_the_harness_side_rows() -> None:
+    """Its timed rows never ran against an app (0, blocked by the boot), its first sync
+    never walked (0, blocked), and with every mechanism row blocked mastery is unmeasured."""
+    obs = dead_server()
+    vendor = obs["vendor"]
+    obs = swap(obs, "vendor", trace=replace(vendor.trace, sync1=(), resync=()))
+    rows = {r.check_id: r for r in judge(obs)}
+    for check_id in ("p_api_latency", "p_under_stream", "e_under_load_latency", "p_sync_wall"):
+        assert (rows[check_id].status, rows[check_id].score) == (Status.FAIL, 0.0), check_id
+        assert rows[check_id].evidence.get("blocked_by") == "server_runs", check_id
+    assert rows["e_mastery"].status is Status.UNAVAILABLE

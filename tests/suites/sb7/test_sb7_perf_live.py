@@ -128,7 +128,7 @@ def _race(body: Callable[[int], bytes]) -> UnderStreamObs:
 
 @pytest.mark.parametrize("check_id", ["p_under_stream", "e_under_load_latency"])
 def test_correct_pages_under_the_burst_are_graded_on_the_ladder(check_id: str) -> None:
-    good = page(perfect())
+    good = page(perfect().truth)
     obs = perfect().with_phase(UNDER_STREAM, _race(lambda n: good))
     found = build_table().evaluate_one(check_id, obs, CheckSettings())
     assert found.status in (Status.PASS, Status.FAIL) and "wrong" not in found.evidence
@@ -139,7 +139,7 @@ def test_correct_pages_under_the_burst_are_graded_on_the_ladder(check_id: str) -
 def test_one_wrong_page_under_the_burst_scores_zero(check_id: str) -> None:
     """Every 16th answer under load reports one payment too few: fast, and wrong."""
     obs = perfect()
-    good, short = page(obs), page(obs, total=obs.truth.total - 1)
+    good, short = page(obs.truth), page(obs.truth, total=obs.truth.total - 1)
     obs = obs.with_phase(UNDER_STREAM, _race(lambda n: short if n % 16 == 0 else good))
     found = build_table().evaluate_one(check_id, obs, CheckSettings())
     assert (found.status, found.score) == (Status.FAIL, 0.0)

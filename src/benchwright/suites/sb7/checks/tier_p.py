@@ -11,7 +11,7 @@ from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.kit.checks.timing import rung
 from benchwright.suites.sb7.checks._common import CheckSettings, never_ran
 from benchwright.suites.sb7.checks._load import under_load_row
-from benchwright.suites.sb7.observations import VENDOR, ListRequest, Observations
+from benchwright.suites.sb7.observations import BOOT, VENDOR, ListRequest, Observations
 from benchwright.suites.sb7.perf_obs import BUDGETS_MS, IDLE_PERF, LIST_50, UNDER_STREAM
 
 WINDOW = "window"
@@ -48,7 +48,7 @@ def p_under_stream(obs: Observations, s: CheckSettings) -> CheckResult:
     return under_load_row("p_under_stream", obs, s)
 
 
-@app_check("p_sync_wall", needs=(VENDOR,))
+@app_check("p_sync_wall", needs=(BOOT, VENDOR))
 def p_sync_wall(obs: Observations, s: CheckSettings) -> CheckResult:
     """Sync #1 wall clock, first list request to the page closing the walk, faults and
     documented waits included: <=120/240/420/600 s; a walk that never closed 0."""
