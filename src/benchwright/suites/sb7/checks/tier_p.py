@@ -33,7 +33,7 @@ def p_api_latency(obs: Observations, s: CheckSettings) -> CheckResult:
               for path, lat in endpoints.items() if lat.p95_ms is not None}  # fmt: skip
     worst = max(scaled, key=lambda path: scaled[path])
     score, rest = rung(scaled[worst], s.ladders["p_api_latency"], s.k_p, "ms")
-    detail = (f"{g(score)}: worst {worst}: p95 {p95s[worst]:g} ms of its {BUDGETS_MS[worst]:g} "
+    detail = (f"{g(score)}: worst {worst}: p95 {p95s[worst]:.1f} ms of its {BUDGETS_MS[worst]:g} "
               f"ms budget, {rest.replace(' (', ' on the payments scale (', 1)}")  # fmt: skip
     return result("p_api_latency", score, detail, p95_ms=p95s, scaled_p95_ms=scaled[worst],
                   timing_score=score, **{WINDOW: worst})  # fmt: skip
