@@ -1,6 +1,6 @@
 """The sb-7 check table as a whole: every id the scorer wants has a row, a correct app's
-evidence earns 1.0 on all 50 implemented rows, and the browser rows are staged
-UNAVAILABLE naming issue 29."""
+evidence earns 1.0 on all 50 part-one rows (the browser rows issue 29 implements are
+their own tests'), and the rows still staged are UNAVAILABLE naming issue 29."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import yaml
 from sb7_observations import perfect
 
 from benchwright.model import Status
-from benchwright.suites.sb7.checks import build_table, judge, staged
+from benchwright.suites.sb7.checks import BROWSER_CHECKS, build_table, judge, staged
 
 SCORER = Path(__file__).resolve().parents[3] / "scorers" / "sb7.yaml"
 PART_ONE = ("A", "B", "C", "D", "X", "R")
@@ -28,11 +28,11 @@ def test_the_table_and_the_staged_rows_are_exactly_the_scorers_ids() -> None:
     assert sorted(r.check_id for r in rows) == sorted(wanted)
     part_one = {c for t in PART_ONE for c in config["tiers"][t]["checks"]}
     assert len(part_one) == 51
-    assert set(build_table().ids) == part_one - {"b_money_rendered"}
+    assert set(build_table().ids) - set(BROWSER_CHECKS) == part_one - {"b_money_rendered"}
 
 
 def test_a_correct_app_scores_one_on_every_implemented_row() -> None:
-    ids = build_table().ids
+    ids = set(build_table().ids) - set(BROWSER_CHECKS)
     short = {r.check_id: (r.score, r.detail) for r in judge(perfect())
              if r.check_id in ids and (r.status is not Status.PASS or r.score != 1.0)}  # fmt: skip
     assert short == {}
