@@ -235,3 +235,13 @@ def test_a_dead_server_blocks_the_harness_side_rows() -> None:
         assert (rows[check_id].status, rows[check_id].score) == (Status.FAIL, 0.0), check_id
         assert rows[check_id].evidence.get("blocked_by") == "server_runs", check_id
     assert rows["e_mastery"].status is Status.UNAVAILABLE
+
+
+def test_the_sync_wall_is_judged_by_the_boot_window() -> None:
+    """A slow first sync refuses when the host was busy across ledgerd's start and first
+    sync, and stands as measured when it was calm."""
+    short = CheckResult("p_sync_wall", Status.FAIL, 0.75, "0.75: slow", {"timing_score": 0.75})
+    busy = swap(perfect(), "boot", host=BUSY)
+    (refused,) = judge_timing([short], busy)
+    assert refused.status is Status.UNAVAILABLE and refused.detail.startswith(HOST_CONTENDED)
+    assert judge_timing([short], swap(perfect(), "boot", host=CALM))[0].score == 0.75

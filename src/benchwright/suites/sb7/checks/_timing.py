@@ -1,9 +1,8 @@
 """The contention rule (`benchwright.scoring.contention`) on sb-7's timing rows: each is
 judged against the host's state over the window that measured it, so a busy
 host turns a shortfall into PROBE UNAVAILABLE naming the host measurement, never into a
-lower score (the browser's timing rows too, by the scenario that measured them).
-p_sync_wall has no window of its own: the first sync runs in part one's
-``boot`` phase, which observes no host state (its row stands as measured)."""
+lower score (the browser's timing rows too, by the scenario that measured them;
+p_sync_wall by the ``boot`` phase's window over ledgerd's start and first sync)."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ from benchwright.model import CheckResult
 from benchwright.probes.host import HostState
 from benchwright.scoring.contention import judge_timed
 from benchwright.suites.sb7.checks.tier_p import WINDOW
-from benchwright.suites.sb7.observations import Observations
+from benchwright.suites.sb7.observations import BOOT, Observations
 from benchwright.suites.sb7.perf_obs import IDLE_PERF, UNDER_STREAM
 
 BROWSER = "browser"
@@ -24,6 +23,10 @@ def _battery(obs: Observations, row: CheckResult) -> HostState | None:
     """The window of the endpoint that decided the row (its worst): a contended window
     elsewhere cannot have lowered the minimum below an honestly measured one."""
     return obs[IDLE_PERF].host.get(row.evidence.get(WINDOW)) if obs.has(IDLE_PERF) else None
+
+
+def _boot(obs: Observations, row: CheckResult) -> HostState | None:
+    return obs[BOOT].host if obs.has(BOOT) else None
 
 
 def _under_stream(obs: Observations, row: CheckResult) -> HostState | None:
@@ -46,6 +49,7 @@ def _scenario(name: str) -> HostOf:
 
 HOSTS: Mapping[str, HostOf] = {
     "p_api_latency": _battery,
+    "p_sync_wall": _boot,
     "p_under_stream": _under_stream,
     "e_under_load_latency": _under_stream,
     "j_first_use": _scenario("load"),
