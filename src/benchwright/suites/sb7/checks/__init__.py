@@ -18,7 +18,8 @@ from benchwright.suites.sb7.checks._timing import judge_timing
 from benchwright.suites.sb7.observations import Observations
 
 MODULE_NAMES = ("tier_a", "tier_b", "tier_b_wire", "tier_c", "tier_d", "tier_x",
-                "tier_x_money", "tier_r", "tier_p", "tier_e")  # fmt: skip
+                "tier_x_money", "tier_r", "tier_p", "tier_e", "tier_b_rendered", "tier_j",
+                "tier_v", "tier_j_flows", "tier_e_paint")  # fmt: skip
 """The check modules of this package."""
 MODULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in MODULE_NAMES)
 

@@ -6,14 +6,18 @@ A phase is ``(ctx, observations) -> observation`` (`kit.Phase`), stored under it
 ``boot`` starts the two services and gates the rest (a ledgerd that never became
 healthy leaves nothing to probe); ``stream`` hands over the read stream the boot
 started; ``under_stream`` races readers against a vendor burst before quiescence (so
-``final`` covers it) and ``idle_perf`` times the read API once the run is quiet; ``vendor``
-reads what the vendor saw and runs even when the app went down.
+``final`` covers it) and ``idle_perf`` times the read API once the run is quiet;
+``browser`` (the console in Chromium, `sb7.browser`) comes after the final snapshots and
+the idle battery, so that nothing the browser does reaches part one's rows or the idle
+timings; ``vendor`` reads what the vendor saw (the browser's journeys included) and runs
+even when the app went down.
 """
 
 from __future__ import annotations
 
 from benchwright.suites.kit import Phase
 from benchwright.suites.kit.phases import PhasePlan, plain
+from benchwright.suites.sb7.browser import browser
 from benchwright.suites.sb7.phases.boot import boot
 from benchwright.suites.sb7.phases.final import final
 from benchwright.suites.sb7.phases.idle_perf import idle_perf
@@ -45,6 +49,7 @@ PLAN = PhasePlan(
             final,
             stream,
             idle_perf,
+            browser,
         ),
         Phase("vendor", vendor, after_down=True),
     ),

@@ -2,15 +2,24 @@
 the app): every commit after load, the list requests of the first sync and of the later
 ones (sliced at the phase marks), every webhook delivery with the app's answer, and every
 create the app sent. It runs even when the app died at boot: what the vendor saw is
-evidence either way."""
+evidence either way.
+
+The commits, creates and later list requests stop at the ``final`` mark, and so do the
+deliveries announcing a later commit: the X and R rows compare the vendor with what
+``final`` read from the app, so what the vendor did after it (the browser's journeys: a
+note, a sync click, an approved draft's payment) belongs to the browser rows and to none
+of theirs. (Deliveries of earlier commits that ``final`` waited for stay.)"""
 
 from __future__ import annotations
+
+import math
 
 from benchwright.services.meridian_v3 import Commit as VendorCommit
 from benchwright.services.meridian_v3 import CommitLedger, CreateAttempt, berlin_day
 from benchwright.services.meridian_v3 import Delivery as VendorDelivery
 from benchwright.suites.sb7.context import GradeContext
 from benchwright.suites.sb7.observations import (
+    FINAL,
     Commit,
     CreateRecord,
     Delivery,
@@ -31,17 +40,30 @@ def vendor(ctx: GradeContext, obs: Observations) -> VendorObs:
     """Commits, sliced list requests, deliveries and the app's creates."""
     ledger = ctx.mock.commit_ledger()
     at = marks(ctx)
-    boot, after = at.get("boot", 0), at.get(AFTER_SYNC1)
+    boot, after, final = at.get("boot", 0), at.get(AFTER_SYNC1), at.get(FINAL)
+    cut = _when(ctx, final)
     trace = VendorTrace(
         sync1=tuple(list_request(x) for x in list_lines(ctx, boot, after)),
-        resync=tuple(list_request(x) for x in list_lines(ctx, after)) if after else (),
+        resync=tuple(list_request(x) for x in list_lines(ctx, after, final)) if after else (),
     )
+    later = {(c.payment_id, c.version) for c in ledger.commits if c.t > cut}
     return VendorObs(
-        commits=tuple(commit(c, ledger) for c in ledger.commits),
+        commits=tuple(commit(c, ledger) for c in ledger.commits if c.t <= cut),
         trace=trace,
-        deliveries=tuple(delivery(d) for d in ctx.mock.delivery_ledger() if d.kind != UNSENT),
-        creates=tuple(create(c, ledger) for c in ledger.creates if not c.internal),
+        deliveries=tuple(
+            delivery(d)
+            for d in ctx.mock.delivery_ledger()
+            if d.kind != UNSENT and (d.payment_id, d.version) not in later
+        ),
+        creates=tuple(create(c, ledger) for c in ledger.creates if not c.internal and c.t <= cut),
     )
+
+
+def _when(ctx: GradeContext, seq: int | None) -> float:
+    """The wall time of trace line ``seq`` (a mark); no mark: no cut."""
+    if seq is None:
+        return math.inf
+    return next(line["t"] for line in ctx.mock.trace.lines() if line["seq"] == seq)
 
 
 def commit(found: VendorCommit, ledger: CommitLedger) -> Commit:
