@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from benchwright.errors import HarnessError
+from benchwright.execution.executor import Job, LocalPool
 from benchwright.model import CheckResult, Scorecard
 from benchwright.scoring import compose
 from benchwright.suites.audit import Auditor, load_controls
 from benchwright.suites.audit.controls import REPORT_ONLY, Control
+from benchwright.suites.audit.drive import GradingJob, grade_job
 from benchwright.suites.audit.isolate import isolated_score
 from benchwright.suites.audit.run import Graded
 
@@ -35,6 +38,22 @@ class SessionGoldenAuditor(Auditor):
 
     def golden(self, phases: tuple[str, ...] | None) -> tuple[Scorecard, float]:
         return self._card, 0.0
+
+    def prefetch(self, names: Iterable[str], workers: int) -> None:
+        """Grade the named controls, each through its own phases, ``workers`` at a time
+        in a process pool, as ``benchwright audit --workers`` does (`audit.drive`): an
+        sb-7 grading spends most of its wall time in the schedule's fixed waits (vendor
+        down, Retry-After, kill windows), so gradings side by side finish in a fraction
+        of the time one after another takes. Each is graded from names in its worker,
+        exactly as a test's own ``grade_control`` would grade it."""
+        controls = load_controls(self.suite_dir, list(names))
+        jobs = [Job(c.name, GradingJob(self.suite, self.seed, self.confinement, c.name, c.phases))
+                for c in controls]  # fmt: skip
+        phases = {c.name: c.phases for c in controls}
+        for done in LocalPool(workers).run(grade_job, jobs):
+            if done.error is not None or done.result is None:
+                raise HarnessError(f"control {done.key}: {done.error}")
+            self._graded[(done.key, phases[done.key])] = done.result
 
     def grade_control(self, control: Control, phases: tuple[str, ...] | None) -> Graded:
         key = (control.name, phases)

@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from sb7_browser_canned import record as browser_record
 from sb7_flows_views import FLOWS
+from sb7_perf_records import battery, under
 
 from benchwright.model import CheckResult
 from benchwright.probes.http import HttpObservation, JsonRead, parse_wire_json
@@ -62,6 +63,7 @@ from benchwright.suites.sb7.observations import (
     WorkflowObs,
     WriteCall,
 )
+from benchwright.suites.sb7.perf_obs import IDLE_PERF, UNDER_STREAM
 
 SEED = 7
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -506,7 +508,8 @@ def perfect() -> Observations:
     phases = {"tree": tree(), "smoke": SmokeObs(True, True, True), "boot": boot,
               "sync1": sync1(), "reads": reads(), "matrix": matrix(), "resync": resync(),
               "partition": partition(), "workflow": workflow(), "final": final(),
-              "stream": stream(), "vendor": vendor(), BROWSER: browser()}  # fmt: skip
+              "stream": stream(), "vendor": vendor(), IDLE_PERF: battery(),
+              UNDER_STREAM: under(20.0), BROWSER: browser()}  # fmt: skip
     return Observations(seed=SEED, truth=truth(), phases=phases)
 
 
@@ -538,5 +541,6 @@ def dead_server() -> Observations:
     phases["boot"] = BootObs(crashed, booted(0.8), B4Window(True, 5.0, None, False, True, False))
     why = "the app never became healthy (ledgerd crashed at boot)"
     down = {p: why for p in ("smoke", "sync1", "reads", "matrix", "resync", "partition",
-                             "workflow", "final", "stream", BROWSER)}  # fmt: skip
+                             "workflow", UNDER_STREAM, "final", "stream", IDLE_PERF,
+                             BROWSER)}  # fmt: skip
     return Observations(seed=SEED, truth=truth(), phases=phases, app_down=down)

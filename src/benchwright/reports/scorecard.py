@@ -19,7 +19,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from benchwright.model import Scorecard
+from benchwright.model import ConditionResult, Scorecard
 from benchwright.scoring import ace_fields
 
 
@@ -31,21 +31,33 @@ def _composition(card: Scorecard) -> str:
     return f"composed = {' + '.join(terms)} = {card.composed:.4f}"
 
 
-def _excellence(card: Scorecard) -> list[str]:
+def _excellence(card: Scorecard, every_row: bool) -> list[str]:
+    """The gate's arithmetic, then every named condition shown met or not: by default the
+    met ones on one line and each locked or excluded one with its reason; with
+    ``every_row`` one line per condition in the scorer's order (a run page's list)."""
     e = card.excellence
     if e is None:
         return []
-    met = sum(c.met for c in e.conditions)
+    met = [c for c in e.conditions if c.met]
     judged = [c for c in e.conditions if not c.excluded]
     left_out = len(e.conditions) - len(judged)
     lines = [
-        f"excellence gate ({e.gate_mode}): {met}/{len(judged)} met"
+        f"excellence gate ({e.gate_mode}): {len(met)}/{len(judged)} met"
         + (f" ({left_out} excluded: host contended)" if left_out else "")
         + f", fraction {e.gate_fraction:.4f}; e_mean {e.e_mean:.4f}"
     ]
+    if every_row:
+        return lines + [f"  {_state(c)}: {c.name} (share {c.share:.4f}; {c.detail})"
+                        for c in e.conditions]  # fmt: skip
+    if met:
+        lines.append(f"  met ({len(met)}): {', '.join(c.name for c in met)}")
     lines += [f"  locked: {c.name} (share {c.share:.4f}; {c.detail})" for c in judged if not c.met]
     lines += [f"  excluded: {c.name} ({c.detail})" for c in e.conditions if c.excluded]
     return lines
+
+
+def _state(condition: ConditionResult) -> str:
+    return "excluded" if condition.excluded else "met" if condition.met else "locked"
 
 
 def _criticals(card: Scorecard) -> list[str]:
@@ -87,7 +99,7 @@ def verdict_lines(card: Scorecard, *, every_row: bool = False) -> list[str]:
     lines.append("tiers: " + "  ".join(
         f"{t.name} {'-' if t.mean is None else f'{t.mean:.4f}'}" for t in tiers))  # fmt: skip
     lines.append(_composition(card))
-    lines += _excellence(card)
+    lines += _excellence(card, every_row)
     lines += _criticals(card)
     lines += [a.line() for a in card.attribution]
     if card.unavailable:

@@ -53,12 +53,17 @@ EXPECTED: dict[str, list[tuple[str, float, str]]] = {
 graded at seed 0. volatile-processed-set is left to its ceiling: how many seqs cross after
 the notifier's restart, hence its coverage, depends on when the relay catches up."""
 GRADED = sorted(c.name for c in load_controls(SUITE))
+WORKERS = 3
+"""Controls graded side by side (`SessionGoldenAuditor.prefetch`): an sb-7 grading uses
+about 40 % of one core over its wall time, the rest is the schedule's fixed waits."""
 
 
 @pytest.fixture(scope="module")
 def auditor(request: pytest.FixtureRequest) -> SessionGoldenAuditor:
     grading, _seconds = request.getfixturevalue(FIXTURE)
-    return SessionGoldenAuditor(SUITE, grading.rows)
+    auditor = SessionGoldenAuditor(SUITE, grading.rows)
+    auditor.prefetch(GRADED, WORKERS)
+    return auditor
 
 
 def test_every_control_has_its_expectations() -> None:

@@ -59,8 +59,10 @@ def test_a_dead_ledgerd_stops_the_app_phases_but_not_the_vendors(dead: Any) -> N
         "resync",
         "partition",
         "workflow",
+        "under_stream",
         "final",
         "stream",
+        "idle_perf",
         "browser",
     }
     assert dead.boot_failure is not None and "no ledger" in dead.boot_failure.headline

@@ -25,6 +25,7 @@ from benchwright.suites.sb7.context import (
 from benchwright.suites.sb7.grader import expected_notifications, truth
 from benchwright.suites.sb7.observations import StreamRead
 from benchwright.suites.sb7.phases._trace import list_request
+from benchwright.suites.sb7.phases._waits import until
 from benchwright.suites.sb7.phases.reads import asset_path
 from benchwright.suites.sb7.phases.static import observe_tree
 from benchwright.suites.sb7.phases.stream import ReadSampler
@@ -162,3 +163,13 @@ def test_the_refund_baseline_is_a_summary_answered_before_the_vendor_committed()
     assert sampler.baseline(102.0) == 0  # the second read ended at 103.0, after the commit
     assert sampler.baseline(103.5) == 1
     assert sampler.baseline(100.05) is None
+
+
+def test_a_wait_for_a_dead_service_gives_up_instead_of_waiting_its_budget() -> None:
+    """A service that died for good cannot answer: the wait stops after one look, with a
+    budget far beyond the test's patience, and without ``alive`` it keeps asking."""
+    asked: list[int] = []
+    assert until(lambda: asked.append(1), 3600.0, 0.01, alive=lambda: False) is None
+    assert asked == [1]
+    answers = iter([0, 0, 7])
+    assert until(lambda: next(answers), 3600.0, 0.0) == 7

@@ -13,6 +13,7 @@ See docs/sb7.md for the checks.
 # What it exports is the `kit.SuiteGrader` interface plus its own types, re-exported by
 # name (``import X as X``): the public surface is the import list itself.
 from benchwright.suites.kit import Grading as Grading
+from benchwright.suites.sb7.calibration import MEASUREMENTS
 from benchwright.suites.sb7.checks import CheckSettings as CheckSettings
 from benchwright.suites.sb7.context import GradeSettings as GradeSettings
 from benchwright.suites.sb7.grader import grade as grade
@@ -22,8 +23,8 @@ from benchwright.suites.sb7.phases import select_phases as select_phases
 
 SCORER = "sb7.yaml"
 """The scorer config under ``scorers/``."""
-CALIBRATION: tuple = ()
-"""No timing row of part one is calibration-owned (every P row is the browser's)."""
+CALIBRATION = MEASUREMENTS
+"""Where ``benchwright calibrate`` finds each calibration-owned figure (`calibration`)."""
 MEMORY_MB = {"browser": 1536, "http": 512}
 """What one grading asks of a node: two services and a 12,288-payment vendor (the
 browser figure is vspro's until part two measures its own)."""

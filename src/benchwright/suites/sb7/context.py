@@ -157,6 +157,17 @@ class GradeContext(BaseContext):
         """The ``Authorization`` header of ``role`` (``maker``, ``checker``, ``admin``)."""
         return {"Authorization": f"Bearer {getattr(self.tokens, role)}"}
 
+    def ledgerd_alive(self) -> bool:
+        """Whether ledgerd's process runs: a wait for its answer ends when it does not
+        (`phases._waits.until`), and so does a wait for the vendor's webhooks to land."""
+        return self.app[LEDGERD].running
+
+    def settle_deliveries(self) -> None:
+        """Wait (bounded) until the vendor has attempted every queued webhook, unless
+        ledgerd is dead: its deliveries would only be retried until the budget ran out."""
+        if self.ledgerd_alive():
+            self.mock.wait_deliveries(self.settings.quiesce_budget_s)
+
     def notifier(self, path: str) -> JsonRead:
         """One GET to notifierd, directly (its own port, never through ledgerd)."""
         return read_json(self.app.url(NOTIFIERD), path,

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchwright.probes.host import HostState
 from benchwright.probes.http import HttpObservation, JsonRead
 from benchwright.services.app import BootObservation
 from benchwright.suites.kit.record import PhaseLog
@@ -293,6 +294,9 @@ class BootObs:
     notifierd: BootObservation
     """Polled on ``GET /health``: server_runs (notifierd reported health)."""
     b4: B4Window
+    host: HostState | None = None
+    """The host from ledgerd's start to its first sync's end: p_sync_wall's window (a busy
+    host turns its shortfall UNAVAILABLE, `checks._timing`)."""
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,12 @@ from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import CheckTable
 from benchwright.suites.kit.checks.staged import staged_checks, staged_rows
 from benchwright.suites.sb7.checks._common import BROWSER_CHECKS, PART_TWO, CheckSettings
+from benchwright.suites.sb7.checks._timing import judge_timing
 from benchwright.suites.sb7.observations import Observations
 
 MODULE_NAMES = ("tier_a", "tier_b", "tier_b_wire", "tier_c", "tier_d", "tier_x",
-                "tier_x_money", "tier_r", "tier_b_rendered", "tier_j", "tier_v", "tier_j_flows",
-                "tier_e_paint")  # fmt: skip
+                "tier_x_money", "tier_r", "tier_p", "tier_e", "tier_b_rendered", "tier_j",
+                "tier_v", "tier_j_flows", "tier_e_paint")  # fmt: skip
 """The check modules of this package."""
 MODULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in MODULE_NAMES)
 
@@ -34,7 +35,7 @@ def staged() -> tuple[str, ...]:
 
 def judge(obs: Observations, settings: CheckSettings | None = None) -> list[CheckResult]:
     """Every sb-7 row: the implemented checks on ``obs``, the staged ones UNAVAILABLE."""
-    rows = build_table().evaluate(obs, settings or CheckSettings())
+    rows = judge_timing(build_table().evaluate(obs, settings or CheckSettings()), obs)
     return rows + staged_rows(staged(), PART_TWO)
 
 

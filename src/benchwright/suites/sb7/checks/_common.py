@@ -4,15 +4,18 @@ sync evidenced, which decides whether the sync was dead."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Self
 
 from benchwright.model import CheckResult, Status
 from benchwright.scoring.attribution import BLOCKED_BY
 from benchwright.suites.kit.checks import BOOT_ROW, frac, g, is_int, result, unavailable
 from benchwright.suites.kit.checks.settings import LadderSettings
 from benchwright.suites.kit.wire import body
-from benchwright.suites.sb7.checks import _truth
+from benchwright.suites.sb7.checks import _rungs, _truth
 from benchwright.suites.sb7.observations import FINAL, READS, VENDOR, Commit, Json, Observations
 
 N_FIXTURE = 12_288
@@ -58,9 +61,22 @@ BROWSER_CHECKS = (
 money): issue 29 gives them their browser instrument."""
 
 
+@dataclass(frozen=True)
 class CheckSettings(LadderSettings):
-    """The numbers these tiers grade against are frozen by §12 (no calibration-owned
-    ladder lives in A, B, C, D, X or R); the class exists for the kit's grader signature."""
+    """The calibration-owned numbers (`_rungs`; A, B, C, D, X and R own none): latency
+    ladders with ``k_P``, and frame floors, each from the scorer's thresholds file where it
+    names one."""
+
+    DEFAULTS = _rungs.LADDERS
+    floors: Mapping[str, tuple[int, ...]] = field(default_factory=lambda: dict(_rungs.FLOORS))
+
+    @classmethod
+    def from_scorer(cls, scorer: Any) -> Self:
+        floors = dict(_rungs.FLOORS)
+        for name in floors:
+            with contextlib.suppress(KeyError):
+                floors[name] = scorer.floors(name)
+        return replace(super().from_scorer(scorer), floors=floors)
 
 
 def phase(obs: Observations, name: str) -> Any | None:

@@ -5,10 +5,12 @@ A phase is ``(ctx, observations) -> observation`` (`kit.Phase`), stored under it
 ``python -m app`` once on a database directory of its own, before the graded services;
 ``boot`` starts the two services and gates the rest (a ledgerd that never became
 healthy leaves nothing to probe); ``stream`` hands over the read stream the boot
-started; ``browser`` (the console in Chromium, `sb7.browser`) comes after the final
-snapshots, so that nothing the browser does reaches part one's rows; ``vendor`` reads
-what the vendor saw (the browser's journeys included) and runs even when the app went
-down.
+started; ``under_stream`` races readers against a vendor burst before quiescence (so
+``final`` covers it) and ``idle_perf`` times the read API once the run is quiet;
+``browser`` (the console in Chromium, `sb7.browser`) comes after the final snapshots and
+the idle battery, so that nothing the browser does reaches part one's rows or the idle
+timings; ``vendor`` reads what the vendor saw (the browser's journeys included) and runs
+even when the app went down.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from benchwright.suites.kit.phases import PhasePlan, plain
 from benchwright.suites.sb7.browser import browser
 from benchwright.suites.sb7.phases.boot import boot
 from benchwright.suites.sb7.phases.final import final
+from benchwright.suites.sb7.phases.idle_perf import idle_perf
 from benchwright.suites.sb7.phases.matrix import matrix
 from benchwright.suites.sb7.phases.partition import partition
 from benchwright.suites.sb7.phases.reads import reads
@@ -26,6 +29,7 @@ from benchwright.suites.sb7.phases.smoke import smoke
 from benchwright.suites.sb7.phases.static import tree
 from benchwright.suites.sb7.phases.stream import stream
 from benchwright.suites.sb7.phases.sync1 import sync1
+from benchwright.suites.sb7.phases.under_stream import under_stream
 from benchwright.suites.sb7.phases.vendor import vendor
 from benchwright.suites.sb7.phases.workflow import workflow
 
@@ -34,7 +38,19 @@ PLAN = PhasePlan(
         Phase("tree", tree, needs_app=False),
         Phase("smoke", smoke),
         Phase("boot", boot, gates=True),
-        *plain(sync1, reads, matrix, resync, partition, workflow, final, stream, browser),
+        *plain(
+            sync1,
+            reads,
+            matrix,
+            resync,
+            partition,
+            workflow,
+            under_stream,
+            final,
+            stream,
+            idle_perf,
+            browser,
+        ),
         Phase("vendor", vendor, after_down=True),
     ),
     always_with_app=("boot", "vendor"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from benchwright.probes.host import window as host_window
 from benchwright.services.app import BootObservation
 from benchwright.suites.kit.wire import body
 from benchwright.suites.sb7.context import LEDGERD, NOTIFIERD, GradeContext
@@ -35,10 +36,18 @@ class KitBootObs(BootObs):
 def boot(ctx: GradeContext, obs: Observations) -> KitBootObs:
     """Boot notifierd; vendor down; boot ledgerd; read local data until the window ends
     (and at least one local read was tried on a healthy ledgerd); vendor up; wait for the
-    unprompted first sync (health ``last_sync`` set)."""
-    settings, window = ctx.settings, ctx.schedule.vendor_down_s
+    unprompted first sync (health ``last_sync`` set). The host is watched from ledgerd's
+    start to that sync's end: p_sync_wall's window."""
     ctx.mock.mark_phase("boot")
     notifierd = ctx.app.boot(NOTIFIERD)  # it never calls the vendor: its boot is no window
+    with host_window() as host:
+        ledgerd, b4 = _boot_ledgerd(ctx)
+    return KitBootObs(ledgerd=ledgerd, notifierd=notifierd, b4=b4, host=host.state)
+
+
+def _boot_ledgerd(ctx: GradeContext) -> tuple[BootObservation, B4Window]:
+    """ledgerd booted inside the vendor-down window (B4), then its first sync awaited."""
+    settings, window = ctx.settings, ctx.schedule.vendor_down_s
     ctx.mock.set_down(True)
     opened = time.monotonic()
     try:
@@ -67,7 +76,7 @@ def boot(ctx: GradeContext, obs: Observations) -> KitBootObs:
     b4 = B4Window(armed=True, down_s=round(down, 3), bound_after_s=ledgerd.healthy_after_s,
                   served_while_down=served, crashed=crashed,
                   recovered_unattended=ended == SYNCED)  # fmt: skip
-    return KitBootObs(ledgerd=ledgerd, notifierd=notifierd, b4=b4)
+    return ledgerd, b4
 
 
 def _first_sync(ctx: GradeContext) -> str | None:

@@ -24,9 +24,9 @@ def final(ctx: GradeContext, obs: Observations) -> FinalObs:
     """Quiesce, stop the read stream, read everything the checks compare with the vendor."""
     settings = ctx.settings
     mark(ctx, "final")
-    ctx.mock.wait_deliveries(settings.quiesce_budget_s)
+    ctx.settle_deliveries()
     until(lambda: integer(body(ctx.call("/api/outbox/status")), "pending") == 0,
-          settings.quiesce_budget_s, settings.poll_s * 5)  # fmt: skip
+          settings.quiesce_budget_s, settings.poll_s * 5, ctx.ledgerd_alive)  # fmt: skip
     if ctx.sampler is not None:
         ctx.sampler.stop()
     notifier = NotifierObs(processed(ctx), notifications(ctx), body(ctx.notifier("/health")))

@@ -55,7 +55,8 @@ class _Run:
 def partition(ctx: GradeContext, obs: Observations) -> PartitionObs:
     """Catch up, kill notifierd, write 8 times (A1 and B6 among them), heal, watch."""
     settings, schedule = ctx.settings, ctx.schedule
-    until(lambda: _pending(ctx) == 0, settings.quiesce_budget_s, settings.poll_s * 5)
+    until(lambda: _pending(ctx) == 0, settings.quiesce_budget_s, settings.poll_s * 5,
+          ctx.ledgerd_alive)  # fmt: skip
     mark(ctx, "partition")
     start_seq = _latest_seq(ctx)
     before = ctx.health_count()
@@ -70,9 +71,10 @@ def partition(ctx: GradeContext, obs: Observations) -> PartitionObs:
     heal = time.monotonic()
     catch_up = _catch_up(ctx, outage, settings.quiesce_budget_s)
     live = until(lambda: ctx.call("/api/notifications").status == 200,
-                 settings.quiesce_budget_s, settings.poll_s)  # fmt: skip
+                 settings.quiesce_budget_s, settings.poll_s, ctx.ledgerd_alive)  # fmt: skip
     live_after = time.monotonic() - heal if live else None
-    until(lambda: _pending(ctx) == 0, settings.quiesce_budget_s, settings.poll_s * 5)
+    until(lambda: _pending(ctx) == 0, settings.quiesce_budget_s, settings.poll_s * 5,
+          ctx.ledgerd_alive)  # fmt: skip
     notifier_kill = KillRecord("B7", NOTIFIERD, before, ctx.health_count(),
                                healed.healthy_after_s is not None,
                                peer_alive=run.ledgerd_alive)  # fmt: skip
@@ -150,5 +152,5 @@ def _catch_up(ctx: GradeContext, outage: tuple[int, ...], budget_s: float) -> tu
             snapshots.append(seqs)
         return set(seqs) >= wanted
 
-    until(seen, budget_s, ctx.settings.poll_s)
+    until(seen, budget_s, ctx.settings.poll_s, ctx.ledgerd_alive)
     return tuple(snapshots)

@@ -42,7 +42,7 @@ def _b3(
     running = threading.Thread(target=ctx.sync, name="sb7-sync2", daemon=True)
     running.start()
     answered = until(lambda: len([x for x in list_lines(ctx, since) if x.get("status")]) >= n,
-                     settings.kill_window_s, KILL_POLL_S)  # fmt: skip
+                     settings.kill_window_s, KILL_POLL_S, ctx.ledgerd_alive)  # fmt: skip
     if not answered:
         running.join(settings.sync_timeout_s)
         made = len(list_lines(ctx, since))
@@ -53,7 +53,8 @@ def _b3(
     mark(ctx, "b3-resync")
     ctx.sync()
     expected = ctx.mock.truth().total
-    until(lambda: total(ctx) == expected, settings.quiesce_budget_s, settings.poll_s * 5)
+    until(lambda: total(ctx) == expected, settings.quiesce_budget_s, settings.poll_s * 5,
+          ctx.ledgerd_alive)  # fmt: skip
     viz = body(ctx.call("/api/viz/records", timeout_s=30.0)) or {}
     ids = viz.get("id")
     return (FaultWindow(armed=True, fired=True), kill, total(ctx), expected,
@@ -69,7 +70,7 @@ def _b5(ctx: GradeContext) -> dict:
     ctx.mock.arm_stale_304()
     since = mark(ctx, "b5")
     ctx.sync()
-    ctx.mock.wait_deliveries(ctx.settings.quiesce_budget_s)
+    ctx.settle_deliveries()
     upto = mark(ctx, "after-b5")
     stale = ctx.mock.stale_ledger()
     rows = ctx.mock.commit_ledger().rows_at()

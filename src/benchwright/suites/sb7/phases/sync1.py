@@ -25,7 +25,7 @@ AFTER_SYNC1 = "after-sync1"
 
 def sync1(ctx: GradeContext, obs: Observations) -> Sync1Obs:
     """Wait for the first walk's deliveries, then read the walk ledger and the schedule."""
-    ctx.mock.wait_deliveries(ctx.settings.quiesce_budget_s)
+    ctx.settle_deliveries()
     if ctx.sampler is not None:
         ctx.sampler.window(False)
     ctx.mock.mark_phase(AFTER_SYNC1)

@@ -69,19 +69,21 @@ def _a2(ctx: GradeContext, draft: str | None) -> tuple:
         approve = ctx.call(f"/api/drafts/{draft}/approve", method="POST", role="checker")
         answered = approve.status == 200
         held = answered and until(lambda: len(_app_creates(ctx)) > creates,
-                                  settings.kill_window_s, CREATE_POLL_S)  # fmt: skip
+                                  settings.kill_window_s, CREATE_POLL_S,
+                                  ctx.ledgerd_alive)  # fmt: skip
         if not held:
             why = ("the app sent no create within the kill window" if answered
                    else f"the approve was answered {approve.status}")  # fmt: skip
             return FaultWindow(armed=True, fired=False, unreached=why), None, None
         created = _app_creates(ctx)[-1].payment_id
-        until(lambda: _announced(ctx, created), ANNOUNCE_S, CREATE_POLL_S)
+        until(lambda: _announced(ctx, created), ANNOUNCE_S, CREATE_POLL_S, ctx.ledgerd_alive)
         kill = kill_and_restart(ctx, "A2", LEDGERD, before,
                                 meanwhile=lambda: ctx.mock.hold_creates(on=False))  # fmt: skip
     finally:
         ctx.mock.hold_creates(on=False)
     state = draft_state(ctx, draft)
-    until(lambda: draft_state(ctx, draft) == SENT, settings.quiesce_budget_s, settings.poll_s * 5)
+    until(lambda: draft_state(ctx, draft) == SENT, settings.quiesce_budget_s, settings.poll_s * 5,
+          ctx.ledgerd_alive)  # fmt: skip
     return FaultWindow(armed=True, fired=True), kill, state
 
 
