@@ -24,6 +24,7 @@ from benchwright.services.meridian_v3 import MeridianV3Mock, V3Timing
 pytestmark = pytest.mark.slow
 
 SEED = 11
+WEB = Path(__file__).resolve().parents[3] / "suites" / "sb7" / "reference" / "app" / "web"
 TIMING = V3Timing(retry_after_secs=1.0, create_hold_secs=1.0)
 EXPONENT = {"EUR": 2, "USD": 2, "JPY": 0, "KWD": 3}
 BADGES = {"settled": "rgb(5, 150, 105)", "pending": "rgb(217, 119, 6)",
@@ -109,33 +110,79 @@ def _readout_total(page: Any) -> int:
     return int(match.group(1).replace(",", ""))
 
 
-def test_first_load_shows_the_servers_rows_in_money_dates_and_badges(console: Console) -> None:
-    page = console.open()
-    page.wait_for_selector("#rows tr", timeout=WAIT_MS)
-    first = console.api("/api/payments?limit=50")
+def first_page_faults(page: Any, console: Console) -> list[str]:
+    """What the first page gets wrong against the API read at the same moment: rows out of
+    the server's order, money off by digits or exponent, ISO or unreadable dates, a status
+    badge off its frozen hex, a summary tile off its currency's total."""
+    first = console.api("/api/payments?limit=50")["data"]
     rows = _rows(page)
-    assert [r["id"] for r in rows] == [p["id"] for p in first["data"]]
-    for row, payment in zip(rows, first["data"], strict=True):
-        assert _exact_money(row["amount"], payment["amount_minor"], payment["currency"]), row
-        assert not ISO.search(row["date"]) and re.search(r"[A-Za-z]{3}", row["date"]), row
-        assert row["status"] == payment["status"]
-    assert _readout_total(page) == console.api("/api/health")["payments"]
+    faults = [] if [r["id"] for r in rows] == [p["id"] for p in first] else ["row order"]
+    for row, payment in zip(rows, first, strict=False):
+        if not _exact_money(row["amount"], payment["amount_minor"], payment["currency"]):
+            faults.append(f"money {payment['currency']}: {row['amount']}")
+        if ISO.search(row["date"]) or not re.search(r"[A-Za-z]{3}", row["date"]):
+            faults.append(f"date: {row['date']}")
     colours = page.eval_on_selector_all(
         "#rows .badge", "bs => bs.map(b => [b.innerText, getComputedStyle(b).backgroundColor])"
     )
-    assert {status: colour for status, colour in colours} == {s: BADGES[s] for s, _ in colours}
-    summary = page.eval_on_selector_all(
+    faults += [f"badge {s}: {c}" for s, c in colours if BADGES.get(s) != c]
+    tiles = page.eval_on_selector_all(
         "#summary .cur-total", "ts => ts.map(t => [t.dataset.currency, t.innerText])"
     )
-    expected = console.api("/api/summary")["by_currency"]
-    assert [c for c, _ in summary] == [row["currency"] for row in expected]
-    for (_, text), row in zip(summary, expected, strict=True):
-        money = text.split("\n")[1]
-        assert _exact_money(money, row["total_minor"], row["currency"]), text
+    for (currency, text), row in zip(
+        tiles, console.api("/api/summary")["by_currency"], strict=True
+    ):
+        if currency != row["currency"] or not _exact_money(
+            text.split("\n")[1], row["total_minor"], currency
+        ):
+            faults.append(f"summary {currency}: {text!r}")
+    return faults
+
+
+def test_first_load_shows_the_servers_rows_in_money_dates_and_badges(console: Console) -> None:
+    page = console.open()
+    page.wait_for_selector("#rows tr", timeout=WAIT_MS)
+    assert first_page_faults(page, console) == []
+    statuses = {r["status"] for r in _rows(page)}
+    amounts = " ".join(r["amount"] for r in _rows(page))
+    assert len(statuses) >= 3 and "¥" in amounts and "KWD" in amounts  # both traps shown
+    assert _readout_total(page) == console.api("/api/health")["payments"]
     assert page.inner_text("#last-sync").startswith("Last sync ")
     assert not ISO.search(page.inner_text("body"))
     assert page.problems == []
     page.context.close()
+
+
+DEFECTS = {
+    "yen with cents": ("app.js", "JPY: 0", "JPY: 2", "money JPY"),
+    "kwd with fils cut to 2": ("app.js", "KWD: 3", "KWD: 2", "money KWD"),
+    "raw ISO dates": ("app.js", "DATE_FORMAT.format(instant)", "instant.toISOString()", "date"),
+    "the old amber for pending": (
+        "styles.css",
+        "--pending: #d97706",
+        "--pending: #f59e0b",
+        "badge",
+    ),
+}
+
+
+@pytest.mark.parametrize("defect", DEFECTS, ids=list(DEFECTS))
+def test_a_defective_console_is_caught_by_the_same_reading(console: Console, defect: str) -> None:
+    """The golden's own file with one seeded defect, served in its place: the reading that
+    passes the golden names exactly that defect."""
+    name, good, bad, fault = DEFECTS[defect]
+    source = (WEB / name).read_text()
+    assert good in source, "the seeded defect no longer applies to the golden"
+    served = source.replace(good, bad)
+    kind = "text/css" if name.endswith(".css") else "text/javascript"
+    context = console.browser.new_context()
+    context.route(f"**/{name}", lambda route: route.fulfill(body=served, content_type=kind))
+    page = context.new_page()
+    page.goto(console.url)
+    page.wait_for_selector("#rows tr", timeout=WAIT_MS)
+    faults = first_page_faults(page, console)
+    assert faults and all(f.startswith(fault) or f.startswith("summary") for f in faults), faults
+    context.close()
 
 
 def test_filters_are_our_own_dropdowns_and_drive_rows_and_total(console: Console) -> None:
