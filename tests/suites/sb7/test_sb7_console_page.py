@@ -166,23 +166,48 @@ DEFECTS = {
 }
 
 
-@pytest.mark.parametrize("defect", DEFECTS, ids=list(DEFECTS))
-def test_a_defective_console_is_caught_by_the_same_reading(console: Console, defect: str) -> None:
-    """The golden's own file with one seeded defect, served in its place: the reading that
-    passes the golden names exactly that defect."""
-    name, good, bad, fault = DEFECTS[defect]
+def _served_with(console: Console, defect: tuple[str, str, str], size: tuple[int, int]) -> Any:
+    """A page of the console whose ``file`` is the golden's own with ``good`` replaced by
+    ``bad`` (one seeded defect), its first rows shown."""
+    name, good, bad = defect
     source = (WEB / name).read_text()
     assert good in source, "the seeded defect no longer applies to the golden"
     served = source.replace(good, bad)
     kind = "text/css" if name.endswith(".css") else "text/javascript"
-    context = console.browser.new_context()
+    context = console.browser.new_context(viewport={"width": size[0], "height": size[1]})
     context.route(f"**/{name}", lambda route: route.fulfill(body=served, content_type=kind))
     page = context.new_page()
     page.goto(console.url)
     page.wait_for_selector("#rows tr", timeout=WAIT_MS)
+    return page
+
+
+@pytest.mark.parametrize("defect", DEFECTS, ids=list(DEFECTS))
+def test_a_defective_console_is_caught_by_the_same_reading(console: Console, defect: str) -> None:
+    """The golden's own file with one seeded defect, served in its place: the reading that
+    passes the golden names exactly that defect."""
+    *seeded, fault = DEFECTS[defect]
+    page = _served_with(console, tuple(seeded), (1280, 800))  # type: ignore[arg-type]
     faults = first_page_faults(page, console)
     assert faults and all(f.startswith(fault) or f.startswith("summary") for f in faults), faults
-    context.close()
+    page.context.close()
+
+
+def test_a_note_that_waits_for_the_network_is_caught(console: Console) -> None:
+    late = ("app.js", "finish(note); // painted now", "finish(before); // painted later")
+    page = _served_with(console, late, (1280, 800))
+    seen, held = held_note(page, "typed while held")
+    assert not seen["painted"]
+    held[0].continue_()
+    page.context.close()
+
+
+def test_a_table_wider_than_a_phone_is_caught(console: Console) -> None:
+    wide = ("styles.css", ".table-wrap { overflow-x: auto; }", ".table-wrap { min-width: 640px; }")
+    page = _served_with(console, wide, (375, 812))
+    sizes = phone_layout(page)
+    assert sizes["scroll"] > sizes["inner"]
+    page.context.close()
 
 
 def test_filters_are_our_own_dropdowns_and_drive_rows_and_total(console: Console) -> None:
@@ -246,23 +271,30 @@ def _wait_held(page: Any, held: list[Any]) -> None:
     raise AssertionError("the request never left the page")
 
 
-def test_a_note_paints_before_the_server_answers_then_saves(console: Console) -> None:
-    page = console.open()
-    page.wait_for_selector("#rows tr", timeout=WAIT_MS)
+def held_note(page: Any, text: str) -> tuple[dict[str, Any], list[Any]]:
+    """Edit the fourth row's note with its write held on the wire: what the row shows while
+    held (painted?, data-state, id), and the held route (continue it to let the write go)."""
     held: list[Any] = []
     page.route("**/api/payments/*/note", lambda route: held.append(route))
     row = page.locator("#rows tr").nth(3)
-    payment_id = row.get_attribute("data-id")
+    row_id = row.get_attribute("data-id")
     row.locator("td.note").click()
     page.keyboard.press("Control+A")
-    page.keyboard.type("paid by wire 17")
+    page.keyboard.type(text)
     page.keyboard.press("Enter")
     _wait_held(page, held)
-    assert row.locator("td.note").inner_text().startswith("paid by wire 17")
-    assert row.get_attribute("data-state") == "saving"
+    painted = row.locator("td.note").inner_text().startswith(text)
+    return {"painted": painted, "state": row.get_attribute("data-state"), "id": row_id}, held
+
+
+def test_a_note_paints_before_the_server_answers_then_saves(console: Console) -> None:
+    page = console.open()
+    page.wait_for_selector("#rows tr", timeout=WAIT_MS)
+    seen, held = held_note(page, "paid by wire 17")
+    assert seen["painted"] and seen["state"] == "saving"
     held[0].continue_()
-    page.wait_for_selector(f'#rows tr[data-id="{payment_id}"][data-state="saved"]', timeout=WAIT_MS)
-    assert console.api(f"/api/payments/{payment_id}")["note"] == "paid by wire 17"
+    page.wait_for_selector(f'#rows tr[data-id="{seen["id"]}"][data-state="saved"]', timeout=WAIT_MS)
+    assert console.api(f"/api/payments/{seen['id']}")["note"] == "paid by wire 17"
     assert page.problems == []
     page.context.close()
 
@@ -465,12 +497,17 @@ def test_a_row_click_toggles_the_brush_through_viz_a_note_click_not(console: Con
     page.context.close()
 
 
+def phone_layout(page: Any) -> dict[str, Any]:
+    """The document's scroll width against the viewport, and the canvas's and stage's boxes."""
+    return page.evaluate("""() => ({scroll: document.documentElement.scrollWidth,
+        inner: innerWidth, canvas: document.querySelector('#viz3d').getBoundingClientRect(),
+        stage: document.querySelector('#viz-stage').getBoundingClientRect()})""")
+
+
 def test_at_375_px_nothing_scrolls_sideways_and_the_canvas_is_full_width(console: Console) -> None:
     page = console.open(375, 812)
     page.wait_for_selector("#rows tr", timeout=WAIT_MS)
-    sizes = page.evaluate("""() => ({scroll: document.documentElement.scrollWidth,
-        inner: innerWidth, canvas: document.querySelector('#viz3d').getBoundingClientRect(),
-        stage: document.querySelector('#viz-stage').getBoundingClientRect()})""")
+    sizes = phone_layout(page)
     assert sizes["scroll"] <= sizes["inner"]
     assert sizes["canvas"]["width"] == sizes["stage"]["width"] and sizes["canvas"]["height"] >= 240
     assert page.locator("#rows tr").first.is_visible()
