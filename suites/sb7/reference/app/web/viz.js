@@ -597,14 +597,20 @@
     canvas.setPointerCapture(event.pointerId);
   }
 
+  /** Rotates by the move, and keeps the last two raw moves (the browser may coalesce
+   * several into one event while a frame is busy; the coast's rate needs the real ones). */
   function onPointerMove(event) {
     if (!press || event.pointerId !== press.id) return;
-    const last = moves[moves.length - 1];
-    const dx = event.clientX - last.x;
-    const dy = event.clientY - last.y;
-    moves = [last, { x: event.clientX, y: event.clientY, t: event.timeStamp }];
-    if (dx === 0 && dy === 0) return;
-    moveCamera(camera.yaw - DEG_PER_PX * dx, camera.pitch + DEG_PER_PX * dy, camera.distance);
+    const raw = (event.getCoalescedEvents && event.getCoalescedEvents()) || [];
+    for (const move of raw.length ? raw : [event]) {
+      const last = moves[moves.length - 1];
+      const dx = move.clientX - last.x;
+      const dy = move.clientY - last.y;
+      moves = [last, { x: move.clientX, y: move.clientY, t: move.timeStamp }];
+      if (dx !== 0 || dy !== 0) {
+        moveCamera(camera.yaw - DEG_PER_PX * dx, camera.pitch + DEG_PER_PX * dy, camera.distance);
+      }
+    }
   }
 
   function onPointerUp(event) {
