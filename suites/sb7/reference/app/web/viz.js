@@ -735,6 +735,8 @@
   let loaded = false;
   let pending = []; // batches that arrived before the first answer
   let retryTimer = null;
+  let inflight = null;
+  let reloadAfter = false;
 
   function showState(state) {
     $("viz-error").hidden = state !== "error";
@@ -747,7 +749,22 @@
     if (canvas) canvas.hidden = state === "nogl";
   }
 
-  async function load() {
+  /** Fetches the records once at a time; a batch that arrives meanwhile on a page that
+   * has drawn nothing yet asks for one more fetch (the answer may predate it). */
+  function load() {
+    if (inflight) {
+      reloadAfter = true;
+      return inflight;
+    }
+    reloadAfter = false;
+    inflight = fetchRecords().finally(() => {
+      inflight = null;
+      if (reloadAfter && !loaded) load();
+    });
+    return inflight;
+  }
+
+  async function fetchRecords() {
     let answer;
     try {
       const response = await fetch("/api/viz/records");
@@ -757,7 +774,7 @@
       if (!loaded) {
         showState("error");
         clearTimeout(retryTimer);
-        retryTimer = setTimeout(load, 5000);
+        retryTimer = setTimeout(load, 5000); // until it answers: never a spinner forever
       }
       return;
     }
@@ -772,7 +789,6 @@
       rankCandidates();
       uploadAll();
       showState(gl ? "ready" : "nogl");
-      for (const id of brush) if (indexOf.has(id)) uploadBrushFlag(indexOf.get(id));
       const queued = pending;
       pending = [];
       for (const batch of queued) apply(batch);
