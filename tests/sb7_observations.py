@@ -17,10 +17,13 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from sb7_flows_views import FLOWS
+
 from benchwright.model import CheckResult
 from benchwright.probes.http import HttpObservation, JsonRead, parse_wire_json
 from benchwright.services.app import BootObservation
 from benchwright.services.meridian_v3 import build_fixture_v3
+from benchwright.suites.sb7.browser.record import BROWSER, Sb7BrowserRecord
 from benchwright.suites.sb7.checks import CheckSettings, build_table
 from benchwright.suites.sb7.grader import truth as recorded_truth
 from benchwright.suites.sb7.observations import (
@@ -502,8 +505,14 @@ def perfect() -> Observations:
     phases = {"tree": tree(), "smoke": SmokeObs(True, True, True), "boot": boot,
               "sync1": sync1(), "reads": reads(), "matrix": matrix(), "resync": resync(),
               "partition": partition(), "workflow": workflow(), "final": final(),
-              "stream": stream(), "vendor": vendor()}  # fmt: skip
+              "stream": stream(), "vendor": vendor(), BROWSER: browser()}  # fmt: skip
     return Observations(seed=SEED, truth=truth(), phases=phases)
+
+
+def browser() -> Sb7BrowserRecord:
+    """The browser phase of a correct console: every scenario's view, each module's
+    canned ones (`sb7_flows_views`)."""
+    return Sb7BrowserRecord(unavailable=None, scenarios={**FLOWS})
 
 
 def row(obs: Observations, check_id: str) -> CheckResult:
@@ -528,5 +537,5 @@ def dead_server() -> Observations:
     phases["boot"] = BootObs(crashed, booted(0.8), B4Window(True, 5.0, None, False, True, False))
     why = "the app never became healthy (ledgerd crashed at boot)"
     down = {p: why for p in ("smoke", "sync1", "reads", "matrix", "resync", "partition",
-                             "workflow", "final", "stream")}  # fmt: skip
+                             "workflow", "final", "stream", BROWSER)}  # fmt: skip
     return Observations(seed=SEED, truth=truth(), phases=phases, app_down=down)
