@@ -585,8 +585,6 @@
     if (node) return node;
     node = document.createElement("div");
     node.className = "viz-label";
-    node.style.cssText = `position:absolute;box-sizing:border-box;width:${LABEL_W}px;height:${LABEL_H}px;`
-      + "overflow:hidden;white-space:nowrap;text-overflow:ellipsis;pointer-events:none;";
     labelLayer.appendChild(node);
     labelNodes.set(n, node);
     return node;
@@ -848,30 +846,11 @@
   }
 
   // ---- the page ------------------------------------------------------------------------
-  function mount() {
-    canvas = $("viz3d");
-    if (!canvas) {
-      const stage = document.createElement("div");
-      stage.id = "viz-stage";
-      stage.style.cssText = "position:relative;";
-      canvas = document.createElement("canvas");
-      canvas.id = "viz3d";
-      canvas.style.cssText = "display:block;width:100%;height:360px;";
-      stage.appendChild(canvas);
-      $("viz-panel").appendChild(stage);
-    }
-    canvas.style.touchAction = "none";
-    labelLayer = $("viz-labels");
-    if (!labelLayer) {
-      labelLayer = document.createElement("div");
-      labelLayer.id = "viz-labels";
-      labelLayer.style.cssText = "position:absolute;left:0;top:0;right:0;bottom:0;overflow:hidden;pointer-events:none;";
-      canvas.parentElement.appendChild(labelLayer);
-    }
-  }
-
+  /** index.html gives the stage (#viz3d, #viz-labels, the three messages) and styles.css
+   * every box in it, the labels' 110 x 18 included; this file only draws and places. */
   function start() {
-    mount();
+    canvas = $("viz3d");
+    labelLayer = $("viz-labels");
     document.addEventListener("vs7:brush-toggle", (event) => toggle(event.detail.id, "table"));
     document.addEventListener("vs7:synced", () => { if (!loaded) load(); });
     if (initGL()) {
