@@ -17,7 +17,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -56,8 +55,12 @@ WRAPPER = """(() => {
     const P = Ctx.prototype;
     const bound = new WeakMap();
     const bind = P.bindFramebuffer;
-    P.bindFramebuffer = function (target, fb) { bound.set(this, fb); return bind.call(this, target, fb); };
-    for (const name of ["drawArrays", "drawElements", "drawArraysInstanced", "drawElementsInstanced"]) {
+    P.bindFramebuffer = function (target, fb) {
+      bound.set(this, fb);
+      return bind.call(this, target, fb);
+    };
+    for (const name of ["drawArrays", "drawElements", "drawArraysInstanced",
+                        "drawElementsInstanced"]) {
       const draw = P[name];
       if (!draw) continue;
       P[name] = function (...args) {
@@ -111,6 +114,26 @@ DRAG = """([x, y, moves]) => {
 }"""
 """A drag of ``moves`` ([px right, ms after the previous event]) from canvas point (x, y),
 dispatched in one task; the camera at release."""
+NO_WEBGL2 = """(() => {
+  const getContext = HTMLCanvasElement.prototype.getContext;
+  HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
+    return type === "webgl2" ? null : getContext.call(this, type, ...rest);
+  };
+})();"""
+"""A browser without WebGL2 (WebGL1 still there)."""
+DRAWN = "window.vs7dbg && vs7dbg.sceneDigest().count > 0 && vs7dbg.frames() > 0"
+"""The page has its records (a frame before them is background only)."""
+STILL = """new Promise((done) => {
+  const end = performance.now() + 5000;
+  let last = window.scrollY, since = performance.now();
+  const look = () => {
+    if (window.scrollY !== last) { last = window.scrollY; since = performance.now(); }
+    if (performance.now() - since > 600 || performance.now() > end) done();
+    else setTimeout(look, 50);
+  };
+  look();
+})"""
+"""Resolves once the page has not scrolled for 600 ms (or after 5 s)."""
 
 
 @dataclass
@@ -122,6 +145,8 @@ class Field:
     viz: dict
     basis: dict
     cols: list[Column]
+    session: BrowserSession
+    base: str
 
     def js(self, expression: str, arg: Any = None) -> Any:
         return self.page.evaluate(expression, arg)
@@ -134,7 +159,8 @@ class Field:
     def pose(self, yaw: float, pitch: float, distance: float) -> Camera:
         self.js("([y, p, d]) => vs7dbg.setCamera(y, p, d)", [yaw, pitch, distance])
         w, h = self.js(
-            "[document.getElementById('viz3d').clientWidth, document.getElementById('viz3d').clientHeight]"
+            "(() => { const c = document.getElementById('viz3d');"
+            " return [c.clientWidth, c.clientHeight]; })()"
         )
         return Camera(yaw, pitch, distance, w, h)
 
@@ -143,12 +169,20 @@ class Field:
 
     def page_point(self, sx: float, sy: float) -> tuple[float, float]:
         box = self.js(
-            "(() => { const r = document.getElementById('viz3d').getBoundingClientRect(); return [r.left, r.top]; })()"
+            "(() => { const r = document.getElementById('viz3d').getBoundingClientRect();"
+            " return [r.left, r.top]; })()"
         )
         return box[0] + sx, box[1] + sy
 
-    def click(self, sx: float, sy: float) -> None:
+    def click(self, sx: float, sy: float, record: str | None = None) -> None:
+        """A real click at canvas point (sx, sy), the canvas scrolled into view first. A
+        click on ``record`` moves the table to its page (a search through the API, then a
+        scroll): wait for its row, then until the page stops scrolling."""
+        self.js("document.getElementById('viz3d').scrollIntoView({block: 'center'})")
         self.page.mouse.click(*self.page_point(sx, sy))
+        if record is not None:
+            self.page.wait_for_selector(f'#rows tr[data-id="{record}"]', timeout=60_000)
+            self.js(STILL)
 
     def fronts(
         self, cam: Camera, want: int, stride: int = 53
@@ -187,9 +221,10 @@ def field(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Field]:
                 scenario.page.add_init_script(script=WRAPPER)
                 scenario.goto(golden.ledgerd.base + "/")
                 scenario.page.wait_for_function(
-                    "window.vs7dbg && vs7dbg.frames() > 0", timeout=60_000
+                    "window.vs7dbg && vs7dbg.sceneDigest().count > 0 && vs7dbg.frames() > 0",
+                    timeout=60_000,
                 )
-                yield Field(scenario.page, vendor, viz, basis, cols)
+                yield Field(scenario.page, vendor, viz, basis, cols, session, golden.ledgerd.base)
             assert not scenario.observation.page_errors, scenario.observation.page_errors
             assert not scenario.observation.console_errors, scenario.observation.console_errors
     finally:
@@ -202,7 +237,8 @@ def test_it_draws_on_viz3d_with_the_pinned_context_and_a_device_sized_buffer(fie
     contexts = field.js("window.__benchwright__.snapshot().contexts")
     assert [c["canvas"] for c in contexts] == ["viz3d"]
     size = field.js(
-        "(() => { const c = document.getElementById('viz3d'); return [c.width, c.height, c.clientWidth, c.clientHeight, devicePixelRatio]; })()"
+        "(() => { const c = document.getElementById('viz3d'); return [c.width, c.height,"
+        " c.clientWidth, c.clientHeight, devicePixelRatio]; })()"
     )
     assert size[:2] == [round(size[2] * size[4]), round(size[3] * size[4])]
     cam = field.pose(30, 40, 260)
@@ -234,20 +270,23 @@ def test_at_rest_nothing_is_drawn(field: Field) -> None:
     assert field.js("vs7dbg.frames()") == frames
 
 
+def _assert_picks_are_the_front_column(field: Field, pose: tuple[float, float, float]) -> None:
+    """pick, pickPixel and the analytic ray agree on a 7 x 5 grid of points at ``pose``."""
+    cam = field.pose(*pose)
+    points = [(cam.w * (i + 0.5) / 7, cam.h * (j + 0.5) / 5) for i in range(7) for j in range(5)]
+    answers = field.js(
+        "(ps) => ps.map(([x, y]) => [vs7dbg.pick(x, y), vs7dbg.pickPixel(x, y)])", points
+    )
+    for (sx, sy), (picked, raw) in zip(points, answers, strict=True):
+        want = cam.nearest(*pixel_centre(sx, sy), field.cols)
+        decoded = raw[0] + 256 * raw[1] + 65536 * raw[2]
+        assert decoded == (0 if want is None else want + 1), (pose, sx, sy)
+        assert picked == (None if want is None else {"id": field.cols[want].id, "index": want})
+
+
 def test_picks_are_the_analytic_front_column_and_match_the_raw_pixel(field: Field) -> None:
     for pose in ((30, 40, 60), (200, 12, 40)):
-        cam = field.pose(*pose)
-        points = [
-            (cam.w * (i + 0.5) / 7, cam.h * (j + 0.5) / 5) for i in range(7) for j in range(5)
-        ]
-        answers = field.js(
-            "(ps) => ps.map(([x, y]) => [vs7dbg.pick(x, y), vs7dbg.pickPixel(x, y)])", points
-        )
-        for (sx, sy), (picked, raw) in zip(points, answers, strict=True):
-            want = cam.nearest(*pixel_centre(sx, sy), field.cols)
-            decoded = raw[0] + 256 * raw[1] + 65536 * raw[2]
-            assert decoded == (0 if want is None else want + 1), (pose, sx, sy)
-            assert picked == (None if want is None else {"id": field.cols[want].id, "index": want})
+        _assert_picks_are_the_front_column(field, pose)
 
 
 def test_a_pick_after_a_move_draws_offscreen_and_reads_back_never_on_the_canvas(
@@ -283,7 +322,8 @@ def test_labels_are_the_greedy_cull_through_the_pick_buffer(field: Field) -> Non
                return [...document.querySelectorAll('#viz-labels .viz-label')]
                  .filter((e) => !e.hidden && e.offsetParent !== null)
                  .map((e) => { const r = e.getBoundingClientRect();
-                   return [e.dataset.id, r.left - c.left, r.top - c.top, r.width, r.height, e.textContent]; }); })()"""
+                   return [e.dataset.id, r.left - c.left, r.top - c.top, r.width, r.height,
+                           e.textContent]; }); })()"""
         )
         assert {s[0] for s in shown} == set(want), pose
         assert want, pose
@@ -315,9 +355,9 @@ def test_the_coast_follows_the_closed_form_and_a_slow_release_does_not_coast(fie
     """The drags are dispatched in one page task with busy waits between the moves, so
     their spacing is exact however long the host takes to draw a frame."""
     cam = field.pose(30, 40, 260)
-    released = field.js(DRAG, [cam.w / 3, cam.h / 2, [[30, 40]] * 8])
-    assert abs(released["yaw"] - (30 - 0.3 * 240)) < 1e-6
-    assert -225 <= released["vyaw"] <= -100  # 750 px/s at most (a busy host spaces moves out)
+    released = field.js(DRAG, [cam.w / 3, cam.h / 2, [[60, 40]] * 8])
+    assert abs(released["yaw"] - (30 - 0.3 * 480)) < 1e-6
+    assert -450 <= released["vyaw"] <= -10  # 1500 px/s at most: a busy host spaces moves out
     samples = []
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -346,7 +386,7 @@ def test_clicks_and_table_events_share_one_brush_that_dims_the_rest(field: Field
     (target, anchor), (other, other_anchor) = fronts[0], fronts[1]
     events0 = field.js("window.__vizgolden.brushEvents.length")
     uploads0 = field.counters()
-    field.click(*anchor)
+    field.click(*anchor, target.id)
     eventually(lambda: field.js("vs7dbg.brush()") == [target.id], 10, "field click brushes")
     uploads1 = field.counters()
     assert uploads1["uploads"] - uploads0["uploads"] <= STRIDE_PLUS_SLACK
@@ -365,14 +405,17 @@ def test_clicks_and_table_events_share_one_brush_that_dims_the_rest(field: Field
     )
     assert field.js("vs7dbg.brush()") == sorted([target.id, other.id])
     assert field.js("window.__vizgolden.brushEvents.at(-1)")["source"] == "table"
-    field.click(*anchor)
+    field.click(*anchor, target.id)
     eventually(lambda: field.js("vs7dbg.brush()") == [other.id], 10, "a second click unbrushes")
     background = next(
         (sx, sy) for sx in (5, 15, 25) for sy in (5, 15, 25)
         if cam.nearest(*pixel_centre(sx, sy), field.cols) is None
     )  # fmt: skip
-    field.click(*background)
-    eventually(lambda: field.js("vs7dbg.brush()") == [], 10, "a background click clears")
+    for _attempt in range(3):  # the table's late scroll to the record may eat a click
+        field.click(*background)
+        if field.js("vs7dbg.brush()") == []:
+            break
+    assert field.js("vs7dbg.brush()") == []
     assert field.js("window.__vizgolden.brushEvents.at(-1)")["source"] == "clear"
     eventually(lambda: _close(field.pixels([other_anchor])[0], TOP[other.status]), 10, "undimmed")
 
@@ -392,27 +435,56 @@ def test_a_vendor_change_arrives_as_a_one_record_diff(field: Field) -> None:
     assert field.js("vs7dbg.layout()") == field.basis
 
 
-def test_without_webgl_the_panel_says_so_and_the_brush_still_answers(tmp_path: Path) -> None:
-    vendor = MeridianV3Mock(0)
-    vendor.start()
-    golden = Golden(tmp_path, vendor.base_url)
-    try:
-        golden.notifierd.start()
-        golden.ledgerd.start()
-        with BrowserSession(artifacts=tmp_path / "shots") as session:
-            with session.scenario("nogl", Instrumentation(disable_webgl=True)) as scenario:
-                page = scenario.page
-                scenario.goto(golden.ledgerd.base + "/")
-                page.wait_for_function("window.vs7dbg !== undefined")
-                page.wait_for_selector("#viz-status", state="visible")
-                assert "not available" in page.inner_text("#viz-status")
-                page.evaluate("""() => { window.seen = [];
-                  document.addEventListener('vs7:brush', (e) => window.seen.push(e.detail));
-                  document.dispatchEvent(new CustomEvent('vs7:brush-toggle', {detail: {id: 'pay_00001'}})); }""")
-                assert page.evaluate("vs7dbg.brush()") == ["pay_00001"]
-                assert page.evaluate("window.seen")[-1]["ids"] == ["pay_00001"]
-        assert not scenario.observation.page_errors
-        assert not scenario.observation.console_errors, scenario.observation.console_errors
-    finally:
-        golden.close()
-        vendor.stop()
+def test_on_plain_webgl_it_draws_instanced_and_picks_through_its_own_pass(field: Field) -> None:
+    """Where ``webgl2`` is missing: ANGLE_instanced_arrays, the visible draw and a separate
+    pick pass, two instanced draws for a moved frame with its labels, the same picks."""
+    with field.session.scenario("webgl1") as scenario:
+        scenario.page.add_init_script(script=WRAPPER + NO_WEBGL2)
+        scenario.goto(field.base + "/")
+        scenario.page.wait_for_function(
+            "window.vs7dbg && vs7dbg.sceneDigest().count > 0 && vs7dbg.frames() > 0", timeout=60_000
+        )
+        plain = Field(
+            scenario.page,
+            *[getattr(field, k) for k in ("vendor", "viz", "basis", "cols", "session", "base")],
+        )
+        calls = "window.__benchwright__.snapshot().contexts[0].calls"
+        assert plain.js("window.__benchwright__.snapshot().contexts[0].kind") == "webgl"
+        plain.pose(30, 40, 60)
+        before = plain.js(calls)
+        plain.pose(31, 40, 60)
+        after = plain.js(calls)
+        assert after == {
+            **before,
+            "drawElementsInstancedANGLE": before["drawElementsInstancedANGLE"] + 2,
+        }
+        _assert_picks_are_the_front_column(plain, (200, 12, 40))
+        fronts = plain.fronts(plain.pose(30, 60, 40), 6)
+        got = plain.pixels([anchor for _col, anchor in fronts])
+        now = plain.js("fetch('/api/viz/records').then((r) => r.json())")  # after the stream test
+        status = dict(zip(now["id"], now["status"], strict=True))
+        assert all(
+            _close(px, TOP[status[col.id]]) for (col, _), px in zip(fronts, got, strict=True)
+        )
+    assert not scenario.observation.page_errors
+    assert not scenario.observation.console_errors, scenario.observation.console_errors
+
+
+def test_without_webgl_the_panel_says_so_and_the_brush_still_answers(field: Field) -> None:
+    with field.session.scenario("nogl", Instrumentation(disable_webgl=True)) as scenario:
+        page = scenario.page
+        scenario.goto(field.base + "/")
+        page.wait_for_function("window.vs7dbg !== undefined")
+        page.wait_for_selector("#viz-status", state="visible")
+        assert "not available" in page.inner_text("#viz-status")
+        assert page.is_hidden("#viz3d")
+        page.evaluate("""(id) => { window.seen = [];
+              document.addEventListener('vs7:brush', (e) => window.seen.push(e.detail));
+              document.dispatchEvent(new CustomEvent('vs7:brush-toggle', {detail: {id}})); }""",
+                      field.cols[0].id)  # fmt: skip
+        assert page.evaluate("vs7dbg.brush()") == [field.cols[0].id]
+        assert page.evaluate("window.seen")[-1]["ids"] == [field.cols[0].id]
+        page.wait_for_function("vs7dbg.sceneDigest().count > 0")
+        assert page.evaluate("vs7dbg.sceneDigest().brushedCount") == 1
+    assert not scenario.observation.page_errors
+    assert not scenario.observation.console_errors, scenario.observation.console_errors
