@@ -1,0 +1,148 @@
+"""The ``viz`` browser scenario: the 3D field at load, at rest and under the budget drag.
+
+It opens the page with the GL wrapper (`_js.INIT`), keeps the ``/api/viz/records`` answer
+the page itself downloaded (the scene the grader recomputes is the one the page drew),
+waits for the field to draw and settle, then reads the canvas and its context, the
+``vs7dbg`` answers, 500 ms rest windows, the scripted 40-move drag, and rest windows
+again once any coast has ended. It observes; the checks judge.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from benchwright.probes.browser import Instrumentation, Lane
+from benchwright.suites.kit.browser.nav import open_page
+from benchwright.suites.kit.browser.reads import PageReads, Stop
+from benchwright.suites.sb7.viz import _js as JS
+from benchwright.suites.sb7.viz.view import (
+    SCENARIO,
+    ContextFacts,
+    Counters,
+    Drag,
+    VizView,
+    Vs7Answer,
+    Window,
+)
+
+if TYPE_CHECKING:
+    from benchwright.probes.browser import Scenario
+
+RECORDS_PATH = "/api/viz/records"
+SETTLE_S = 15.0
+"""Bound on the first draw and the quiet after it (a field that never rests is probed all
+the same: its idle windows say so)."""
+GRID = (16, 10)
+"""The blind pixel grid over the drawing buffer (columns, rows)."""
+VS7_AT_LOAD = ("layout", "sceneDigest", "camera", "frames", "brush")
+IDLE_MS = 500
+IDLE_BEFORE, IDLE_AFTER = 3, 2
+"""Rest windows after the load settled, and after the drag's coast ended."""
+DRAG_MOVES, DRAG_STEP_PX, DRAG_GAP_MS = 40, 5, 40
+"""The budget drag (§8.2's M = 40): 5 px every 40 ms, 150 px/s to the left."""
+REST_S = 4.0
+"""Bound on the drag's coast ending (the spec caps a coast at 2.5 s)."""
+
+
+def observe_viz(lane: Lane, ctx: Any, shots: Path) -> VizView:
+    """The ``viz`` scenario on ``lane`` against the app at ``ctx.base_url``."""
+    got: list[Any] = []
+    parts: dict[str, Any] = {}
+    with lane.scenario(SCENARIO, Instrumentation(), artifacts=shots) as sc:
+        sc.context.add_init_script(script=JS.INIT)
+        sc.page.on("response", lambda r: got.append(r) if _is_records(r.url) else None)
+        run = PageReads(sc)
+        open_page(sc, ctx.base_url.rstrip("/") + "/")
+        run.poll(JS.SETTLE, timeout_s=SETTLE_S)
+        parts["records"] = _body(sc, got)
+        _drive(run, sc, parts)
+        sc.screenshot("viz-field", selector="#viz3d")
+    return VizView(scenario=sc.observation, lost=dict(run.lost), **parts)
+
+
+def _is_records(url: str) -> bool:
+    return url.split("?", 1)[0].endswith(RECORDS_PATH)
+
+
+def _body(sc: Scenario, got: list[Any]) -> dict[str, Any] | None:
+    """The first successful records answer the page downloaded, parsed (None: none)."""
+    from playwright.sync_api import Error
+
+    for response in got:
+        try:
+            if response.ok:
+                found = json.loads(response.body())
+                return found if isinstance(found, dict) else None
+        except (Error, ValueError):
+            sc.session.ensure_alive("reading the page's viz records")
+    return None
+
+
+def _drive(run: PageReads, sc: Scenario, parts: dict[str, Any]) -> None:
+    with run.section("context"):
+        parts["context"] = _context(run.js(JS.CONTEXT, list(GRID)))
+    with run.section("vs7dbg"):
+        parts["vs7dbg"] = _vs7(run.js(JS.VS7DBG, list(VS7_AT_LOAD)))
+    idle: list[Window] = []
+    with run.section("idle"):
+        idle += _rest(run, IDLE_BEFORE)
+    context: ContextFacts | None = parts.get("context")
+    with run.section("drag"):
+        if context is None or not context.canvas or min(context.css) <= 0:
+            raise Stop
+        parts["drag"] = _drag(run, sc)
+        run.poll(JS.SETTLE, timeout_s=REST_S)  # the coast ends (or the field never rests)
+    with run.section("idle"):
+        idle += _rest(run, IDLE_AFTER)
+    parts["idle"] = tuple(idle)
+
+
+def _context(read: dict[str, Any]) -> ContextFacts:
+    if not read.get("canvas"):
+        return ContextFacts(bool(read.get("found")))
+    samples = tuple(tuple(int(c) for c in px) for px in read.get("samples") or ())
+    return ContextFacts(True, True, read.get("kind"), dict(read.get("asked") or {}),
+                        (float(read["cssW"]), float(read["cssH"])),
+                        (int(read["bw"]), int(read["bh"])), float(read["dpr"]),
+                        int(read["draws"]), samples)  # type: ignore[arg-type]  # fmt: skip
+
+
+def _vs7(read: dict[str, Any]) -> dict[str, Vs7Answer] | None:
+    if not read.get("present"):
+        return None
+    out = {}
+    for name in VS7_AT_LOAD:
+        got = read.get(name)
+        if got is None:
+            out[name] = Vs7Answer(error="missing")
+        else:
+            out[name] = Vs7Answer(got.get("value"), None if got.get("ok") else got.get("error"))
+    return out
+
+
+def _rest(run: PageReads, windows: int) -> list[Window]:
+    found = []
+    for _ in range(windows):
+        start = Counters.of(run.js(JS.SNAP))
+        run.wait(IDLE_MS)
+        found.append(Window(start, Counters.of(run.js(JS.SNAP))))
+    return found
+
+
+def _drag(run: PageReads, sc: Scenario) -> Drag:
+    box = sc.page.locator("#viz3d").bounding_box()
+    if box is None:
+        raise Stop
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    mouse = sc.page.mouse
+    mouse.move(x, y)
+    mouse.down()
+    start = Counters.of(run.js(JS.SNAP))
+    for step in range(1, DRAG_MOVES + 1):
+        mouse.move(x - DRAG_STEP_PX * step, y)
+        run.wait(DRAG_GAP_MS)
+    mouse.up()
+    run.js(JS.RAF_ARM)
+    return Drag(DRAG_MOVES, Window(start, Counters.of(run.js(JS.RAF_READ))))
