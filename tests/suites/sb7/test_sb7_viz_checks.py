@@ -21,8 +21,8 @@ from benchwright.suites.sb7.viz.view import (
     ContextFacts,
     Counters,
     Drag,
-    Vs7Answer,
     VizView,
+    Vs7Answer,
     Window,
 )
 
