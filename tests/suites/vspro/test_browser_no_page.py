@@ -18,9 +18,9 @@ from benchwright.model import Status
 from benchwright.probes.browser import browser_available
 from benchwright.services._server import BackgroundServer
 from benchwright.suites.kit.browser import scenario
+from benchwright.suites.kit.browser.states import observe_empty, observe_error
 from benchwright.suites.vspro.browser import _phase, browser
 from benchwright.suites.vspro.browser._load import observe_load
-from benchwright.suites.vspro.browser._states import observe_empty, observe_error
 from benchwright.suites.vspro.browser._views import BrowserObservation
 from benchwright.suites.vspro.browser.viz import observe_viz, observe_viz_fallback
 

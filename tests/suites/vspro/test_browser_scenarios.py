@@ -16,8 +16,8 @@ from vspro_canned import FIXTURE, grade_one
 
 from benchwright.probes.browser import BrowserSession, browser_available
 from benchwright.services._server import BackgroundServer
+from benchwright.suites.kit.browser.states import observe_error
 from benchwright.suites.vspro.browser._load import observe_load
-from benchwright.suites.vspro.browser._states import observe_error
 
 pytestmark = pytest.mark.skipif(browser_available() is not None, reason="no headless Chromium")
 

@@ -32,13 +32,16 @@ class InstanceHost(Protocol):
 
 @contextmanager
 def fresh_instance(
-    ctx: InstanceHost, lane: Lane, boot_s: float = EMPTY_BOOT_S
+    ctx: InstanceHost, lane: Lane, boot_s: float = EMPTY_BOOT_S, db: Path | None = None
 ) -> Iterator[AppUnderTest]:
     """The second app, not yet booted (the caller boots it: what it does before the boot
     is its own), stopped however the block ends. The app is forked by the services'
-    spawner thread, so the lane's thread ending cannot kill it."""
+    spawner thread, so the lane's thread ending cannot kill it. ``db``: where its
+    database goes when it cannot sit beside the first's (an app told a database
+    *directory* would share the first's files): ``EMPTY_DB`` beside the first's."""
     with lease_port() as lease:
-        db, log = ctx.app.db.parent / EMPTY_DB, ctx.work / "empty-app.log"
+        db = db or ctx.app.db.parent / EMPTY_DB
+        log = ctx.work / "empty-app.log"
         app = ctx.new_app(db, lease.port, log, boot_s, ctx.app.confinement)
         lane.ensure_alive("booting the empty instance")  # no boot for a lost run
         try:

@@ -5,13 +5,17 @@ A phase is ``(ctx, observations) -> observation`` (`kit.Phase`), stored under it
 ``python -m app`` once on a database directory of its own, before the graded services;
 ``boot`` starts the two services and gates the rest (a ledgerd that never became
 healthy leaves nothing to probe); ``stream`` hands over the read stream the boot
-started; ``vendor`` reads what the vendor saw and runs even when the app went down.
+started; ``browser`` (the console in Chromium, `sb7.browser`) comes after the final
+snapshots, so that nothing the browser does reaches part one's rows; ``vendor`` reads
+what the vendor saw (the browser's journeys included) and runs even when the app went
+down.
 """
 
 from __future__ import annotations
 
 from benchwright.suites.kit import Phase
 from benchwright.suites.kit.phases import PhasePlan, plain
+from benchwright.suites.sb7.browser import browser
 from benchwright.suites.sb7.phases.boot import boot
 from benchwright.suites.sb7.phases.final import final
 from benchwright.suites.sb7.phases.matrix import matrix
@@ -30,7 +34,7 @@ PLAN = PhasePlan(
         Phase("tree", tree, needs_app=False),
         Phase("smoke", smoke),
         Phase("boot", boot, gates=True),
-        *plain(sync1, reads, matrix, resync, partition, workflow, final, stream),
+        *plain(sync1, reads, matrix, resync, partition, workflow, final, stream, browser),
         Phase("vendor", vendor, after_down=True),
     ),
     always_with_app=("boot", "vendor"),

@@ -10,12 +10,11 @@ viz_fallback (the 3D pair comes from ``browser.viz`` when that module is install
 absent or died. See docs/vspro.md, "Browser".
 """
 
+from benchwright.suites.kit.browser.states import EmptyView, ErrorView
 from benchwright.suites.vspro.browser._phase import browser
 from benchwright.suites.vspro.browser._publish import publishable, ranked
 from benchwright.suites.vspro.browser._views import (
     BrowserObservation,
-    EmptyView,
-    ErrorView,
     FilterDrive,
     LoadView,
     NoteView,

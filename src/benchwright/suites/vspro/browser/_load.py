@@ -9,9 +9,9 @@ from typing import Any
 
 from benchwright.probes.browser import Instrumentation, ScenarioHost
 from benchwright.services.meridian.script import HOSTILE_FLAG, HOSTILE_NAME
+from benchwright.suites.kit.browser import dom as _dom
 from benchwright.suites.kit.browser.nav import open_page, reload_at
 from benchwright.suites.kit.browser.waits import APPEAR_S, click
-from benchwright.suites.vspro.browser import _dom
 from benchwright.suites.vspro.browser._views import FilterDrive, LoadView, ViewSnapshot
 from benchwright.suites.vspro.context import GradeContext
 

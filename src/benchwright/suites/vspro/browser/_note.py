@@ -13,9 +13,9 @@ from playwright.sync_api import Error, Route
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from benchwright.probes.browser import Instrumentation, ScenarioHost
+from benchwright.suites.kit.browser import dom as _dom
 from benchwright.suites.kit.browser.nav import open_page
 from benchwright.suites.kit.browser.waits import APPEAR_S, CLICK_S, EDITOR_S, WRITE_S
-from benchwright.suites.vspro.browser import _dom
 from benchwright.suites.vspro.browser._views import NoteView
 from benchwright.suites.vspro.context import GradeContext
 from benchwright.suites.vspro.observations import rows_of

@@ -58,9 +58,9 @@ def browser(ctx: GradeContext, obs: Observations) -> BrowserObservation:
 
 def _plan() -> list[tuple[Step, ...]]:
     """The lanes, longest first; each is the steps one thread runs in order."""
+    from benchwright.suites.kit.browser.states import observe_error
     from benchwright.suites.vspro.browser._load import observe_load
     from benchwright.suites.vspro.browser._note import observe_note
-    from benchwright.suites.vspro.browser._states import observe_error
 
     data = (scenario("load", observe_load), scenario("note", observe_note))
     error = scenario("error", observe_error)
@@ -102,7 +102,7 @@ def _on_second_instance(
 ) -> None:
     """The second instance's life: boot, ``empty``, the half-capped sync, ``sync``, then
     the bounded wait for its re-registration."""
-    from benchwright.suites.vspro.browser._states import observe_empty
+    from benchwright.suites.kit.browser.states import observe_empty
     from benchwright.suites.vspro.browser._sync import observe_sync
 
     boot = app.boot()

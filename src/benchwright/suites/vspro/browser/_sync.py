@@ -10,9 +10,9 @@ from typing import Any
 from playwright.sync_api import Error
 
 from benchwright.probes.browser import Instrumentation, ScenarioHost
+from benchwright.suites.kit.browser import dom as _dom
 from benchwright.suites.kit.browser.nav import open_page
 from benchwright.suites.kit.browser.waits import APPEAR_S, CLICK_S
-from benchwright.suites.vspro.browser import _dom
 from benchwright.suites.vspro.browser._views import SyncView, ViewSnapshot
 from benchwright.suites.vspro.context import GradeContext
 

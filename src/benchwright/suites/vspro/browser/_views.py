@@ -1,4 +1,5 @@
-"""What each vspro browser scenario saw, as frozen data. Observes only; checks judge."""
+"""What each vspro browser scenario saw, as frozen data. Observes only; checks judge.
+The error and empty views are the kit's (`kit.browser.states`)."""
 
 from __future__ import annotations
 
@@ -113,38 +114,6 @@ class NoteView:
     conflict_reverted: bool | None
     conflict_notice: str | None
     conflict_notice_role: str | None
-
-
-@dataclass(frozen=True)
-class ErrorView:
-    """``error``: every /api, /data, /graphql and *.json request aborted."""
-
-    scenario: ScenarioObservation
-    error_visible: bool
-    error_text: str | None
-    actionable_text: str | None
-    body_text_length: int
-    retry_recovered: bool | None
-    """None when no retry control was found to exercise."""
-    shown_after_s: float | None = None
-    """Seconds from navigation until an error text was visible (None: never)."""
-    retry_s: float | None = None
-    """Seconds the exercised retry took to recover or to be given up on (None: none)."""
-    no_page: str | None = None
-    """What ``/`` answered when it was no page (read at once, no waits, no retry)."""
-
-
-@dataclass(frozen=True)
-class EmptyView:
-    """``empty``: a second app instance on a brand-new database, never synced."""
-
-    scenario: ScenarioObservation
-    rows: int
-    empty_text: str | None
-    body_text_length: int
-    cta_visible: bool
-    no_page: str | None = None
-    """What ``/`` answered when it was no page (read at once, no waits)."""
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Page-side readers (JavaScript run with ``page.evaluate``): they report, never judge.
+"""Page-side readers of a payments console, whatever the suite (JavaScript run with
+``page.evaluate``): they report, never judge.
 
 A payments row (``dataRows``) is a visible ``tbody tr`` with two or more cells, outside
 ``#viz-fallback`` (the viz probe's rule): the spec's 2D fallback table is hidden while the
