@@ -14,8 +14,6 @@ from benchwright.suites.sb7.observations import Observations
 from benchwright.suites.sb7.viz import scene
 from benchwright.suites.sb7.viz.view import SCENARIO, VizView
 
-BROWSER = "browser"
-"""The browser phase's name in the record (the kit's ``rows.view`` reads it)."""
 ROOT = "t_vs7dbg_truth"
 """The root a missing ``window.vs7dbg`` is attributed to (scorers/sb7.yaml roots)."""
 

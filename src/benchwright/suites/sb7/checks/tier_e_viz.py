@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, g, result
-from benchwright.suites.sb7.checks._viz import BROWSER
+from benchwright.suites.sb7.browser.record import BROWSER
 from benchwright.suites.sb7.checks.tier_p_viz import drag_of, floor_score
 from benchwright.suites.sb7.observations import Observations
 

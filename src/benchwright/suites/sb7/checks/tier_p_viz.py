@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, g, result
-from benchwright.suites.sb7.checks._viz import BROWSER, no_field, viz
+from benchwright.suites.sb7.browser.record import BROWSER
+from benchwright.suites.sb7.checks._viz import no_field, viz
 from benchwright.suites.sb7.observations import Observations
 from benchwright.suites.sb7.viz.view import Drag
 

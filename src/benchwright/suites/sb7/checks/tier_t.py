@@ -9,8 +9,9 @@ from collections.abc import Sequence
 
 from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, g, is_int, result
+from benchwright.suites.sb7.browser.record import BROWSER
 from benchwright.suites.sb7.checks._common import missing_fixture, sync_dead, vacuous
-from benchwright.suites.sb7.checks._viz import BROWSER, no_field, truth_scene, viz, vs7
+from benchwright.suites.sb7.checks._viz import no_field, truth_scene, viz, vs7
 from benchwright.suites.sb7.observations import Observations
 from benchwright.suites.sb7.viz import scene
 from benchwright.suites.sb7.viz.view import BACKGROUND, ContextFacts
