@@ -4,6 +4,7 @@ scene the grader recomputes from the fixture for the records the page downloaded
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from benchwright.model import CheckResult
@@ -11,8 +12,9 @@ from benchwright.suites.kit.browser.rows import view
 from benchwright.suites.kit.checks import result, unavailable
 from benchwright.suites.sb7.checks._common import PROBE, commits
 from benchwright.suites.sb7.observations import Observations
-from benchwright.suites.sb7.viz import scene
-from benchwright.suites.sb7.viz.view import SCENARIO, VizView
+from benchwright.suites.sb7.viz import camera, scene
+from benchwright.suites.sb7.viz.aim import front
+from benchwright.suites.sb7.viz.view import BACKGROUND, SCENARIO, PickProbe, PickRun, VizView
 
 ROOT = "t_vs7dbg_truth"
 """The root a missing ``window.vs7dbg`` is attributed to (scorers/sb7.yaml roots)."""
@@ -81,3 +83,83 @@ def truth_scene(obs: Observations, seen: VizView) -> tuple[scene.Basis, tuple[sc
     records = scene.truth_records(served, known(obs))
     basis = scene.basis(records, obs.truth.days[0])
     return basis, scene.place(records, basis)
+
+
+TOPS = {"settled": (5, 150, 105), "pending": (217, 119, 6), "refunded": (124, 58, 237),
+        "failed": (185, 28, 28)}  # fmt: skip
+"""The four frozen status hexes (tops); sides are round(0.55 x top) per channel."""
+SIDE = 0.55
+CHANNEL = 8
+"""Pixels are read with ±8 per channel (spec §8.1)."""
+
+
+def near(a: Sequence[int], b: Sequence[int]) -> bool:
+    return all(abs(x - y) <= CHANNEL for x, y in zip(a, b, strict=True))
+
+
+_SCREENS: dict[tuple[int, int], camera.Screen] = {}
+"""The last screens built (one grading's rows share them: building one takes seconds)."""
+
+
+def screen(obs: Observations, seen: VizView, run: PickRun) -> camera.Screen:
+    """The truth's scene under the picks' pose, on the canvas they were taken on."""
+    key = (id(obs.truth), id(run))
+    if key not in _SCREENS:
+        _basis, columns = truth_scene(obs, seen)
+        if len(_SCREENS) >= 4:
+            _SCREENS.clear()
+        _SCREENS[key] = camera.Screen(columns, camera.View(camera.Pose(*run.pose), *run.canvas))
+    return _SCREENS[key]
+
+
+def expected_colour(seen: VizView, hit: camera.Hit | None) -> tuple[int, int, int] | None:
+    """The colour the pixel must show (no brush): the status hex on a top, 0.55 of it on a
+    side, the background where nothing is hit; None for a status outside the four."""
+    if hit is None:
+        return BACKGROUND
+    statuses = (seen.records or {}).get("status") or []
+    status = statuses[hit.column.n] if hit.column.n < len(statuses) else None
+    top = TOPS.get(str(status))
+    if top is None:
+        return None
+    return top if hit.face == "top" else tuple(round(SIDE * c) for c in top)  # type: ignore[return-value]
+
+
+def pixels_agree(obs: Observations, seen: VizView, run: PickRun) -> tuple[int, int]:
+    """(points whose visible pixel shows the analytic colour, points read)."""
+    at = screen(obs, seen, run)
+    read = [p for p in run.points if p.shown is not None]
+    hits = sum(
+        (want := expected_colour(seen, front(at, p.sx, p.sy))) is not None and near(p.shown, want)  # type: ignore[arg-type]
+        for p in read
+    )
+    return hits, len(read)
+
+
+def decoded(pixel: Sequence[int] | None) -> int | str | None:
+    """The record index the raw pick bytes name: None for background, ``"bad"`` when
+    unreadable."""
+    if pixel is None or len(pixel) < 3:
+        return "bad"
+    id_num = int(pixel[0]) + 256 * int(pixel[1]) + 65536 * int(pixel[2])
+    return None if id_num == 0 else id_num - 1
+
+
+def pick_index(answer: Any) -> int | str | None:
+    """The index ``pick()`` answered: None for null, ``"bad"`` when malformed."""
+    if answer is None:
+        return None
+    if isinstance(answer, dict) and isinstance(answer.get("index"), int):
+        return answer["index"]
+    return "bad"
+
+
+def agrees(seen: VizView, at: camera.Screen, p: PickProbe) -> bool:
+    """pick(), the decoded pickPixel() bytes and the analytic nearest record agree (and
+    pick's id is that record's)."""
+    hit = front(at, p.sx, p.sy)
+    want = None if hit is None else hit.column.n
+    index = pick_index(p.pick)
+    if index != want or decoded(p.pixel) != want:
+        return False
+    return want is None or p.pick.get("id") == hit.column.id  # type: ignore[union-attr]

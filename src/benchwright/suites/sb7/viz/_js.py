@@ -116,9 +116,12 @@ INIT = r"""(() => {
   const snap = () => {
     const f = field();
     const r = f ? f.rec : {};
+    let vsFrames = null;
+    try { vsFrames = window.vs7dbg ? Number(window.vs7dbg.frames()) : null; } catch (e) {}
     return { t: now(), sse: S.sse.length, defaultDraws: r.defaultDraws || 0,
              offDraws: r.offDraws || 0, offReads: r.offReads || 0, bytes: r.bytes || 0,
-             reallocs: r.reallocs || 0, frames: r.frames || 0 };
+             reallocs: r.reallocs || 0, frames: r.frames || 0,
+             vsFrames: Number.isFinite(vsFrames) ? vsFrames : null };
   };
   const pixels = (points) => {
     const f = field();
@@ -200,3 +203,47 @@ RAF_ARM = r"""() => {
 }"""
 RAF_READ = r"""() => window.__sb7raf__ && JSON.stringify(window.__sb7raf__)"""
 """The counters one animation frame after `RAF_ARM` (the drag window's end)."""
+
+CAMERA = r"""() => {
+  const { tryit } = window.__sb7viz__;
+  const d = window.vs7dbg;
+  const cam = d && typeof d.camera === "function" ? tryit(() => d.camera()) : null;
+  return JSON.stringify({ camera: cam && cam.ok ? cam.value : null, scrollY: window.scrollY });
+}"""
+"""``vs7dbg.camera()`` (None when absent or throwing) and the page's scroll offset."""
+
+PICKS = r"""(points) => {
+  const { snap, tryit } = window.__sb7viz__;
+  const d = window.vs7dbg;
+  if (!d) return JSON.stringify(null);
+  const before = snap(), out = [];
+  let firstAfter = null;
+  for (const [sx, sy] of points) {
+    const pick = typeof d.pick === "function" ? tryit(() => d.pick(sx, sy)) : null;
+    if (firstAfter === null) firstAfter = snap();
+    const raw = typeof d.pickPixel === "function" ? tryit(() => d.pickPixel(sx, sy)) : null;
+    out.push({ pick: pick && pick.ok ? pick.value : null,
+               pixel: raw && raw.ok && Array.isArray(raw.value) ? raw.value : null });
+  }
+  return JSON.stringify({ before, firstAfter, after: snap(), picks: out });
+}"""
+"""``pick`` and ``pickPixel`` at each point, with the wrapper's counters before the first
+pick, after it, and after the last (the refresh's offscreen work, any visible draw)."""
+
+INVALIDATE = r"""(pose) => {
+  const d = window.vs7dbg;
+  if (!d || typeof d.setCamera !== "function") return JSON.stringify(null);
+  const before = window.__sb7viz__.snap();
+  window.__sb7viz__.tryit(() => d.setCamera(pose[0], pose[1], pose[2]));
+  return JSON.stringify(before);
+}"""
+"""``setCamera`` (a scene invalidation); the counters just before it."""
+
+PIXELS = r"""(points) => {
+  const { field, pixels } = window.__sb7viz__;
+  const f = field();
+  if (!f) return JSON.stringify(null);
+  const r = window.devicePixelRatio;
+  return JSON.stringify(pixels(points.map(([x, y]) => [Math.round(x * r), Math.round(y * r)])));
+}"""
+"""The visible canvas's RGB at CSS points (the device pixel ``pick`` reads)."""

@@ -17,11 +17,16 @@ from benchwright.probes.browser import Instrumentation, Lane
 from benchwright.suites.kit.browser.nav import open_page
 from benchwright.suites.kit.browser.reads import PageReads, Stop
 from benchwright.suites.sb7.viz import _js as JS
+from benchwright.suites.sb7.viz import aim, scene
+from benchwright.suites.sb7.viz import camera as C
 from benchwright.suites.sb7.viz.view import (
     SCENARIO,
+    CameraRun,
     ContextFacts,
     Counters,
     Drag,
+    PickProbe,
+    PickRun,
     VizView,
     Vs7Answer,
     Window,
@@ -44,6 +49,16 @@ DRAG_MOVES, DRAG_STEP_PX, DRAG_GAP_MS = 40, 5, 40
 """The budget drag (§8.2's M = 40): 5 px every 40 ms, 150 px/s to the left."""
 REST_S = 4.0
 """Bound on the drag's coast ending (the spec caps a coast at 2.5 s)."""
+LAW_MOVES, LAW_STEP_PX, LAW_GAP_MS = 4, 20, 30
+"""The drag-law drag: 80 px to the right, read before its pointerup (few moves: under
+SwiftShader at full count each move waits for a frame of its own)."""
+WHEEL_DY, CLAMP_DY = 100.0, 2000.0
+PITCH_MOVES, PITCH_STEP_PX = 4, 50
+"""The pitch-clamp drag: 200 px down (+60° from 40: past 85)."""
+FLICK_MOVES, FLICK_STEP_PX, FLICK_GAP_MS = 4, 20, 30
+"""The flick a double-click must stop: 20 px every 30 ms (200°/s)."""
+PICK_POSE = (30.0, 15.0, 35.0)
+"""A close, low pose: columns many pixels wide, and plenty of occlusion to construct."""
 
 
 def observe_viz(lane: Lane, ctx: Any, shots: Path) -> VizView:
@@ -97,6 +112,14 @@ def _drive(run: PageReads, sc: Scenario, parts: dict[str, Any]) -> None:
     with run.section("idle"):
         idle += _rest(run, IDLE_AFTER)
     parts["idle"] = tuple(idle)
+    with run.section("camera"):
+        if parts.get("drag") is None:
+            raise Stop
+        parts["camera"] = _camera(run, sc)
+    with run.section("picks"):
+        if parts.get("drag") is None or parts.get("records") is None:
+            raise Stop
+        parts["picks"] = (_picks(run, sc, parts["records"], PICK_POSE),)
 
 
 def _context(read: dict[str, Any]) -> ContextFacts:
@@ -131,11 +154,16 @@ def _rest(run: PageReads, windows: int) -> list[Window]:
     return found
 
 
-def _drag(run: PageReads, sc: Scenario) -> Drag:
+def _centre(sc: Scenario) -> tuple[float, float, float, float]:
+    """The canvas's centre in the viewport and its CSS size."""
     box = sc.page.locator("#viz3d").bounding_box()
     if box is None:
         raise Stop
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, box["width"], box["height"]
+
+
+def _drag(run: PageReads, sc: Scenario) -> Drag:
+    x, y, _w, _h = _centre(sc)
     mouse = sc.page.mouse
     mouse.move(x, y)
     mouse.down()
@@ -146,3 +174,94 @@ def _drag(run: PageReads, sc: Scenario) -> Drag:
     mouse.up()
     run.js(JS.RAF_ARM)
     return Drag(DRAG_MOVES, Window(start, Counters.of(run.js(JS.RAF_READ))))
+
+
+def _cam(run: PageReads) -> dict[str, Any]:
+    return run.js(JS.CAMERA)
+
+
+def _stroke(
+    run: PageReads,
+    sc: Scenario,
+    start: tuple[float, float],
+    step: tuple[float, float],
+    moves: int,
+    gap_ms: float,
+) -> dict[str, Any] | None:
+    """Press at ``start``, move ``moves`` times by ``step``; the camera before the release
+    (then release)."""
+    mouse = sc.page.mouse
+    mouse.move(*start)
+    mouse.down()
+    for i in range(1, moves + 1):
+        mouse.move(start[0] + step[0] * i, start[1] + step[1] * i)
+        run.wait(gap_ms)
+    during = _cam(run)["camera"]
+    mouse.up()
+    return during
+
+
+def _camera(run: PageReads, sc: Scenario) -> CameraRun:
+    """The camera's laws by scripted input, each from the defaults (a double-click)."""
+    x, y, w, h = _centre(sc)
+    mouse = sc.page.mouse
+
+    def reset() -> None:
+        mouse.dblclick(x, y)
+        run.wait(250)
+
+    reset()
+    before = _cam(run)["camera"]
+    start = (x - LAW_MOVES * LAW_STEP_PX / 2, y)
+    during = _stroke(run, sc, start, (LAW_STEP_PX, 0), LAW_MOVES, LAW_GAP_MS)
+    reset()
+    mouse.move(x, y)
+    wheel = [_cam(run)]
+    for _ in range(2):
+        mouse.wheel(0, WHEEL_DY)
+        run.wait(200)
+        wheel.append(_cam(run))
+    reset()
+    mouse.wheel(0, CLAMP_DY)
+    run.wait(200)
+    distance = _cam(run)["camera"]
+    reset()
+    top = (x, y - PITCH_MOVES * PITCH_STEP_PX / 2)
+    pitch = _stroke(run, sc, top, (0, PITCH_STEP_PX), PITCH_MOVES, LAW_GAP_MS)
+    reset()
+    flick = (x - FLICK_MOVES * FLICK_STEP_PX / 2, y)
+    _stroke(run, sc, flick, (FLICK_STEP_PX, 0), FLICK_MOVES, FLICK_GAP_MS)
+    mouse.dblclick(x, y)
+    after = [_cam(run)["camera"]]
+    run.wait(300)
+    after.append(_cam(run)["camera"])
+    return CameraRun((w, h), LAW_MOVES * LAW_STEP_PX, before, during, WHEEL_DY,
+                     tuple(r["camera"] for r in wheel),
+                     (float(wheel[0]["scrollY"]), float(wheel[-1]["scrollY"])), pitch, distance,
+                     tuple(after))  # fmt: skip
+
+
+def _picks(
+    run: PageReads, sc: Scenario, records: dict[str, Any], pose: tuple[float, float, float]
+) -> PickRun:
+    """``setCamera(pose)``, then pick and pickPixel at the points aimed for the
+    constructions (with the page's own records), and the visible pixel at each."""
+    _x, _y, w, h = _centre(sc)
+    served = scene.truth_records(records, {})
+    columns = scene.place(served, scene.basis(served, min((r.day for r in served), default="")))
+    points = aim.aim(C.Screen(columns, C.View(C.Pose(*pose), w, h)))
+    invalidated = run.js(JS.INVALIDATE, list(pose))
+    if invalidated is None:
+        raise Stop
+    got = run.js(JS.PICKS, [list(p) for p in points])
+    shown = run.js(JS.PIXELS, [list(p) for p in points]) or [None] * len(points)
+    camera = _cam(run)["camera"]
+    probes = tuple(
+        PickProbe(float(sx), float(sy), g["pick"],
+                  tuple(g["pixel"]) if g["pixel"] is not None else None,
+                  tuple(px) if px is not None else None)  # type: ignore[arg-type]
+        for (sx, sy), g, px in zip(points, got["picks"], shown, strict=True)
+    )  # fmt: skip
+    return PickRun(pose, (w, h), camera, Counters.of(invalidated), Counters.of(got["firstAfter"]
+                   or got["after"]), Counters.of(got["before"]), Counters.of(got["after"]),
+                   probes)  # fmt: skip

@@ -33,12 +33,14 @@ class Counters:
     frames: int
     sse: int
     """Stream messages the page had received."""
+    vs_frames: float | None = None
+    """What ``vs7dbg.frames()`` said at the same instant (None: no answer)."""
 
     @classmethod
     def of(cls, read: Mapping[str, Any]) -> Counters:
         return cls(float(read["t"]), int(read["defaultDraws"]), int(read["offDraws"]),
                    int(read["offReads"]), int(read["bytes"]), int(read["reallocs"]),
-                   int(read["frames"]), int(read["sse"]))  # fmt: skip
+                   int(read["frames"]), int(read["sse"]), read.get("vsFrames"))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,12 @@ class Window:
     @property
     def frames(self) -> int:
         return self.end.frames - self.start.frames
+
+    @property
+    def vs_frames(self) -> float | None:
+        """``vs7dbg.frames()``'s increase (None: not answered at both ends)."""
+        a, b = self.start.vs_frames, self.end.vs_frames
+        return None if a is None or b is None else b - a
 
     @property
     def streamed(self) -> bool:
@@ -106,6 +114,59 @@ class Drag:
 
 
 @dataclass(frozen=True)
+class CameraRun:
+    """The scripted camera inputs and ``vs7dbg.camera()`` around each (None: no answer).
+    Drags are read before their pointerup (the laws, not the coast)."""
+
+    canvas: tuple[float, float]
+    """The canvas's CSS size the projection uses."""
+    drag_dx: float
+    before_drag: Mapping[str, Any] | None
+    during_drag: Mapping[str, Any] | None
+    wheel_dy: float
+    wheel: tuple[Mapping[str, Any] | None, ...]
+    """Before the first wheel step, after it, after the second."""
+    scroll: tuple[float, float]
+    """The page's scrollY before and after the wheel steps."""
+    pitch_clamp: Mapping[str, Any] | None
+    """During a drag that pushes pitch past 85."""
+    distance_clamp: Mapping[str, Any] | None
+    """After a wheel step that pushes distance past 340."""
+    reset: tuple[Mapping[str, Any] | None, ...]
+    """Right after a double-click that ended a flick's coast, and 300 ms later."""
+    projections: tuple[tuple[tuple[float, float, float], Any], ...] = ()
+    """World points and ``vs7dbg.project()``'s answer (when the page has one)."""
+
+
+@dataclass(frozen=True)
+class PickProbe:
+    """One graded point at a known pose: pick(), pickPixel() and a rest-pose pixel."""
+
+    sx: float
+    sy: float
+    pick: Any
+    pixel: tuple[int, ...] | None
+    shown: tuple[int, int, int] | None
+    """The visible canvas's pixel there (RGB)."""
+
+
+@dataclass(frozen=True)
+class PickRun:
+    """The picks after ``setCamera(pose)`` (a scene invalidation), with the wrapper's
+    counters: at the invalidation, after the first pick, after the last."""
+
+    pose: tuple[float, float, float]
+    canvas: tuple[float, float]
+    camera: Mapping[str, Any] | None
+    """``vs7dbg.camera()`` at the pose."""
+    at_invalidation: Counters
+    first_pick: Counters
+    before_picks: Counters
+    after_picks: Counters
+    points: tuple[PickProbe, ...]
+
+
+@dataclass(frozen=True)
 class VizView:
     """The ``viz`` scenario's view."""
 
@@ -117,5 +178,8 @@ class VizView:
     """``window.vs7dbg``'s answers at load (None: absent)."""
     idle: tuple[Window, ...] = ()
     drag: Drag | None = None
+    camera: CameraRun | None = None
+    picks: tuple[PickRun, ...] = ()
     lost: Mapping[str, str] = field(default_factory=dict)
-    """Section -> why the probe lost it (``context``, ``vs7dbg``, ``idle``, ``drag``)."""
+    """Section -> why the probe lost it (``context``, ``vs7dbg``, ``idle``, ``drag``,
+    ``camera``, ``picks``)."""
