@@ -38,7 +38,7 @@ def _scenario() -> ScenarioObservation:
 
 
 def _at(t: float, draws: int = 0, frames: int = 0, sse: int = 0) -> Counters:
-    return Counters(t, draws, 0, 0, 0, 0, frames, sse)
+    return Counters(t, draws, 0, 0, 0, 0, frames, sse, float(frames))
 
 
 def _window(t: float, draws: int = 0, frames: int = 0, sse: int = 0, ms: float = 502) -> Window:
@@ -62,7 +62,9 @@ def _view(**changes) -> VizView:
     context = ContextFacts(True, True, "webgl2", {"antialias": False, "alpha": False},
                            (1166.0, 440.0), (1166, 440), 1.0, 12, grid)  # fmt: skip
     vs7 = {"layout": Vs7Answer({"d0": basis.d0, "D0": basis.D0, "R0": basis.R0}),
-           "sceneDigest": Vs7Answer({**_digest(records), "brushedCount": 0})}  # fmt: skip
+           "sceneDigest": Vs7Answer({**_digest(records), "brushedCount": 0}),
+           "camera": Vs7Answer({"yaw": 30.0, "pitch": 40.0, "distance": 260.0, "vyaw": 0.0,
+                                "vpitch": 0.0})}  # fmt: skip
     drag = Drag(40, Window(_at(0.0, 12, 3), _at(1700.0, 12 + 42, 3 + 42)))
     base = VizView(_scenario(), RECORDS, context, vs7, (_window(2000), _window(2600)), drag)
     return replace(base, **changes)

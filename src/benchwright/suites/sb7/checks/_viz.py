@@ -97,13 +97,13 @@ def near(a: Sequence[int], b: Sequence[int]) -> bool:
     return all(abs(x - y) <= CHANNEL for x, y in zip(a, b, strict=True))
 
 
-_SCREENS: dict[tuple[int, int], camera.Screen] = {}
+_SCREENS: dict[tuple[Any, ...], camera.Screen] = {}
 """The last screens built (one grading's rows share them: building one takes seconds)."""
 
 
 def screen(obs: Observations, seen: VizView, run: PickRun) -> camera.Screen:
     """The truth's scene under the picks' pose, on the canvas they were taken on."""
-    key = (id(obs.truth), id(run))
+    key = (id(obs.truth), id(seen.records), run.pose, run.canvas)
     if key not in _SCREENS:
         _basis, columns = truth_scene(obs, seen)
         if len(_SCREENS) >= 4:

@@ -6,6 +6,7 @@ fixture (`viz.scene`), never taken from the app."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, g, is_int, result
@@ -14,7 +15,7 @@ from benchwright.suites.sb7.checks._common import missing_fixture, sync_dead, va
 from benchwright.suites.sb7.checks._viz import no_field, truth_scene, viz, vs7
 from benchwright.suites.sb7.observations import Observations
 from benchwright.suites.sb7.viz import scene
-from benchwright.suites.sb7.viz.view import BACKGROUND, ContextFacts
+from benchwright.suites.sb7.viz.view import BACKGROUND, ContextFacts, VizView
 
 CHANNEL = 8
 """Pixels are read with ±8 per channel (spec §8.1)."""
@@ -104,17 +105,24 @@ def t_scene_binding(obs: Observations, _s) -> CheckResult:
     seen, row = viz(obs, "t_scene_binding", "vs7dbg")
     if row is not None:
         return row
-    found, row = vs7("t_scene_binding", seen, "sceneDigest")  # type: ignore[arg-type]
+    _found, row = vs7("t_scene_binding", seen, "sceneDigest")  # type: ignore[arg-type]
     if row is not None:
         return row
-    _basis, columns = truth_scene(obs, seen)  # type: ignore[arg-type]
-    want = scene.digest(columns)
-    found = found if isinstance(found, dict) else {}
-    off = {k: found.get(k) for k, v in want.items() if not _within(found.get(k), v)}
+    want, off = digest_off(obs, seen)  # type: ignore[arg-type]
     matched = len(want) - len(off)
     score = 1.0 if not off else 0.5 * matched / len(want)
     return result("t_scene_binding", score, f"{g(score)}: {matched}/{len(want)} digest "
                   f"moments match" + (f"; off: {off} against {want}" if off else ""))  # fmt: skip
+
+
+def digest_off(obs: Observations, seen: VizView) -> tuple[dict[str, float], dict[str, Any]]:
+    """(the recomputed moments, moment -> what sceneDigest() said for each one out of
+    tolerance); every moment is off when there is no digest to read."""
+    _basis, columns = truth_scene(obs, seen)
+    want = scene.digest(columns)
+    got = (seen.vs7dbg or {}).get("sceneDigest")
+    found = got.value if got is not None and isinstance(got.value, dict) else {}
+    return want, {k: found.get(k) for k, v in want.items() if not _within(found.get(k), v)}
 
 
 def _within(value: object, expected: float) -> bool:
