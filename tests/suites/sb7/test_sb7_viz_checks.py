@@ -10,69 +10,16 @@ from dataclasses import replace
 from datetime import datetime
 
 import pytest
-from sb7_observations import app_state, perfect, row, truth, viz
+from sb7_observations import row
+from sb7_viz_canned import BG, SETTLED, at, digest, records, viz_view, window, with_viz
 
 from benchwright.model import Status
-from benchwright.probes.browser import ScenarioObservation, ScenarioTimings
-from benchwright.suites.kit.browser import BrowserRecord
-from benchwright.suites.sb7.observations import Observations
 from benchwright.suites.sb7.viz import scene
-from benchwright.suites.sb7.viz.view import (
-    ContextFacts,
-    Counters,
-    Drag,
-    VizView,
-    Vs7Answer,
-    Window,
-)
+from benchwright.suites.sb7.viz.view import ContextFacts, Counters, Drag, Vs7Answer, Window
 
 ROWS = ("t_context_real", "t_layout_basis", "t_scene_binding", "t_draw_budget",
         "p_idle_flatness", "p_drag_frames", "e_frames_under_drag")  # fmt: skip
-RECORDS = viz(app_state())
-SETTLED, PENDING, BG = (5, 150, 105), (217, 119, 6), (16, 24, 40)
-
-
-def _scenario() -> ScenarioObservation:
-    return ScenarioObservation("viz", "http://127.0.0.1/", 200, None, None, (), (), (), (), 0,
-                               (), (), ScenarioTimings(0.1, 0.2, 0.3))  # fmt: skip
-
-
-def _at(t: float, draws: int = 0, frames: int = 0, sse: int = 0) -> Counters:
-    return Counters(t, draws, 0, 0, 0, 0, frames, sse, float(frames))
-
-
-def _window(t: float, draws: int = 0, frames: int = 0, sse: int = 0, ms: float = 502) -> Window:
-    return Window(_at(t, 100, 10), _at(t + ms, 100 + draws, 10 + frames, sse))
-
-
-def _digest(records: list[scene.Record]) -> dict[str, float]:
-    return scene.digest(scene.place(records, scene.basis(records, truth().days[0])))
-
-
-def _truthful() -> list[scene.Record]:
-    from benchwright.suites.sb7.checks._viz import known
-
-    return scene.truth_records(RECORDS, known(perfect()))
-
-
-def _view(**changes) -> VizView:
-    records = _truthful()
-    basis = scene.basis(records, truth().days[0])
-    grid = (BG,) * 150 + (SETTLED,) * 6 + (PENDING,) * 4
-    context = ContextFacts(True, True, "webgl2", {"antialias": False, "alpha": False},
-                           (1166.0, 440.0), (1166, 440), 1.0, 12, grid)  # fmt: skip
-    vs7 = {"layout": Vs7Answer({"d0": basis.d0, "D0": basis.D0, "R0": basis.R0}),
-           "sceneDigest": Vs7Answer({**_digest(records), "brushedCount": 0}),
-           "camera": Vs7Answer({"yaw": 30.0, "pitch": 40.0, "distance": 260.0, "vyaw": 0.0,
-                                "vpitch": 0.0})}  # fmt: skip
-    drag = Drag(40, Window(_at(0.0, 12, 3), _at(1700.0, 12 + 42, 3 + 42)))
-    base = VizView(_scenario(), RECORDS, context, vs7, (_window(2000), _window(2600)), drag)
-    return replace(base, **changes)
-
-
-def _obs(seen: VizView | None = None, **record) -> Observations:
-    found = BrowserRecord(None, {"viz": seen or _view()}) if not record else BrowserRecord(**record)
-    return perfect().with_phase("browser", found)
+_view, _obs, _at, _window = viz_view, with_viz, at, window
 
 
 def test_a_truthful_field_earns_one_on_every_foundation_row() -> None:
@@ -125,9 +72,9 @@ def _utc(r: scene.Record) -> scene.Record:
 
 
 def test_a_utc_day_layout_is_measurably_wrong() -> None:
-    utc = [_utc(r) for r in _truthful()]
-    assert sum(a.day != b.day for a, b in zip(utc, _truthful(), strict=True)) > 0
-    seen = _view(vs7dbg={**_view().vs7dbg, "sceneDigest": Vs7Answer(_digest(utc))})
+    utc = [_utc(r) for r in list(records())]
+    assert sum(a.day != b.day for a, b in zip(utc, list(records()), strict=True)) > 0
+    seen = _view(vs7dbg={**_view().vs7dbg, "sceneDigest": Vs7Answer(digest(utc))})
     got = row(_obs(seen), "t_scene_binding")
     assert got.score < 0.5 and "Sx" in got.detail
 
