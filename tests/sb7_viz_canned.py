@@ -19,6 +19,7 @@ from benchwright.suites.sb7.viz import aim, scene
 from benchwright.suites.sb7.viz import camera as C
 from benchwright.suites.sb7.viz.view import (
     CameraRun,
+    ClickRun,
     ContextFacts,
     Counters,
     Drag,
@@ -119,6 +120,15 @@ def camera_run(**changes: Any) -> CameraRun:
     return replace(run, **changes)
 
 
+def clicks(**changes: Any) -> ClickRun:
+    """A target clicked in, out, in again, then the background clicked: as §8.3 says."""
+    target = next(p for p in _probes() if p.pick is not None)
+    ground = next(p for p in _probes() if p.pick is None)
+    pid = target.pick["id"]  # type: ignore[index]
+    run = ClickRun((target.sx, target.sy), (ground.sx, ground.sy), ([], [pid], [], [pid], []))
+    return replace(run, **changes)
+
+
 def viz_view(**changes: Any) -> VizView:
     """The truthful field's view; ``changes`` replace fields."""
     placed = records()
@@ -131,7 +141,7 @@ def viz_view(**changes: Any) -> VizView:
            "camera": Vs7Answer(dict(HOME))}  # fmt: skip
     drag = Drag(40, Window(at(0.0, 12, 3), at(1700.0, 12 + 42, 3 + 42)))
     base = VizView(scenario(), RECORDS, context, vs7, (window(2000), window(2600)), drag,
-                   camera_run(), (picks(),))  # fmt: skip
+                   camera_run(), (picks(),), clicks())  # fmt: skip
     return replace(base, **changes)
 
 

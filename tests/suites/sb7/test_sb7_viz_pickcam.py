@@ -1,8 +1,9 @@
-"""Picking, the camera laws and the vs7dbg root (t_pick_buffer, t_pick_real_pass,
-t_camera_math, t_vs7dbg_truth) on canned views built from the truth's own scene: a
-truthful field earns 1.0; last-drawn-wins picking, fabricated pickPixel bytes, a CPU pick
-with no offscreen pass, a flashing visible canvas, a sign-flipped drag, a scrolling wheel,
-a reset that keeps the coast, and a lying frames() each lose what §12 says."""
+"""Picking, clicks, the camera laws and the vs7dbg root (t_pick_buffer, t_pick_real_pass,
+t_click_semantics, t_camera_math, t_vs7dbg_truth) on canned views built from the truth's
+own scene: a truthful field earns 1.0; last-drawn-wins picking, fabricated pickPixel
+bytes, a CPU pick with no offscreen pass, a flashing visible canvas, clicks that do not
+toggle, a sign-flipped drag, a scrolling wheel, a reset that keeps the coast, and a lying
+frames() each lose what §12 says."""
 
 from __future__ import annotations
 
@@ -10,7 +11,17 @@ from dataclasses import replace
 
 import pytest
 from sb7_observations import row
-from sb7_viz_canned import camera_run, off, picks, points, probe, screen, viz_view, with_viz
+from sb7_viz_canned import (
+    camera_run,
+    clicks,
+    off,
+    picks,
+    points,
+    probe,
+    screen,
+    viz_view,
+    with_viz,
+)
 
 from benchwright.suites.sb7.viz import aim
 from benchwright.suites.sb7.viz.view import VizView
@@ -34,7 +45,7 @@ def test_the_aimed_points_cover_every_construction() -> None:
 def test_a_truthful_field_earns_one_on_picks_camera_and_the_root() -> None:
     seen = _full()
     got = {c: row(with_viz(seen), c) for c in ("t_pick_buffer", "t_pick_real_pass",
-                                             "t_camera_math", "t_vs7dbg_truth")}  # fmt: skip
+           "t_click_semantics", "t_camera_math", "t_vs7dbg_truth")}  # fmt: skip
     assert {c: (r.score, r.detail) for c, r in got.items() if r.score != 1.0} == {}
 
 
@@ -94,3 +105,15 @@ def test_an_absent_vs7dbg_is_the_roots_own_zero() -> None:
         row(with_viz(_full(vs7dbg=None)), "t_pick_buffer").evidence["blocked_by"]
         == "t_vs7dbg_truth"
     )
+
+
+@pytest.mark.parametrize(("brush", "score"), [
+    (([], [], [], [], []), 0.0),  # clicks do nothing
+    (([], ["x"], [], ["x"], []), 0.0),  # toggles another record
+    (([], "TARGET", "TARGET", "TARGET", "TARGET"), 1 / 3),  # never toggles out, never clears
+])  # fmt: skip
+def test_click_semantics_lose_a_third_per_broken_door(brush, score) -> None:
+    pid = clicks().brush[1][0]
+    brush = tuple([pid] if b == "TARGET" else b for b in brush)
+    seen = _full(clicks=clicks(brush=brush))
+    assert _score(seen, "t_click_semantics") == pytest.approx(score)

@@ -247,3 +247,11 @@ PIXELS = r"""(points) => {
   return JSON.stringify(pixels(points.map(([x, y]) => [Math.round(x * r), Math.round(y * r)])));
 }"""
 """The visible canvas's RGB at CSS points (the device pixel ``pick`` reads)."""
+
+BRUSH = r"""() => {
+  const { tryit } = window.__sb7viz__;
+  const d = window.vs7dbg;
+  const got = d && typeof d.brush === "function" ? tryit(() => d.brush()) : null;
+  return JSON.stringify({ brush: got && got.ok ? got.value : null });
+}"""
+"""``vs7dbg.brush()`` (None when absent or throwing)."""

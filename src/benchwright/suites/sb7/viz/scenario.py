@@ -22,6 +22,7 @@ from benchwright.suites.sb7.viz import camera as C
 from benchwright.suites.sb7.viz.view import (
     SCENARIO,
     CameraRun,
+    ClickRun,
     ContextFacts,
     Counters,
     Drag,
@@ -120,6 +121,10 @@ def _drive(run: PageReads, sc: Scenario, parts: dict[str, Any]) -> None:
         if parts.get("drag") is None or parts.get("records") is None:
             raise Stop
         parts["picks"] = (_picks(run, sc, parts["records"], PICK_POSE),)
+    with run.section("clicks"):
+        if not parts.get("picks"):
+            raise Stop
+        parts["clicks"] = _clicks(run, sc, parts["picks"][0])
 
 
 def _context(read: dict[str, Any]) -> ContextFacts:
@@ -265,3 +270,20 @@ def _picks(
     return PickRun(pose, (w, h), camera, Counters.of(invalidated), Counters.of(got["firstAfter"]
                    or got["after"]), Counters.of(got["before"]), Counters.of(got["after"]),
                    probes)  # fmt: skip
+
+
+def _clicks(run: PageReads, sc: Scenario, picks: PickRun) -> ClickRun:
+    """Click a picked record three times, then a point the pick buffer calls background,
+    reading the brush after each (at the picks' pose: a click never moves the camera)."""
+    target = next(((p.sx, p.sy) for p in picks.points if p.pick is not None), None)
+    if target is None:
+        raise Stop
+    ground = next(((p.sx, p.sy) for p in picks.points if p.pick is None), None)
+    x, y, w, h = _centre(sc)
+    left, top = x - w / 2, y - h / 2
+    brush = [run.js(JS.BRUSH)]
+    for sx, sy in [target] * 3 + ([ground] if ground is not None else []):
+        sc.page.mouse.click(left + sx, top + sy)
+        run.wait(150)
+        brush.append(run.js(JS.BRUSH))
+    return ClickRun(target, ground, tuple(b.get("brush") for b in brush))

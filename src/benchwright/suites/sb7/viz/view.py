@@ -167,6 +167,17 @@ class PickRun:
 
 
 @dataclass(frozen=True)
+class ClickRun:
+    """Real clicks on the canvas at the picks' pose, and ``vs7dbg.brush()`` after each:
+    the target, the target again, the target a third time, then the background."""
+
+    target: tuple[float, float]
+    background: tuple[float, float] | None
+    brush: tuple[Any, ...]
+    """``brush()`` before the clicks, then after each click (None: no answer)."""
+
+
+@dataclass(frozen=True)
 class VizView:
     """The ``viz`` scenario's view."""
 
@@ -180,6 +191,7 @@ class VizView:
     drag: Drag | None = None
     camera: CameraRun | None = None
     picks: tuple[PickRun, ...] = ()
+    clicks: ClickRun | None = None
     lost: Mapping[str, str] = field(default_factory=dict)
     """Section -> why the probe lost it (``context``, ``vs7dbg``, ``idle``, ``drag``,
-    ``camera``, ``picks``)."""
+    ``camera``, ``picks``, ``clicks``)."""
