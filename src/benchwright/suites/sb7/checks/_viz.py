@@ -10,7 +10,13 @@ from typing import Any
 from benchwright.model import CheckResult
 from benchwright.suites.kit.browser.rows import view
 from benchwright.suites.kit.checks import result, unavailable
-from benchwright.suites.sb7.checks._common import PROBE, commits
+from benchwright.suites.sb7.checks._common import (
+    PROBE,
+    commits,
+    missing_fixture,
+    sync_dead,
+    vacuous,
+)
 from benchwright.suites.sb7.observations import Observations
 from benchwright.suites.sb7.viz import camera, scene
 from benchwright.suites.sb7.viz.aim import front
@@ -33,6 +39,24 @@ def viz(
             return None, unavailable(check_id, f"{PROBE}the {name} section was lost: "
                                      f"{seen.lost[name]}")  # fmt: skip
     return seen, None
+
+
+def graded(
+    obs: Observations, check_id: str, *sections: str, timed: bool = False,
+    truth: bool = False, dead: bool = False, field: bool = True,
+) -> tuple[VizView | None, CheckResult | None]:  # fmt: skip
+    """(the view, None), or (None, the row that grades it instead): the fixture's truth
+    missing when the row needs it (``truth``), a dead sync when the row is vacuous then
+    (``dead``), the view missing or a section lost (`viz`), no WebGL field when the row
+    needs one (``field``)."""
+    if truth and obs.truth is None:
+        return None, missing_fixture(check_id)
+    if dead and sync_dead(obs):
+        return None, vacuous(check_id)
+    seen, row = viz(obs, check_id, *sections, timed=timed)
+    if row is None and field:
+        row = no_field(check_id, seen)  # type: ignore[arg-type]
+    return (None, row) if row is not None else (seen, None)
 
 
 def no_field(check_id: str, seen: VizView) -> CheckResult | None:

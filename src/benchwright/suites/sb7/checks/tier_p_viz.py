@@ -6,7 +6,7 @@ from __future__ import annotations
 from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.sb7.browser.record import BROWSER
-from benchwright.suites.sb7.checks._viz import no_field, viz
+from benchwright.suites.sb7.checks._viz import graded
 from benchwright.suites.sb7.observations import Observations
 from benchwright.suites.sb7.viz.view import Drag
 
@@ -24,12 +24,9 @@ def drag_of(obs: Observations, check_id: str) -> tuple[Drag | None, CheckResult 
     """(the budget drag, None), or (None, the row): UNAVAILABLE when lost, 0 when the app
     has no field or its canvas could not be dragged. The timed view (a contended first run
     is taken again)."""
-    seen, row = viz(obs, check_id, "context", "drag", timed=True)
+    seen, row = graded(obs, check_id, "context", "drag", timed=True)
     if row is not None:
         return None, row
-    gone = no_field(check_id, seen)  # type: ignore[arg-type]
-    if gone is not None:
-        return None, gone
     if seen.drag is None:  # type: ignore[union-attr]
         return None, result(check_id, 0.0, "0: the canvas could not be dragged")
     return seen.drag, None  # type: ignore[union-attr]
@@ -52,12 +49,9 @@ def p_drag_frames(obs: Observations, _s) -> CheckResult:
 def p_idle_flatness(obs: Observations, _s) -> CheckResult:
     """0 default-framebuffer draws in the worst clean 500 ms rest window: 1, else 0. No
     clean window, or a field that never drew, is demand rendering unproven: 0."""
-    seen, row = viz(obs, "p_idle_flatness", "context", "idle")
+    seen, row = graded(obs, "p_idle_flatness", "context", "idle")
     if row is not None:
         return row
-    gone = no_field("p_idle_flatness", seen)  # type: ignore[arg-type]
-    if gone is not None:
-        return gone
     if seen.context.draws <= 0:  # type: ignore[union-attr]
         return result("p_idle_flatness", 0.0, "0: demand rendering unproven (the field "
                       "never drew)")  # fmt: skip

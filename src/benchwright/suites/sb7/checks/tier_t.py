@@ -11,8 +11,7 @@ from typing import Any
 from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, g, is_int, result
 from benchwright.suites.sb7.browser.record import BROWSER
-from benchwright.suites.sb7.checks._common import missing_fixture, sync_dead, vacuous
-from benchwright.suites.sb7.checks._viz import no_field, truth_scene, viz, vs7
+from benchwright.suites.sb7.checks._viz import graded, truth_scene, vs7
 from benchwright.suites.sb7.observations import Observations
 from benchwright.suites.sb7.viz import scene
 from benchwright.suites.sb7.viz.view import BACKGROUND, ContextFacts, VizView
@@ -32,12 +31,9 @@ def t_context_real(obs: Observations, _s) -> CheckResult:
     """0.25 a WebGL context on canvas#viz3d + 0.15 created {antialias: false, alpha: false}
     + 0.20 backing store = CSS size x DPR + 0.15 at least one default-framebuffer draw +
     0.25 a blind grid with ≥ 3 non-background samples in ≥ 2 distinct colours."""
-    seen, row = viz(obs, "t_context_real", "context")
-    if row is not None:
+    seen, row = graded(obs, "t_context_real", "context")
+    if row is not None:  # a div, an image, an unused canvas: no part can be earned
         return row
-    gone = no_field("t_context_real", seen)  # type: ignore[arg-type]
-    if gone is not None:  # a div, an image, an unused canvas: no part can be earned
-        return gone
     c: ContextFacts = seen.context  # type: ignore[assignment,union-attr]
     parts = {
         "context": (0.25, True),
@@ -77,9 +73,7 @@ def _covered(samples: Sequence[tuple[int, int, int]]) -> bool:
 def t_layout_basis(obs: Observations, _s) -> CheckResult:
     """1/3 per exact cell of vs7dbg.layout() against the fixture's basis (d0, D0 = 96, R0
     the fullest day at load)."""
-    if obs.truth is None:
-        return missing_fixture("t_layout_basis")
-    seen, row = viz(obs, "t_layout_basis", "vs7dbg")
+    seen, row = graded(obs, "t_layout_basis", "vs7dbg", truth=True, field=False)
     if row is not None:
         return row
     found, row = vs7("t_layout_basis", seen, "layout")  # type: ignore[arg-type]
@@ -98,11 +92,7 @@ def t_layout_basis(obs: Observations, _s) -> CheckResult:
 def t_scene_binding(obs: Observations, _s) -> CheckResult:
     """All 7 moments of vs7dbg.sceneDigest() within max(0.5, 1e-4·|expected|) of the
     recomputation: 1; otherwise 0.5 x the matching fraction. A dead sync is vacuous."""
-    if obs.truth is None:
-        return missing_fixture("t_scene_binding")
-    if sync_dead(obs):
-        return vacuous("t_scene_binding")
-    seen, row = viz(obs, "t_scene_binding", "vs7dbg")
+    seen, row = graded(obs, "t_scene_binding", "vs7dbg", truth=True, dead=True, field=False)
     if row is not None:
         return row
     _found, row = vs7("t_scene_binding", seen, "sceneDigest")  # type: ignore[arg-type]
@@ -134,12 +124,9 @@ def _within(value: object, expected: float) -> bool:
 def t_draw_budget(obs: Observations, _s) -> CheckResult:
     """Over the 40-move drag (first move -> pointerup + one frame): at least one draw and
     default-framebuffer draws ≤ 8·max(frames, 1) and ≤ 8·(40 + 8): 1; over: 0.25; none: 0."""
-    seen, row = viz(obs, "t_draw_budget", "context", "drag")
+    seen, row = graded(obs, "t_draw_budget", "context", "drag")
     if row is not None:
         return row
-    gone = no_field("t_draw_budget", seen)  # type: ignore[arg-type]
-    if gone is not None:
-        return gone
     drag = seen.drag  # type: ignore[union-attr]
     if drag is None:
         return result("t_draw_budget", 0.0, "0: the canvas could not be dragged")

@@ -13,8 +13,7 @@ from typing import Any
 from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.sb7.browser.record import BROWSER
-from benchwright.suites.sb7.checks._common import missing_fixture
-from benchwright.suites.sb7.checks._viz import agrees, no_field, pixels_agree, screen, viz
+from benchwright.suites.sb7.checks._viz import agrees, graded, pixels_agree, screen
 from benchwright.suites.sb7.checks.tier_t import digest_off
 from benchwright.suites.sb7.observations import Observations
 from benchwright.suites.sb7.viz import camera as C
@@ -79,14 +78,9 @@ def t_camera_math(obs: Observations, _s) -> CheckResult:
     """1/7 each: defaults, drag law, wheel law (no page scroll), pitch clamp at 85,
     distance clamp at 340, double-click reset with the velocity zeroed, and the image at
     a set pose agreeing with the printed projection in pixels."""
-    if obs.truth is None:
-        return missing_fixture("t_camera_math")
-    seen, row = viz(obs, "t_camera_math", "context", "camera", "picks")
+    seen, row = graded(obs, "t_camera_math", "context", "camera", "picks", truth=True)
     if row is not None:
         return row
-    gone = no_field("t_camera_math", seen)  # type: ignore[arg-type]
-    if gone is not None:
-        return gone
     run = seen.camera  # type: ignore[union-attr]
     if run is None:
         return result("t_camera_math", 0.0, "0: camera math never exercised (no draggable "
@@ -113,9 +107,8 @@ def t_vs7dbg_truth(obs: Observations, _s) -> CheckResult:
     """0.3 camera-vs-pixels (defaults at load, and the image at a set pose as projected) +
     0.3 digest-vs-recompute + 0.2 frames()-vs-wrapper (over the drag and at rest) + 0.2
     pick/pickPixel/analytic agreement. vs7dbg absent: the app's 0 (the root of 12)."""
-    if obs.truth is None:
-        return missing_fixture("t_vs7dbg_truth")
-    seen, row = viz(obs, "t_vs7dbg_truth", "context", "vs7dbg", "picks")
+    seen, row = graded(obs, "t_vs7dbg_truth", "context", "vs7dbg", "picks", truth=True,
+                       field=False)  # fmt: skip
     if row is not None:
         return row
     if seen.vs7dbg is None:  # type: ignore[union-attr]

@@ -6,8 +6,7 @@ from __future__ import annotations
 from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.sb7.browser.record import BROWSER
-from benchwright.suites.sb7.checks._common import missing_fixture, sync_dead, vacuous
-from benchwright.suites.sb7.checks._viz import no_field, screen, viz
+from benchwright.suites.sb7.checks._viz import graded, screen
 from benchwright.suites.sb7.observations import Observations
 from benchwright.suites.sb7.viz.aim import front
 
@@ -16,16 +15,10 @@ from benchwright.suites.sb7.viz.aim import front
 def t_click_semantics(obs: Observations, _s) -> CheckResult:
     """1/3 each: the click toggled the clicked record in, the same click toggled it out,
     a background click emptied the brush. Never exercised: 0; a dead sync is vacuous."""
-    if obs.truth is None:
-        return missing_fixture("t_click_semantics")
-    if sync_dead(obs):
-        return vacuous("t_click_semantics")
-    seen, row = viz(obs, "t_click_semantics", "context", "picks", "clicks")
+    seen, row = graded(obs, "t_click_semantics", "context", "picks", "clicks", truth=True,
+                       dead=True)  # fmt: skip
     if row is not None:
         return row
-    gone = no_field("t_click_semantics", seen)  # type: ignore[arg-type]
-    if gone is not None:
-        return gone
     clicks = seen.clicks  # type: ignore[union-attr]
     if clicks is None or not seen.picks:  # type: ignore[union-attr]
         return result("t_click_semantics", 0.0, "0: click semantics never exercised (no "

@@ -7,8 +7,7 @@ from __future__ import annotations
 from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.sb7.browser.record import BROWSER
-from benchwright.suites.sb7.checks._common import missing_fixture, sync_dead, vacuous
-from benchwright.suites.sb7.checks._viz import agrees, no_field, screen, viz, vs7
+from benchwright.suites.sb7.checks._viz import agrees, graded, screen, vs7
 from benchwright.suites.sb7.observations import Observations
 from benchwright.suites.sb7.viz.aim import KINDS, kinds
 from benchwright.suites.sb7.viz.view import PickRun, VizView
@@ -17,15 +16,13 @@ REFRESH_DRAWS = 4
 """At most 4 offscreen draws per pick refresh."""
 
 
-def _run(obs: Observations, check_id: str) -> tuple[VizView | None, PickRun | None,
-                                                      CheckResult | None]:  # fmt: skip
-    """(the view, its picks at the graded pose, None), or the row that says why none."""
-    seen, row = viz(obs, check_id, "context", "picks")
+def _run(obs: Observations, check_id: str, **gates: bool) -> tuple[
+        VizView | None, PickRun | None, CheckResult | None]:  # fmt: skip
+    """(the view, its picks at the graded pose, None), or the row that says why none
+    (``gates``: `graded`'s ``truth`` and ``dead``)."""
+    seen, row = graded(obs, check_id, "context", "picks", **gates)
     if row is not None:
         return None, None, row
-    gone = no_field(check_id, seen)  # type: ignore[arg-type]
-    if gone is not None:
-        return None, None, gone
     _value, gone = vs7(check_id, seen, "layout")  # type: ignore[arg-type]
     if seen.vs7dbg is None:  # type: ignore[union-attr]
         return None, None, gone
@@ -40,11 +37,7 @@ def t_pick_buffer(obs: Observations, _s) -> CheckResult:
     """0.6 x the fraction of points where pick(), pickPixel() and the analytic nearest
     column agree + 0.4 x the share of the four occlusion constructions with a passing
     point. A dead sync is vacuous."""
-    if obs.truth is None:
-        return missing_fixture("t_pick_buffer")
-    if sync_dead(obs):
-        return vacuous("t_pick_buffer")
-    seen, run, row = _run(obs, "t_pick_buffer")
+    seen, run, row = _run(obs, "t_pick_buffer", truth=True, dead=True)
     if row is not None:
         return row
     at = screen(obs, seen, run)  # type: ignore[arg-type]
