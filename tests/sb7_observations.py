@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from sb7_browser_canned import record as browser_record
+
 from benchwright.model import CheckResult
 from benchwright.probes.http import HttpObservation, JsonRead, parse_wire_json
 from benchwright.services.app import BootObservation
@@ -502,7 +504,8 @@ def perfect() -> Observations:
     phases = {"tree": tree(), "smoke": SmokeObs(True, True, True), "boot": boot,
               "sync1": sync1(), "reads": reads(), "matrix": matrix(), "resync": resync(),
               "partition": partition(), "workflow": workflow(), "final": final(),
-              "stream": stream(), "vendor": vendor()}  # fmt: skip
+              "stream": stream(), "vendor": vendor(),
+              "browser": browser_record(truth(), len(app_state()))}  # fmt: skip
     return Observations(seed=SEED, truth=truth(), phases=phases)
 
 
@@ -528,5 +531,5 @@ def dead_server() -> Observations:
     phases["boot"] = BootObs(crashed, booted(0.8), B4Window(True, 5.0, None, False, True, False))
     why = "the app never became healthy (ledgerd crashed at boot)"
     down = {p: why for p in ("smoke", "sync1", "reads", "matrix", "resync", "partition",
-                             "workflow", "final", "stream")}  # fmt: skip
+                             "workflow", "final", "stream", "browser")}  # fmt: skip
     return Observations(seed=SEED, truth=truth(), phases=phases, app_down=down)

@@ -1,6 +1,7 @@
 """The sb-7 check table as a whole: every id the scorer wants has a row, a correct app's
-evidence earns 1.0 on all 50 implemented rows, and the browser rows are staged
-UNAVAILABLE naming issue 29."""
+evidence earns 1.0 on every implemented row (part one's 51 and the browser rows issue 29
+has given an instrument), and the browser rows still staged are UNAVAILABLE naming issue
+29."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def test_the_table_and_the_staged_rows_are_exactly_the_scorers_ids() -> None:
     assert sorted(r.check_id for r in rows) == sorted(wanted)
     part_one = {c for t in PART_ONE for c in config["tiers"][t]["checks"]}
     assert len(part_one) == 51
-    assert set(build_table().ids) == part_one - {"b_money_rendered"}
+    assert part_one <= set(build_table().ids)
 
 
 def test_a_correct_app_scores_one_on_every_implemented_row() -> None:
@@ -40,7 +41,6 @@ def test_a_correct_app_scores_one_on_every_implemented_row() -> None:
 
 def test_browser_rows_are_unavailable_and_name_issue_29() -> None:
     rows = {r.check_id: r for r in judge(perfect())}
-    assert "b_money_rendered" in staged()
     for check in staged():
         assert rows[check].status is Status.UNAVAILABLE
         assert "issue 29" in rows[check].detail

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
-
 from benchwright.model import CheckResult
 from benchwright.scoring import ladder_score
 from benchwright.suites.kit.browser.rows import errors_of, missing, quote, shots, view
+from benchwright.suites.kit.browser.state_rows import empty_row, error_row, read_at_once
 from benchwright.suites.kit.checks import app_check, g, result, unavailable
 from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations
@@ -111,34 +109,7 @@ def _error_ladder(check_id: str, obs: Observations) -> CheckResult:
     seen, refused = view(obs, check_id, "error")
     if refused:
         return refused
-    return _read_at_once(_error_rung(check_id, seen), seen.no_page)
-
-
-def _read_at_once(row: CheckResult, no_page: str | None) -> CheckResult:
-    """``row``, its detail naming what ``/`` answered when it was no page: the rung was
-    read from what the browser showed at once, with no waits (``kit/browser/nav.py``)."""
-    if no_page is None:
-        return row
-    return replace(row, detail=f"{row.detail} [{no_page}: read at once]")
-
-
-def _error_rung(check_id: str, seen: Any) -> CheckResult:
-    ev = {"screenshots": shots(seen), "retry_recovered": seen.retry_recovered,
-          "shown_after_s": seen.shown_after_s, "retry_s": seen.retry_s}  # fmt: skip
-    if not seen.error_visible:
-        return result(check_id, 0.0, f"0: no visible error state with the API blocked "
-                      f"({seen.body_text_length} chars of page text)", **ev)  # fmt: skip
-    if seen.actionable_text is None:
-        return result(check_id, 0.3, f"0.3: a generic error without actionable phrasing: "
-                      f"{quote(seen.error_text or '')}", **ev)  # fmt: skip
-    if seen.retry_recovered is False:
-        return result(check_id, 0.6, f"0.6: actionable {quote(seen.actionable_text)}, but the "
-                      f"exercised retry did not recover (gave up after {seen.retry_s} s)",
-                      **ev)  # fmt: skip
-    retry = {True: f"retry recovered in {seen.retry_s} s",
-             None: "no retry control exercised"}[seen.retry_recovered]  # fmt: skip
-    return result(check_id, 1.0, f"1: visible actionable error {quote(seen.actionable_text)} "
-                  f"({retry}; shown after {seen.shown_after_s} s)", **ev)  # fmt: skip
+    return read_at_once(error_row(check_id, seen), seen.no_page)
 
 
 @app_check("j_error_state", needs=("browser",))
@@ -162,22 +133,7 @@ def j_empty_state(obs: Observations, s: CheckSettings) -> CheckResult:
     empty, refused = view(obs, "j_empty_state", "empty")
     if refused:
         return refused
-    return _read_at_once(_empty_rung(empty), empty.no_page)
-
-
-def _empty_rung(empty: Any) -> CheckResult:
-    ev = {"screenshots": shots(empty)}
-    if empty.rows > 0:
-        return result("j_empty_state", 0.0, f"0: {empty.rows} rows rendered on an empty "
-                      "database (phantom data)", **ev)  # fmt: skip
-    if empty.empty_text:
-        cta = "a sync CTA is visible" if empty.cta_visible else "no sync CTA"
-        return result("j_empty_state", 1.0, f"1: no rows and empty-state text "
-                      f"{quote(empty.empty_text)} ({cta}; CTA not exercised)", **ev)  # fmt: skip
-    if empty.body_text_length > 0:
-        return result("j_empty_state", 0.3, "0.3: content but no empty-state text (no payments/"
-                      "nothing/empty/no records...)", **ev)  # fmt: skip
-    return result("j_empty_state", 0.0, "0: a blank page on an empty database", **ev)
+    return read_at_once(empty_row("j_empty_state", empty), empty.no_page)
 
 
 @app_check("console_clean", needs=("browser",))
