@@ -18,11 +18,13 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from sb7_browser_canned import record as browser_record
+from sb7_flows_views import FLOWS
 
 from benchwright.model import CheckResult
 from benchwright.probes.http import HttpObservation, JsonRead, parse_wire_json
 from benchwright.services.app import BootObservation
 from benchwright.services.meridian_v3 import build_fixture_v3
+from benchwright.suites.sb7.browser.record import BROWSER, Sb7BrowserRecord
 from benchwright.suites.sb7.checks import CheckSettings, build_table
 from benchwright.suites.sb7.grader import truth as recorded_truth
 from benchwright.suites.sb7.observations import (
@@ -504,9 +506,17 @@ def perfect() -> Observations:
     phases = {"tree": tree(), "smoke": SmokeObs(True, True, True), "boot": boot,
               "sync1": sync1(), "reads": reads(), "matrix": matrix(), "resync": resync(),
               "partition": partition(), "workflow": workflow(), "final": final(),
-              "stream": stream(), "vendor": vendor(),
-              "browser": browser_record(truth(), len(app_state()))}  # fmt: skip
+              "stream": stream(), "vendor": vendor(), BROWSER: browser()}  # fmt: skip
     return Observations(seed=SEED, truth=truth(), phases=phases)
+
+
+def browser() -> Sb7BrowserRecord:
+    """The browser phase of a correct console: every scenario's view (the load, error and
+    empty ones of `sb7_browser_canned`, and each module's: `sb7_flows_views`,
+    `sb7_viz_canned`)."""
+    from sb7_viz_canned import viz_view  # it reads this module's run: imported on use
+
+    return browser_record(truth(), len(app_state()), **FLOWS, viz=viz_view())
 
 
 def row(obs: Observations, check_id: str) -> CheckResult:
@@ -531,5 +541,5 @@ def dead_server() -> Observations:
     phases["boot"] = BootObs(crashed, booted(0.8), B4Window(True, 5.0, None, False, True, False))
     why = "the app never became healthy (ledgerd crashed at boot)"
     down = {p: why for p in ("smoke", "sync1", "reads", "matrix", "resync", "partition",
-                             "workflow", "final", "stream", "browser")}  # fmt: skip
+                             "workflow", "final", "stream", BROWSER)}  # fmt: skip
     return Observations(seed=SEED, truth=truth(), phases=phases, app_down=down)

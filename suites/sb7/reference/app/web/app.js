@@ -1,44 +1,94 @@
-// The console's behaviour: summary, sync, the payments table, notes, notifications, drafts.
-// Every number and date comes from the API; money is formatted by its currency's exponent.
+// The console's behaviour: summary, sync, the payments table (server-driven paging, sorting
+// and filters), optimistic notes, the notifications feed, the drafts workflow, and the
+// table's half of the brush (viz.js owns the brush set; we ask it to toggle and follow its
+// answers). Every figure comes from the API as it is: money stays integer minor units and
+// is written by its currency's exponent; dates are instants written in the user's locale.
 "use strict";
 (function () {
   const EXPONENT = { EUR: 2, USD: 2, JPY: 0, KWD: 3 };
+  const PAGE = 50;
+  const POLL_MS = 2000;          // the feed's poll: well inside the spec's 5 s
+  const RETRY_MS = 3000;         // empty/error states look again on their own
+  const REQUEST_MS = 8000;       // no request of ours waits for ever
   const $ = (sel) => document.querySelector(sel);
-  const view = { limit: 50, offset: 0, status: "", currency: "", sort: "created_at", total: 0 };
+  const view = { offset: 0, status: "", currency: "", sort: "created_at", total: 0 };
+  const brushed = new Set();
+  let tableRequest = 0;          // only the newest table load may paint
   let selectedDraft = null;
+  let draftsLoaded = false;
+  const sentSeen = new Set();
+
+  // ---- formatting -------------------------------------------------------------------------
+
+  /** Integer minor units as an exact decimal string ("129900", 2 → "1299.00"); no float. */
+  function decimal(minor, exp) {
+    const negative = minor < 0;
+    const digits = String(Math.abs(minor)).padStart(exp + 1, "0");
+    const whole = exp ? digits.slice(0, -exp) : digits;
+    const body = exp ? `${whole}.${digits.slice(-exp)}` : whole;
+    return negative ? `-${body}` : body;
+  }
 
   function money(minor, currency) {
     const exp = EXPONENT[currency] ?? 2;
-    const major = minor / 10 ** exp;
+    const text = decimal(minor, exp);
     try {
       return new Intl.NumberFormat(undefined, {
         style: "currency", currency, minimumFractionDigits: exp, maximumFractionDigits: exp,
-      }).format(major);
+      }).format(text); // a string keeps every digit (Intl.NumberFormat v3)
     } catch (err) {
-      return `${currency} ${major.toFixed(exp)}`;
+      return `${currency} ${text}`;
     }
   }
 
-  function when(iso) {
-    if (!iso) return "";
-    return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" })
-      .format(new Date(iso));
+  /** The typed amount as a positive integer of minor units (the API's own unit, §5), or null:
+   * digits only, so no float ever stands between the field and the draft. */
+  function parseMinor(text) {
+    const clean = String(text).replace(/[\s,_']/g, "");
+    const minor = /^\d+$/.test(clean) ? Number(clean) : NaN;
+    return Number.isSafeInteger(minor) && minor > 0 ? minor : null;
   }
 
-  function notice(text) {
-    const box = $("#notice");
-    box.textContent = text;
-    box.hidden = !text;
+  const DATE_FORMAT = new Intl.DateTimeFormat(undefined, {
+    day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit",
+  });
+
+  function when(iso) {
+    const instant = iso ? new Date(iso) : null;
+    return instant && !Number.isNaN(instant.getTime()) ? DATE_FORMAT.format(instant) : "";
+  }
+
+  function count(n) {
+    return new Intl.NumberFormat().format(n);
+  }
+
+  // ---- plumbing ---------------------------------------------------------------------------
+
+  /** A failed API call: the HTTP status (0 when the server could not be reached) and the
+   * envelope's code, with a message a person can act on. */
+  class ApiError extends Error {
+    constructor(message, status, code) {
+      super(message);
+      this.status = status;
+      this.code = code;
+    }
   }
 
   async function api(path, options = {}) {
-    const response = await fetch(path, options);
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), REQUEST_MS);
+    let response;
+    try {
+      response = await fetch(path, { ...options, signal: abort.signal });
+    } catch (err) {
+      throw new ApiError("the console cannot reach ledgerd", 0, "unreachable");
+    } finally {
+      clearTimeout(timer);
+    }
     const body = await response.json().catch(() => ({}));
     if (!response.ok) {
-      const error = new Error((body.error && body.error.message) || `HTTP ${response.status}`);
-      error.status = response.status;
-      error.code = body.error && body.error.code;
-      throw error;
+      const error = body.error || {};
+      throw new ApiError(error.message || `HTTP ${response.status}`, response.status, error.code);
     }
     return body;
   }
@@ -50,115 +100,137 @@
     return node;
   }
 
+  /** The non-blocking notice line (role="status"); "" hides it. */
+  function notice(text, tone = "error") {
+    const box = $("#notice");
+    box.textContent = text;
+    box.dataset.tone = tone;
+    box.hidden = !text;
+  }
+
+  /** Run ``task`` (a promise-returning function) and keep any failure out of the console:
+   * every caller has already shown what went wrong on the page. */
+  function quietly(task) {
+    return () => { task().catch(() => {}); };
+  }
+
+  // ---- summary and sync -------------------------------------------------------------------
+
   async function loadSummary() {
     const summary = await api("/api/summary");
     const box = $("#summary");
-    box.replaceChildren();
-    for (const row of summary.by_currency) {
-      box.append(el("div", { class: "cur-total", "data-currency": row.currency },
-        `${row.currency}: ${row.count} payments, ${money(row.total_minor, row.currency)}`));
-    }
-    for (const row of summary.reversals) {
-      box.append(el("div", { class: "rev-total", "data-currency": row.currency },
-        `${row.currency} reversals: ${row.count}, ${money(row.total_minor, row.currency)}`));
-    }
+    const tile = (cls, row, title) => {
+      const node = el("div", { class: cls, "data-currency": row.currency });
+      node.append(
+        el("span", { class: "code" }, title),
+        el("span", { class: "money" }, money(row.total_minor, row.currency)),
+        el("span", { class: "count" }, `${count(row.count)} ${cls === "cur-total" ? "payments" : "reversals"}`),
+      );
+      return node;
+    };
+    box.replaceChildren(
+      ...summary.by_currency.map((row) => tile("cur-total", row, row.currency)),
+      ...summary.reversals.map((row) => tile("rev-total", row, `${row.currency} reversals`)),
+    );
     $("#last-sync").textContent = summary.last_sync ? `Last sync ${when(summary.last_sync)}` : "Never synced";
-    return summary;
+  }
+
+  async function syncNow() {
+    const button = $("#sync-now");
+    button.dataset.state = "syncing";
+    button.setAttribute("aria-busy", "true");
+    button.disabled = true;
+    try {
+      await api("/api/sync", { method: "POST" });
+      notice("");
+    } catch (err) {
+      const why = err.code === "vendor_unavailable" ? "Meridian is not answering" : err.message;
+      notice(`Sync failed: ${why}. Your local data is still shown; try again in a moment.`);
+    } finally {
+      button.dataset.state = "idle";
+      button.removeAttribute("aria-busy");
+      button.disabled = false;
+      document.dispatchEvent(new CustomEvent("vs7:synced"));
+      await refresh();
+    }
+  }
+
+  // ---- the payments table -----------------------------------------------------------------
+
+  function query(offset, limit) {
+    const q = new URLSearchParams({ limit, offset, sort: view.sort });
+    if (view.status) q.set("status", view.status);
+    if (view.currency) q.set("currency", view.currency);
+    return `/api/payments?${q}`;
+  }
+
+  /** Show one of the table's states: loading, empty, error or ready (DECISIONS.md D3). */
+  function tableState(state, text = "", action = null) {
+    const box = $("#table-state");
+    box.dataset.state = state;
+    box.querySelector(".state-text").textContent = text;
+    const button = box.querySelector(".state-action");
+    button.hidden = !action;
+    if (action) {
+      button.textContent = action.label;
+      button.onclick = action.run;
+    }
   }
 
   async function loadTable() {
-    const state = $("#table-state");
-    const query = new URLSearchParams({ limit: view.limit, offset: view.offset, sort: view.sort });
-    if (view.status) query.set("status", view.status);
-    if (view.currency) query.set("currency", view.currency);
+    const mine = ++tableRequest;
     try {
-      const page = await api(`/api/payments?${query}`);
+      const page = await api(query(view.offset, PAGE));
+      if (mine !== tableRequest) return;
+      if (page.data.length === 0 && page.total > 0 && view.offset > 0) {
+        view.offset = Math.floor((page.total - 1) / PAGE) * PAGE; // the data shrank under us
+        return loadTable();
+      }
       view.total = page.total;
       renderRows(page.data);
       const first = page.total ? view.offset + 1 : 0;
-      const last = Math.min(view.offset + page.data.length, page.total);
-      $("#showing").textContent = `showing ${first}–${last} of ${page.total}`;
+      const last = view.offset + page.data.length;
+      $("#showing").textContent = `showing ${count(first)}–${count(last)} of ${count(page.total)}`;
       $("#prev").disabled = view.offset === 0;
-      $("#next").disabled = view.offset + view.limit >= page.total;
-      if (page.total === 0) {
-        state.dataset.state = "empty";
-        state.textContent = view.status || view.currency
-          ? "No payments match these filters."
-          : "No payments yet. The first sync with Meridian is running; press Sync now to retry.";
-      } else {
-        state.dataset.state = "ready";
-        state.textContent = "";
-      }
+      $("#next").disabled = last >= page.total;
+      if (page.total > 0) tableState("ready");
+      else if (view.status || view.currency) tableState("empty", "No payments match these filters.");
+      else tableState("empty", "No payments yet: the first sync with Meridian is in progress and rows appear here as soon as it finishes.",
+        { label: "Sync now", run: quietly(syncNow) });
     } catch (err) {
-      state.dataset.state = "error";
-      state.textContent = `Payments could not load (${err.message}). Check that ledgerd is running, then retry.`;
+      if (mine !== tableRequest) return;
+      tableState("error", `Payments could not load: ${err.message}. Check that ledgerd is running, then try again.`,
+        { label: "Try again", run: quietly(refresh) });
     }
   }
 
   function renderRows(rows) {
-    const body = $("#rows");
-    body.replaceChildren();
-    for (const p of rows) {
-      const tr = el("tr", { "data-id": p.id, "data-brushed": "false" });
-      tr.append(el("td", {}, when(p.created_at)));
-      tr.append(el("td", { class: "amount" }, money(p.amount_minor, p.currency)));
-      const status = el("td");
+    $("#rows").replaceChildren(...rows.map((p) => {
+      const tr = el("tr", { "data-id": p.id, "data-brushed": String(brushed.has(p.id)) });
+      const status = el("td", { class: "status" });
       status.append(el("span", { class: `badge ${p.status}` }, p.status));
-      tr.append(status);
-      tr.append(el("td", {}, `${p.counterparty_name} (${p.country})`));
-      const note = el("td", { class: "note" }, p.note);
-      note.addEventListener("click", () => editNote(tr, note));
-      tr.append(note);
-      body.append(tr);
-    }
+      tr.append(
+        el("td", { class: "date" }, when(p.created_at)),
+        el("td", { class: "amount" }, money(p.amount_minor, p.currency)),
+        status,
+        el("td", { class: "counterparty" }, `${p.counterparty_name} · ${p.country}`),
+        el("td", { class: "note", tabindex: "0" }, p.note || ""),
+      );
+      return tr;
+    }));
   }
 
-  function editNote(tr, cell) {
-    if (cell.querySelector("input")) return;
-    const before = cell.textContent;
-    const input = el("input", { value: before, maxlength: "280" });
-    cell.replaceChildren(input);
-    input.focus();
-    input.addEventListener("keydown", async (event) => {
-      if (event.key === "Escape") cell.textContent = before;
-      if (event.key !== "Enter") return;
-      const note = input.value;
-      cell.textContent = note;
-      tr.dataset.state = "saving";
-      try {
-        await api(`/api/payments/${encodeURIComponent(tr.dataset.id)}/note`, {
-          method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ note }),
-        });
-        tr.dataset.state = "saved";
-      } catch (err) {
-        cell.textContent = before;
-        tr.dataset.state = "error";
-        notice(`The note was not saved: ${err.message}`);
-      }
-    });
-  }
-
-  function setupDropdown(id, onChange) {
-    const root = $(id);
-    const toggle = root.querySelector(".dropdown-toggle");
-    const menu = root.querySelector(".dropdown-menu");
-    const label = toggle.textContent;
-    for (const value of ["", ...root.dataset.options.split(" ")]) {
-      const item = el("li", { role: "option", "data-value": value }, value || label);
-      item.addEventListener("click", () => {
-        root.dataset.value = value;
-        toggle.textContent = value || label;
-        menu.hidden = true;
-        onChange(value);
-      });
-      menu.append(item);
-    }
-    toggle.addEventListener("click", () => { menu.hidden = !menu.hidden; });
+  function onRowClick(event) {
+    const tr = event.target.closest("tr[data-id]");
+    if (!tr) return;
+    const note = event.target.closest("td.note");
+    if (note) editNote(tr, note);
+    else document.dispatchEvent(new CustomEvent("vs7:brush-toggle", { detail: { id: tr.dataset.id } }));
   }
 
   function setupSort() {
     for (const th of document.querySelectorAll("th[data-sort]")) {
-      th.addEventListener("click", () => {
+      const toggle = () => {
         const key = th.dataset.sort;
         const ascending = view.sort !== key;
         view.sort = ascending ? key : `-${key}`;
@@ -166,116 +238,338 @@
         th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
         view.offset = 0;
         loadTable();
-      });
+      };
+      th.addEventListener("click", toggle);
+      th.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") toggle(); });
     }
   }
 
-  async function syncNow() {
-    const button = $("#sync-now");
-    button.dataset.state = "syncing";
-    button.disabled = true;
-    try {
-      await api("/api/sync", { method: "POST" });
-      notice("");
-    } catch (err) {
-      notice(`Sync failed: ${err.message}. Local data is still shown; try again shortly.`);
-    } finally {
-      button.dataset.state = "idle";
-      button.disabled = false;
-      refresh();
+  function page(delta) {
+    view.offset = Math.max(0, view.offset + delta * PAGE);
+    loadTable();
+  }
+
+  // ---- the brush, the table's half ----------------------------------------------------------
+
+  /** Does payment ``a`` come before ``b`` under the current sort? The server's order: the
+   * key (created_at as an instant, or amount_minor), then id, both reversed for descending. */
+  function before(a, b) {
+    const descending = view.sort.startsWith("-");
+    const key = (p) => (view.sort.endsWith("created_at") ? Date.parse(p.created_at) : p.amount_minor);
+    const [ka, kb] = [key(a), key(b)];
+    const less = ka !== kb ? ka < kb : a.id < b.id;
+    const same = ka === kb && a.id === b.id;
+    return !same && (descending ? !less : less);
+  }
+
+  /** The page offset holding payment ``id`` under the current filters and sort, or null when
+   * the filters hide it: a binary search over the server's own order, one row per probe. */
+  async function offsetOf(id) {
+    const target = await api(`/api/payments/${encodeURIComponent(id)}`);
+    if ((view.status && target.status !== view.status) || (view.currency && target.currency !== view.currency)) return null;
+    let lo = 0;
+    let hi = (await api(query(0, 1))).total;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      const [row] = (await api(query(mid, 1))).data;
+      if (row && before(row, target)) lo = mid + 1;
+      else hi = mid;
+    }
+    return Math.floor(lo / PAGE) * PAGE;
+  }
+
+  async function showRecord(id) {
+    const offset = await offsetOf(id);
+    if (offset === null) return;
+    view.offset = offset;
+    await loadTable();
+    const row = document.querySelector(`#rows tr[data-id="${CSS.escape(id)}"]`);
+    if (row) row.scrollIntoView({ block: "center" });
+  }
+
+  function onBrush(event) {
+    const { ids = [], toggled = null, source = "" } = event.detail || {};
+    brushed.clear();
+    for (const id of ids) brushed.add(id);
+    $("#brush-count").textContent = String(brushed.size);
+    for (const tr of document.querySelectorAll("#rows tr[data-id]")) {
+      tr.dataset.brushed = String(brushed.has(tr.dataset.id));
+    }
+    if (source === "field" && toggled) {
+      showRecord(toggled).catch((err) => notice(`Could not show that payment: ${err.message}.`));
     }
   }
+
+  // ---- notes, optimistically --------------------------------------------------------------
+
+  function editNote(tr, cell) {
+    if (cell.querySelector("input")) return;
+    const before = cell.textContent;
+    const input = el("input", { maxlength: "280", "aria-label": "Note" });
+    input.value = before;
+    cell.replaceChildren(input);
+    input.focus();
+    input.select();
+    let done = false;
+    const finish = (text) => { done = true; cell.textContent = text; };
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") finish(before);
+      if (event.key !== "Enter") return;
+      event.preventDefault();
+      const note = input.value.trim();
+      if (!note || note === before) return finish(before);
+      finish(note); // painted now, before the network answers
+      saveNote(tr, cell, note, before);
+    });
+    input.addEventListener("blur", () => { if (!done) finish(before); });
+  }
+
+  async function saveNote(tr, cell, note, before) {
+    tr.dataset.state = "saving";
+    try {
+      const saved = await api(`/api/payments/${encodeURIComponent(tr.dataset.id)}/note`, {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ note }),
+      });
+      cell.textContent = saved.note;
+      tr.dataset.state = "saved";
+    } catch (err) {
+      cell.textContent = before;
+      tr.dataset.state = "error";
+      const why = err.code === "conflict" ? "someone changed this payment at the same time" : err.message;
+      notice(`The note was not saved (${why}); the previous note is back. Try again.`);
+    }
+  }
+
+  // ---- filters: our own dropdowns ---------------------------------------------------------
+
+  /** Build the dropdown in ``root`` (options from data-options; data-label, when present,
+   * names the "off" choice); ``data-value`` always holds the current choice. */
+  function dropdown(root, onChange) {
+    const off = root.dataset.label;
+    const values = [...(off ? [""] : []), ...root.dataset.options.split(" ")];
+    const toggle = el("button", { type: "button", class: "dropdown-toggle", "aria-haspopup": "listbox", "aria-expanded": "false" });
+    const menu = el("ul", { class: "dropdown-menu", role: "listbox" });
+    menu.hidden = true;
+    const open = (yes) => { menu.hidden = !yes; toggle.setAttribute("aria-expanded", String(yes)); };
+    const show = () => {
+      toggle.textContent = root.dataset.value || off;
+      for (const item of menu.children) item.setAttribute("aria-selected", String(item.dataset.value === root.dataset.value));
+    };
+    for (const value of values) {
+      const item = el("li", { role: "option", "data-value": value }, value || off);
+      item.addEventListener("click", () => {
+        open(false);
+        if (root.dataset.value === value) return;
+        root.dataset.value = value;
+        show();
+        onChange(value);
+      });
+      menu.append(item);
+    }
+    toggle.addEventListener("click", () => open(menu.hidden));
+    document.addEventListener("click", (event) => { if (!root.contains(event.target)) open(false); });
+    root.addEventListener("keydown", (event) => { if (event.key === "Escape") open(false); });
+    root.replaceChildren(toggle, menu);
+    show();
+  }
+
+  // ---- notifications ----------------------------------------------------------------------
+
+  let polling = false;
 
   async function pollNotifications() {
+    if (polling) return;
+    polling = true;
     const list = $("#notifications");
+    const badge = $("#feed-status");
     try {
-      const page = await api("/api/notifications?limit=20");
-      list.dataset.state = "live";
+      const page = await api("/api/notifications?limit=30");
       list.replaceChildren(...page.data.map((n) => {
         const item = el("li", { "data-event-seq": String(n.event_seq), "data-kind": n.kind });
-        item.append(el("strong", {}, n.kind), document.createTextNode(` ${n.message} `), el("time", {}, when(n.at)));
+        item.append(el("span", { class: "kind" }, n.kind.replace(".", " ").toUpperCase()),
+          el("span", { class: "message" }, n.message), el("time", {}, when(n.at)));
         return item;
       }));
+      list.dataset.state = "live";
+      badge.dataset.state = "live";
+      badge.textContent = "Live";
     } catch (err) {
       list.dataset.state = "degraded";
+      badge.dataset.state = "degraded";
+      badge.textContent = "Degraded";
+    } finally {
+      polling = false;
     }
+  }
+
+  // ---- drafts -----------------------------------------------------------------------------
+
+  const ACTIONS = {
+    submit: { button: "#submit-btn", from: "draft", to: "submitted" },
+    approve: { button: "#approve-btn", from: "submitted", to: "approved" },
+    reject: { button: "#reject-btn", from: "submitted", to: "rejected" },
+  };
+
+  function token() {
+    return $("#role-token").value.trim();
   }
 
   function bearer() {
-    return { Authorization: `Bearer ${$("#role-token").value.trim()}`, "Content-Type": "application/json" };
+    return { Authorization: `Bearer ${token()}`, "Content-Type": "application/json" };
+  }
+
+  function authMessage(err, doing) {
+    if (err.code === "approval_forbidden") return `You submitted this draft, so another checker must ${doing} it (four eyes).`;
+    if (err.code === "forbidden") return `Your role may not ${doing} drafts.`;
+    if (err.code === "unauthorized") return "That access token is not recognised. Check it and try again.";
+    return `Could not ${doing} the draft: ${err.message}.`;
+  }
+
+  /** Enable each action only when the selected draft's state allows it (D2: rejected is final). */
+  function syncButtons() {
+    const row = selectedDraft && document.querySelector(`#draft-list li[data-draft-id="${CSS.escape(selectedDraft)}"]`);
+    for (const action of Object.values(ACTIONS)) {
+      $(action.button).disabled = !row || row.dataset.pending === "true" || row.dataset.state !== action.from;
+    }
+  }
+
+  function draftRow(d) {
+    const item = el("li", { "data-draft-id": d.id, "data-state": d.state, "data-selected": String(d.id === selectedDraft) });
+    item.append(
+      el("strong", { class: "money" }, money(d.amount_minor, d.currency)),
+      el("span", { class: "who" }, `${d.counterparty.name} · ${d.counterparty.country}`),
+      el("span", { class: "state" }, d.state),
+    );
+    if (d.state === "sent" && d.payment_id) {
+      const show = el("button", { type: "button", class: "show" }, "Show payment");
+      show.addEventListener("click", (event) => {
+        event.stopPropagation();
+        showRecord(d.payment_id).catch((err) => notice(`Could not show that payment: ${err.message}.`));
+      });
+      item.append(show);
+    }
+    item.addEventListener("click", () => {
+      selectedDraft = d.id;
+      for (const other of document.querySelectorAll("#draft-list li")) other.dataset.selected = String(other === item);
+      syncButtons();
+    });
+    return item;
   }
 
   async function loadDrafts() {
-    if (!$("#role-token").value.trim()) return;
+    if (!token()) {
+      draftsLoaded = false;
+      $("#draft-list").replaceChildren();
+      syncButtons();
+      return;
+    }
     try {
       const drafts = await api("/api/drafts", { headers: bearer() });
-      const list = $("#draft-list");
-      list.replaceChildren(...drafts.data.map((d) => {
-        const item = el("li", { "data-draft-id": d.id, "data-state": d.state, "data-selected": String(d.id === selectedDraft) },
-          `${money(d.amount_minor, d.currency)} to ${d.counterparty.name}: ${d.state}`);
-        item.addEventListener("click", () => { selectedDraft = d.id; loadDrafts(); });
-        return item;
-      }));
-      const chosen = drafts.data.find((d) => d.id === selectedDraft);
-      $("#submit-btn").disabled = !chosen || chosen.state !== "draft";
-      $("#approve-btn").disabled = !chosen || chosen.state !== "submitted";
-      $("#reject-btn").disabled = !chosen || chosen.state !== "submitted";
+      draftsLoaded = true;
+      $("#draft-list").replaceChildren(...drafts.data.map(draftRow));
+      syncButtons();
+      const newlySent = drafts.data.filter((d) => d.state === "sent" && !sentSeen.has(d.id));
+      for (const d of drafts.data) if (d.state === "sent") sentSeen.add(d.id);
+      if (newlySent.length) refresh();
     } catch (err) {
-      notice(`Drafts: ${err.message}`);
+      draftsLoaded = false;
+      notice(authMessage(err, "list"));
     }
   }
 
-  async function draftAction(action) {
+  /** Paint the action's state at once (data-pending while it is on the wire), then confirm it
+   * from the server, or put the old state back and say why. */
+  async function draftAction(name) {
+    const action = ACTIONS[name];
+    const row = document.querySelector(`#draft-list li[data-draft-id="${CSS.escape(selectedDraft)}"]`);
+    if (!row) return;
+    row.dataset.state = action.to;
+    row.dataset.pending = "true";
+    row.querySelector(".state").textContent = action.to;
+    syncButtons();
     try {
-      await api(`/api/drafts/${encodeURIComponent(selectedDraft)}/${action}`, { method: "POST", headers: bearer() });
+      await api(`/api/drafts/${encodeURIComponent(selectedDraft)}/${name}`, { method: "POST", headers: bearer() });
       notice("");
     } catch (err) {
-      notice(`Could not ${action} the draft: ${err.message}`);
+      notice(authMessage(err, name));
     }
-    loadDrafts();
+    await loadDrafts();
   }
 
   async function createDraft(event) {
     event.preventDefault();
     const form = new FormData(event.target);
+    const currency = $("#draft-currency").dataset.value;
+    const amount = parseMinor(form.get("amount_minor"));
+    if (amount === null) {
+      notice(`Enter the amount as a whole number of ${currency} minor units, e.g. 129900.`);
+      return;
+    }
     const payload = {
-      amount_minor: Number.parseInt(form.get("amount_minor"), 10),
-      currency: String(form.get("currency")).toUpperCase(),
-      counterparty: { name: form.get("name"), country: String(form.get("country")).toUpperCase() },
-      note: form.get("note") || "",
+      amount_minor: amount,
+      currency,
+      counterparty: { name: String(form.get("name")).trim(), country: String(form.get("country")).trim().toUpperCase() },
+      note: String(form.get("note") || ""),
     };
     try {
       const draft = await api("/api/drafts", { method: "POST", headers: bearer(), body: JSON.stringify(payload) });
       selectedDraft = draft.id;
       notice("");
+      event.target.reset();
+      previewAmount();
     } catch (err) {
-      notice(`The draft was not created: ${err.message}`);
+      const fields = err.code === "bad_request" ? " Check the amount, the counterparty and a two-letter country." : "";
+      notice(err.status === 400 ? `The draft was not created.${fields}` : authMessage(err, "create"));
     }
-    loadDrafts();
+    await loadDrafts();
   }
+
+  /** Show what the typed minor units mean in the chosen currency, as the table will. */
+  function previewAmount() {
+    const currency = $("#draft-currency").dataset.value;
+    const minor = parseMinor($('#draft-form [name="amount_minor"]').value);
+    $("#draft-amount-preview").textContent = minor === null
+      ? "Cents for EUR and USD, yen for JPY, fils for KWD"
+      : `= ${money(minor, currency)}`;
+  }
+
+  // ---- wiring -----------------------------------------------------------------------------
 
   async function refresh() {
-    try {
-      await loadSummary();
-    } catch (err) {
-      notice(`The console cannot reach ledgerd (${err.message}). Check that it is running, then refresh.`);
+    const [summary] = await Promise.allSettled([loadSummary(), loadTable()]);
+    if (summary.status === "rejected") {
+      notice(`The console cannot load the summary (${summary.reason.message}). Check that ledgerd is running, then refresh.`);
+    } else if ($("#notice").textContent.startsWith("The console cannot")) {
+      notice("");
     }
-    await loadTable();
   }
 
-  setupDropdown("#status-filter", (value) => { view.status = value; view.offset = 0; loadTable(); });
-  setupDropdown("#currency-filter", (value) => { view.currency = value; view.offset = 0; loadTable(); });
+  let typing = 0;
+  dropdown($("#status-filter"), (value) => { view.status = value; view.offset = 0; loadTable(); });
+  dropdown($("#currency-filter"), (value) => { view.currency = value; view.offset = 0; loadTable(); });
+  dropdown($("#draft-currency"), previewAmount);
+  $('#draft-form [name="amount_minor"]').addEventListener("input", previewAmount);
   setupSort();
-  $("#prev").addEventListener("click", () => { view.offset = Math.max(0, view.offset - view.limit); loadTable(); });
-  $("#next").addEventListener("click", () => { view.offset += view.limit; loadTable(); });
-  $("#sync-now").addEventListener("click", syncNow);
-  $("#draft-form").addEventListener("submit", createDraft);
-  $("#role-token").addEventListener("change", loadDrafts);
-  $("#submit-btn").addEventListener("click", () => draftAction("submit"));
-  $("#approve-btn").addEventListener("click", () => draftAction("approve"));
-  $("#reject-btn").addEventListener("click", () => draftAction("reject"));
-  refresh();
+  $("#rows").addEventListener("click", onRowClick);
+  $("#rows").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && event.target.matches("td.note")) editNote(event.target.closest("tr"), event.target);
+  });
+  $("#prev").addEventListener("click", () => page(-1));
+  $("#next").addEventListener("click", () => page(1));
+  $("#sync-now").addEventListener("click", quietly(syncNow));
+  $("#draft-form").addEventListener("submit", (event) => { createDraft(event).catch(() => {}); });
+  $("#role-token").addEventListener("input", () => {
+    clearTimeout(typing);
+    typing = setTimeout(quietly(loadDrafts), 250);
+  });
+  for (const name of Object.keys(ACTIONS)) $(ACTIONS[name].button).addEventListener("click", quietly(() => draftAction(name)));
+  document.addEventListener("vs7:brush", onBrush);
+
+  refresh().catch(() => {});
   pollNotifications();
-  setInterval(pollNotifications, 3000);
-  setInterval(() => { if ($("#table-state").dataset.state !== "ready") refresh(); }, 3000);
+  setInterval(pollNotifications, POLL_MS);
+  setInterval(() => {
+    if ($("#table-state").dataset.state !== "ready") refresh().catch(() => {});
+  }, RETRY_MS);
+  setInterval(() => { if (draftsLoaded) loadDrafts(); }, RETRY_MS);
 })();

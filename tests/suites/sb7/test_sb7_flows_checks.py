@@ -1,0 +1,168 @@
+"""The journey rows (j_sync_journey, j_workflow_journey, j_workflow_reject,
+j_notifications_feed) and e_optimistic_paint on hand-made flow views: a journey that
+completes earns 1.0, each missing part costs exactly what §12 prices it at, and a probe
+that could not measure is UNAVAILABLE, never an app zero."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from sb7_flows_views import FEED, FLOWS, PAINT, REJECT, SYNC, WORKFLOW
+from sb7_observations import perfect, row
+
+from benchwright.model import Status
+from benchwright.suites.sb7.browser.record import Sb7BrowserRecord
+from benchwright.suites.sb7.observations import Observations
+
+ROWS = {"sync": "j_sync_journey", "workflow": "j_workflow_journey",
+        "reject": "j_workflow_reject", "feed": "j_notifications_feed",
+        "paint": "e_optimistic_paint"}  # fmt: skip
+
+
+def _obs(**views: object) -> Observations:
+    record = Sb7BrowserRecord(unavailable=None, scenarios={**FLOWS, **views})
+    return perfect().with_phase("browser", record)
+
+
+@pytest.mark.parametrize("name", sorted(ROWS))
+def test_a_completed_journey_earns_one(name: str) -> None:
+    found = row(_obs(), ROWS[name])
+    assert (found.status, found.score) == (Status.PASS, 1.0), found.detail
+
+
+@pytest.mark.parametrize(
+    ("changes", "score", "named"),
+    [
+        ({"button_found": False, "clicked": False}, 0.0, "sync button never found"),
+        ({"in_flight_ms": None}, 0.75, "in flight"),
+        ({"in_flight_ms": 1500.0}, 0.75, "in flight"),
+        ({"notice": "Sync failed: vendor down"}, 0.75, "completed"),
+        ({"api_sync_status": 502}, 0.75, "completed"),
+        ({"rerendered": False}, 0.75, "refreshed"),
+        ({"rerendered": False, "hash_after": "b"}, 1.0, ""),
+        ({"in_flight_ms": None, "completed": False, "refetched": False}, 0.25, "completed"),
+    ],
+)
+def test_the_sync_journey_costs_a_quarter_per_missing_part(
+    changes: dict, score: float, named: str
+) -> None:
+    found = row(_obs(sync=replace(SYNC, **changes)), "j_sync_journey")
+    assert found.score == score
+    assert named in found.detail
+
+
+@pytest.mark.parametrize(
+    ("changes", "score", "named"),
+    [
+        (
+            {
+                "approved": False,
+                "list_ok": False,
+                "notification_seen": False,
+                "payment_in_table": False,
+            },
+            3 / 7,
+            "approved",
+        ),
+        ({"payment_in_table": False}, 6 / 7, "payment_in_table"),
+        ({"notification_seen": False, "notified": ("draft.submitted",)}, 6 / 7, "notification"),
+        ({"list_ok": False}, 6 / 7, "list_ok"),
+        ({"token_accepted": False}, 0.0, "gate closed"),
+        ({"draft_id": None}, 0.0, "no draft was created"),
+        ({"surface": ("#role-token", "#draft-form")}, 0.0, "absent required surface"),
+    ],
+)
+def test_the_approval_journey_is_gate_times_steps_over_seven(
+    changes: dict, score: float, named: str
+) -> None:
+    found = row(_obs(workflow=replace(WORKFLOW, **changes)), "j_workflow_journey")
+    assert found.score == pytest.approx(score, abs=1e-6)
+    assert named in found.detail
+
+
+@pytest.mark.parametrize(
+    ("changes", "score"),
+    [
+        ({"notification_seen": False}, 2 / 3),
+        ({"list_state": "submitted"}, 2 / 3),
+        ({"reached_rejected": False, "list_state": "submitted"}, 1 / 3),
+        (
+            {
+                "clicked": False,
+                "reached_rejected": False,
+                "list_state": None,
+                "notification_seen": False,
+            },
+            0.0,
+        ),
+    ],
+)
+def test_the_rejection_costs_a_third_per_missing_part(changes: dict, score: float) -> None:
+    found = row(_obs(reject=replace(REJECT, **changes)), "j_workflow_reject")
+    assert found.score == pytest.approx(score, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("changes", "score", "named"),
+    [
+        ({"degraded_seen": False, "degraded_after_s": None}, 0.75, "degraded"),
+        ({"recovered_s": 7.5}, 0.75, "within 5 s"),
+        ({"live_after": False, "recovered_s": None}, 0.5, "never live again"),
+        ({"reloaded": True}, 0.75, "no reload"),
+        ({"feed_found": False}, 0.0, "no #notifications"),
+    ],
+)
+def test_the_feed_costs_a_quarter_per_missing_part(changes: dict, score: float, named: str) -> None:
+    found = row(_obs(feed=replace(FEED, **changes)), "j_notifications_feed")
+    assert found.score == score
+    assert named in found.detail
+
+
+@pytest.mark.parametrize(
+    ("changes", "score"),
+    [
+        ({"paint_ms": 180.0}, 0.5 + 0.25 * 0.6 + 0.25),
+        ({"paint_ms": 500.0}, 0.5 + 0.25 * 0.3 + 0.25),
+        ({"paint_ms": 900.0}, 0.75),
+        ({"preexisting": True}, 0.75),
+        ({"saved": False, "saved_state": "error"}, 0.75),
+        ({"painted_while_held": False}, 0.0),
+        ({"held_pending": False, "painted_while_held": False}, 0.0),
+        ({"editor_opened": False, "painted_while_held": False}, 0.0),
+        ({"cell_found": False, "editor_opened": False, "painted_while_held": False}, 0.0),
+    ],
+)
+def test_optimistic_paint_prices_the_gate_latency_and_save(changes: dict, score: float) -> None:
+    found = row(_obs(paint=replace(PAINT, **changes)), "e_optimistic_paint")
+    assert found.score == pytest.approx(score, abs=1e-6)
+
+
+def test_a_network_bound_cell_says_it_waited() -> None:
+    found = row(_obs(paint=replace(PAINT, painted_while_held=False)), "e_optimistic_paint")
+    assert "waited for the network" in found.detail
+
+
+@pytest.mark.parametrize("name", sorted(ROWS))
+def test_a_failed_scenario_is_unavailable_not_a_zero(name: str) -> None:
+    scenarios = {k: v for k, v in FLOWS.items() if k != name}
+    record = Sb7BrowserRecord(unavailable=None, scenarios=scenarios,
+                              scenario_errors={name: "TimeoutError: boom"})  # fmt: skip
+    found = row(perfect().with_phase("browser", record), ROWS[name])
+    assert found.status is Status.UNAVAILABLE
+    assert "boom" in found.detail
+
+
+@pytest.mark.parametrize("name", sorted(ROWS))
+def test_no_browser_is_unavailable(name: str) -> None:
+    record = Sb7BrowserRecord(unavailable="Chromium is missing")
+    found = row(perfect().with_phase("browser", record), ROWS[name])
+    assert found.status is Status.UNAVAILABLE
+
+
+@pytest.mark.parametrize("name", sorted(ROWS))
+def test_no_page_at_root_is_the_apps_zero(name: str) -> None:
+    record = Sb7BrowserRecord(unavailable=None, scenarios={},
+                              no_page={name: "`/` answered 404 application/json"})  # fmt: skip
+    found = row(perfect().with_phase("browser", record), ROWS[name])
+    assert (found.status, found.score) == (Status.FAIL, 0.0)
