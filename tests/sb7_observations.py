@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from sb7_browser_canned import record as browser_record
 from sb7_flows_views import FLOWS
 
 from benchwright.model import CheckResult
@@ -510,9 +511,12 @@ def perfect() -> Observations:
 
 
 def browser() -> Sb7BrowserRecord:
-    """The browser phase of a correct console: every scenario's view, each module's
-    canned ones (`sb7_flows_views`)."""
-    return Sb7BrowserRecord(unavailable=None, scenarios={**FLOWS})
+    """The browser phase of a correct console: every scenario's view (the load, error and
+    empty ones of `sb7_browser_canned`, and each module's: `sb7_flows_views`,
+    `sb7_viz_canned`)."""
+    from sb7_viz_canned import viz_view  # it reads this module's run: imported on use
+
+    return browser_record(truth(), len(app_state()), **FLOWS, viz=viz_view())
 
 
 def row(obs: Observations, check_id: str) -> CheckResult:

@@ -61,6 +61,7 @@ def test_a_dead_ledgerd_stops_the_app_phases_but_not_the_vendors(dead: Any) -> N
         "workflow",
         "final",
         "stream",
+        "browser",
     }
     assert dead.boot_failure is not None and "no ledger" in dead.boot_failure.headline
     obs = dead.observations

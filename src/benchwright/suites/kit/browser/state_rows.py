@@ -1,6 +1,6 @@
-"""The rows of a console's state scenarios, whatever the suite: the error state's ladder
-(the ``error`` scenario's `kit.browser.states.ErrorView`), and the detail of a rung read
-at once from a ``/`` that was no page."""
+"""The rows of a console's state scenarios, whatever the suite: the error and empty
+states' ladders (the ``error`` and ``empty`` scenarios' views, `kit.browser.states`), and
+the detail of a rung read at once from a ``/`` that was no page."""
 
 from __future__ import annotations
 
@@ -39,3 +39,24 @@ def error_row(check_id: str, seen: Any) -> CheckResult:
              None: "no retry control exercised"}[seen.retry_recovered]  # fmt: skip
     return result(check_id, 1.0, f"1: visible actionable error {quote(seen.actionable_text)} "
                   f"({retry}; shown after {seen.shown_after_s} s)", **ev)  # fmt: skip
+
+
+def empty_row(check_id: str, empty: Any, accepted: str | None = None, **ev: Any) -> CheckResult:
+    """A never-synced database: zero rows plus empty-state text 1.0; content without it
+    0.3; blank 0; any rendered row 0 (phantom data). ``accepted``: a pre-sync state the
+    page showed that its suite accepts instead of the text (sb-7's documented D3), as the
+    detail names it; it earns as the text does."""
+    ev = {"screenshots": shots(empty), **ev}
+    if empty.rows > 0:
+        return result(check_id, 0.0, f"0: {empty.rows} rows rendered on an empty database "
+                      "(phantom data)", **ev)  # fmt: skip
+    if empty.empty_text:
+        cta = "a sync CTA is visible" if empty.cta_visible else "no sync CTA"
+        return result(check_id, 1.0, f"1: no rows and empty-state text "
+                      f"{quote(empty.empty_text)} ({cta}; CTA not exercised)", **ev)  # fmt: skip
+    if accepted is not None:
+        return result(check_id, 1.0, f"1: no rows; {accepted}", **ev)
+    if empty.body_text_length > 0:
+        return result(check_id, 0.3, "0.3: content but no empty-state text (no payments/"
+                      "nothing/empty/no records...)", **ev)  # fmt: skip
+    return result(check_id, 0.0, "0: a blank page on an empty database", **ev)

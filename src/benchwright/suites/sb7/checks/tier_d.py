@@ -120,7 +120,7 @@ ALTERNATIVE = re.compile(r"\b(rather than|instead of)\b[^.;:]*")
 """The alternative a decision turns down ("... rather than blocking"): not its stance."""
 
 
-def _stance(corner: str, text: str) -> str | None:
+def decided(corner: str, text: str) -> str | None:
     """What the section decides, inferred from its wording (None: not inferable): the
     stance named first, once the alternatives it turns down are set aside."""
     low = ALTERNATIVE.sub(" ", text.lower())
@@ -179,7 +179,7 @@ def d_decisions_doc(obs: Observations, _s) -> CheckResult:
         if seen[corner] is None:
             notes.append(f"{corner} documented, unmeasured this run")
             continue
-        stance = _stance(corner, said)
+        stance = decided(corner, said)
         scores[corner] = 0.5 if stance is None else float(stance == seen[corner])
         notes.append(f"{corner} says {stance or 'nothing inferable'}, run saw {seen[corner]}")
     if not scores:

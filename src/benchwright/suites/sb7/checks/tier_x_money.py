@@ -21,7 +21,7 @@ from benchwright.suites.sb7.checks._common import (
     vendor_part,
     vendor_state,
 )
-from benchwright.suites.sb7.observations import FINAL, READS, SYNC1, Observations
+from benchwright.suites.sb7.observations import FINAL, READS, SYNC1, Json, Observations
 
 
 @app_check("x_m2_pair_conservation")
@@ -86,18 +86,28 @@ def x_m4_no_cross_currency(obs: Observations, _s) -> CheckResult:
         summaries["after sync #1"] = body(reads.summary)
     scanned, offenders = 0, []
     for name, found in summaries.items():
-        totals = [t for _c, t in blocks(found, "by_currency").values() if is_int(t)]
-        if found is None or not totals:
+        fields = cross_sums(found)
+        if fields is None:
             continue
         scanned += 1
-        cross = sum(totals)
-        offenders += [f"{name}.{k} = {v}" for k, v in found.items() if is_int(v) and v == cross]
+        offenders += [f"{name}.{field}" for field in fields]
     if not scanned:
         return result("x_m4_no_cross_currency", 0.0, "0: no summary with totals to scan")
     score = 0.0 if offenders else 1.0
     tail = f": {', '.join(offenders)} is the cross-currency sum" if offenders else ""
     return result("x_m4_no_cross_currency", score, f"{g(score)}: {scanned} summaries "
                   f"scanned{tail}")  # fmt: skip
+
+
+def cross_sums(summary: Json | None) -> list[str] | None:
+    """The top-level integer fields of ``summary`` equal to the sum of its by_currency
+    totals (``"key = value"``); None when it has no totals to add (nothing to scan).
+    Also read by ``b_money_rendered``, whose cliff is the same finding."""
+    totals = [t for _c, t in blocks(summary, "by_currency").values() if is_int(t)]
+    if summary is None or not totals:
+        return None
+    cross = sum(totals)
+    return [f"{k} = {v}" for k, v in summary.items() if is_int(v) and v == cross]
 
 
 def final_rows(obs: Observations) -> dict[str, list[tuple[Any, Any]]]:

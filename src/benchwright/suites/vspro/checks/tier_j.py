@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from benchwright.model import CheckResult
 from benchwright.scoring import ladder_score
 from benchwright.suites.kit.browser.rows import errors_of, missing, quote, shots, view
-from benchwright.suites.kit.browser.state_rows import error_row, read_at_once
+from benchwright.suites.kit.browser.state_rows import empty_row, error_row, read_at_once
 from benchwright.suites.kit.checks import app_check, g, result, unavailable
 from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations
@@ -135,22 +133,7 @@ def j_empty_state(obs: Observations, s: CheckSettings) -> CheckResult:
     empty, refused = view(obs, "j_empty_state", "empty")
     if refused:
         return refused
-    return read_at_once(_empty_rung(empty), empty.no_page)
-
-
-def _empty_rung(empty: Any) -> CheckResult:
-    ev = {"screenshots": shots(empty)}
-    if empty.rows > 0:
-        return result("j_empty_state", 0.0, f"0: {empty.rows} rows rendered on an empty "
-                      "database (phantom data)", **ev)  # fmt: skip
-    if empty.empty_text:
-        cta = "a sync CTA is visible" if empty.cta_visible else "no sync CTA"
-        return result("j_empty_state", 1.0, f"1: no rows and empty-state text "
-                      f"{quote(empty.empty_text)} ({cta}; CTA not exercised)", **ev)  # fmt: skip
-    if empty.body_text_length > 0:
-        return result("j_empty_state", 0.3, "0.3: content but no empty-state text (no payments/"
-                      "nothing/empty/no records...)", **ev)  # fmt: skip
-    return result("j_empty_state", 0.0, "0: a blank page on an empty database", **ev)
+    return read_at_once(empty_row("j_empty_state", empty), empty.no_page)
 
 
 @app_check("console_clean", needs=("browser",))
