@@ -420,8 +420,9 @@ def test_a_draft_action_paints_its_state_while_the_write_is_held(console: Consol
     page.click("#submit-btn")
     _wait_held(page, held)
     item = page.locator(f'#draft-list li[data-draft-id="{draft}"]')
-    assert item.get_attribute("data-state") == "submitted"
-    assert item.get_attribute("data-pending") == "true"
+    assert item.locator(".state").inner_text() == "submitted"  # painted at once
+    assert item.get_attribute("data-pending") == "submitted"
+    assert item.get_attribute("data-state") == "draft"  # the server's word, not yet changed
     assert page.is_disabled("#submit-btn")
     held[0].continue_()
     _state(page, draft, "submitted")
