@@ -514,9 +514,12 @@ def perfect() -> Observations:
 
 
 def browser() -> Sb7BrowserRecord:
-    """The browser phase of a correct console: every scenario's view, each module's
-    canned ones (`sb7_browser_canned`, `sb7_flows_views`)."""
-    return browser_record(truth(), len(app_state()), **FLOWS)
+    """The browser phase of a correct console: every scenario's view (the load, error and
+    empty ones of `sb7_browser_canned`, and each module's: `sb7_flows_views`,
+    `sb7_viz_canned`)."""
+    from sb7_viz_canned import viz_view  # it reads this module's run: imported on use
+
+    return browser_record(truth(), len(app_state()), **FLOWS, viz=viz_view())
 
 
 def row(obs: Observations, check_id: str) -> CheckResult:

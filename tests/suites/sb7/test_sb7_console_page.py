@@ -24,6 +24,7 @@ from benchwright.services.meridian_v3 import MeridianV3Mock, V3Timing
 pytestmark = pytest.mark.slow
 
 SEED = 11
+WEB = Path(__file__).resolve().parents[3] / "suites" / "sb7" / "reference" / "app" / "web"
 TIMING = V3Timing(retry_after_secs=1.0, create_hold_secs=1.0)
 EXPONENT = {"EUR": 2, "USD": 2, "JPY": 0, "KWD": 3}
 BADGES = {"settled": "rgb(5, 150, 105)", "pending": "rgb(217, 119, 6)",
@@ -109,32 +110,103 @@ def _readout_total(page: Any) -> int:
     return int(match.group(1).replace(",", ""))
 
 
-def test_first_load_shows_the_servers_rows_in_money_dates_and_badges(console: Console) -> None:
-    page = console.open()
-    page.wait_for_selector("#rows tr", timeout=WAIT_MS)
-    first = console.api("/api/payments?limit=50")
+def first_page_faults(page: Any, console: Console) -> list[str]:
+    """What the first page gets wrong against the API read at the same moment: rows out of
+    the server's order, money off by digits or exponent, ISO or unreadable dates, a status
+    badge off its frozen hex, a summary tile off its currency's total."""
+    first = console.api("/api/payments?limit=50")["data"]
     rows = _rows(page)
-    assert [r["id"] for r in rows] == [p["id"] for p in first["data"]]
-    for row, payment in zip(rows, first["data"], strict=True):
-        assert _exact_money(row["amount"], payment["amount_minor"], payment["currency"]), row
-        assert not ISO.search(row["date"]) and re.search(r"[A-Za-z]{3}", row["date"]), row
-        assert row["status"] == payment["status"]
-    assert _readout_total(page) == console.api("/api/health")["payments"]
+    faults = [] if [r["id"] for r in rows] == [p["id"] for p in first] else ["row order"]
+    for row, payment in zip(rows, first, strict=False):
+        if not _exact_money(row["amount"], payment["amount_minor"], payment["currency"]):
+            faults.append(f"money {payment['currency']}: {row['amount']}")
+        if ISO.search(row["date"]) or not re.search(r"[A-Za-z]{3}", row["date"]):
+            faults.append(f"date: {row['date']}")
     colours = page.eval_on_selector_all(
         "#rows .badge", "bs => bs.map(b => [b.innerText, getComputedStyle(b).backgroundColor])"
     )
-    assert {status: colour for status, colour in colours} == {s: BADGES[s] for s, _ in colours}
-    summary = page.eval_on_selector_all(
+    faults += [f"badge {s}: {c}" for s, c in colours if BADGES.get(s) != c]
+    tiles = page.eval_on_selector_all(
         "#summary .cur-total", "ts => ts.map(t => [t.dataset.currency, t.innerText])"
     )
-    expected = console.api("/api/summary")["by_currency"]
-    assert [c for c, _ in summary] == [row["currency"] for row in expected]
-    for (_, text), row in zip(summary, expected, strict=True):
-        money = text.split("\n")[1]
-        assert _exact_money(money, row["total_minor"], row["currency"]), text
+    for (currency, text), row in zip(
+        tiles, console.api("/api/summary")["by_currency"], strict=True
+    ):
+        if currency != row["currency"] or not _exact_money(
+            text.split("\n")[1], row["total_minor"], currency
+        ):
+            faults.append(f"summary {currency}: {text!r}")
+    return faults
+
+
+def test_first_load_shows_the_servers_rows_in_money_dates_and_badges(console: Console) -> None:
+    page = console.open()
+    page.wait_for_selector("#rows tr", timeout=WAIT_MS)
+    assert first_page_faults(page, console) == []
+    statuses = {r["status"] for r in _rows(page)}
+    amounts = " ".join(r["amount"] for r in _rows(page))
+    assert len(statuses) >= 3 and "¥" in amounts and "KWD" in amounts  # both traps shown
+    assert _readout_total(page) == console.api("/api/health")["payments"]
     assert page.inner_text("#last-sync").startswith("Last sync ")
     assert not ISO.search(page.inner_text("body"))
     assert page.problems == []
+    page.context.close()
+
+
+DEFECTS = {
+    "yen with cents": ("app.js", "JPY: 0", "JPY: 2", "money JPY"),
+    "kwd with fils cut to 2": ("app.js", "KWD: 3", "KWD: 2", "money KWD"),
+    "raw ISO dates": ("app.js", "DATE_FORMAT.format(instant)", "instant.toISOString()", "date"),
+    "the old amber for pending": (
+        "styles.css",
+        "--pending: #d97706",
+        "--pending: #f59e0b",
+        "badge",
+    ),
+}
+
+
+def _served_with(console: Console, defect: tuple[str, str, str], size: tuple[int, int]) -> Any:
+    """A page of the console whose ``file`` is the golden's own with ``good`` replaced by
+    ``bad`` (one seeded defect), its first rows shown."""
+    name, good, bad = defect
+    source = (WEB / name).read_text()
+    assert good in source, "the seeded defect no longer applies to the golden"
+    served = source.replace(good, bad)
+    kind = "text/css" if name.endswith(".css") else "text/javascript"
+    context = console.browser.new_context(viewport={"width": size[0], "height": size[1]})
+    context.route(f"**/{name}", lambda route: route.fulfill(body=served, content_type=kind))
+    page = context.new_page()
+    page.goto(console.url)
+    page.wait_for_selector("#rows tr", timeout=WAIT_MS)
+    return page
+
+
+@pytest.mark.parametrize("defect", DEFECTS, ids=list(DEFECTS))
+def test_a_defective_console_is_caught_by_the_same_reading(console: Console, defect: str) -> None:
+    """The golden's own file with one seeded defect, served in its place: the reading that
+    passes the golden names exactly that defect."""
+    *seeded, fault = DEFECTS[defect]
+    page = _served_with(console, tuple(seeded), (1280, 800))  # type: ignore[arg-type]
+    faults = first_page_faults(page, console)
+    assert faults and all(f.startswith(fault) or f.startswith("summary") for f in faults), faults
+    page.context.close()
+
+
+def test_a_note_that_waits_for_the_network_is_caught(console: Console) -> None:
+    late = ("app.js", "finish(note); // painted now", "finish(before); // painted later")
+    page = _served_with(console, late, (1280, 800))
+    seen, held = held_note(page, "typed while held")
+    assert not seen["painted"]
+    held[0].continue_()
+    page.context.close()
+
+
+def test_a_table_wider_than_a_phone_is_caught(console: Console) -> None:
+    wide = ("styles.css", ".table-wrap { overflow-x: auto; }", ".table-wrap { min-width: 640px; }")
+    page = _served_with(console, wide, (375, 812))
+    sizes = phone_layout(page)
+    assert sizes["scroll"] > sizes["inner"]
     page.context.close()
 
 
@@ -199,23 +271,30 @@ def _wait_held(page: Any, held: list[Any]) -> None:
     raise AssertionError("the request never left the page")
 
 
-def test_a_note_paints_before_the_server_answers_then_saves(console: Console) -> None:
-    page = console.open()
-    page.wait_for_selector("#rows tr", timeout=WAIT_MS)
+def held_note(page: Any, text: str) -> tuple[dict[str, Any], list[Any]]:
+    """Edit the fourth row's note with its write held on the wire: what the row shows while
+    held (painted?, data-state, id), and the held route (continue it to let the write go)."""
     held: list[Any] = []
     page.route("**/api/payments/*/note", lambda route: held.append(route))
     row = page.locator("#rows tr").nth(3)
-    payment_id = row.get_attribute("data-id")
+    row_id = row.get_attribute("data-id")
     row.locator("td.note").click()
     page.keyboard.press("Control+A")
-    page.keyboard.type("paid by wire 17")
+    page.keyboard.type(text)
     page.keyboard.press("Enter")
     _wait_held(page, held)
-    assert row.locator("td.note").inner_text().startswith("paid by wire 17")
-    assert row.get_attribute("data-state") == "saving"
+    painted = row.locator("td.note").inner_text().startswith(text)
+    return {"painted": painted, "state": row.get_attribute("data-state"), "id": row_id}, held
+
+
+def test_a_note_paints_before_the_server_answers_then_saves(console: Console) -> None:
+    page = console.open()
+    page.wait_for_selector("#rows tr", timeout=WAIT_MS)
+    seen, held = held_note(page, "paid by wire 17")
+    assert seen["painted"] and seen["state"] == "saving"
     held[0].continue_()
-    page.wait_for_selector(f'#rows tr[data-id="{payment_id}"][data-state="saved"]', timeout=WAIT_MS)
-    assert console.api(f"/api/payments/{payment_id}")["note"] == "paid by wire 17"
+    page.wait_for_selector(f'#rows tr[data-id="{seen["id"]}"][data-state="saved"]', timeout=WAIT_MS)
+    assert console.api(f"/api/payments/{seen['id']}")["note"] == "paid by wire 17"
     assert page.problems == []
     page.context.close()
 
@@ -341,8 +420,9 @@ def test_a_draft_action_paints_its_state_while_the_write_is_held(console: Consol
     page.click("#submit-btn")
     _wait_held(page, held)
     item = page.locator(f'#draft-list li[data-draft-id="{draft}"]')
-    assert item.get_attribute("data-state") == "submitted"
-    assert item.get_attribute("data-pending") == "true"
+    assert item.locator(".state").inner_text() == "submitted"  # painted at once
+    assert item.get_attribute("data-pending") == "submitted"
+    assert item.get_attribute("data-state") == "draft"  # the server's word, not yet changed
     assert page.is_disabled("#submit-btn")
     held[0].continue_()
     _state(page, draft, "submitted")
@@ -418,12 +498,17 @@ def test_a_row_click_toggles_the_brush_through_viz_a_note_click_not(console: Con
     page.context.close()
 
 
+def phone_layout(page: Any) -> dict[str, Any]:
+    """The document's scroll width against the viewport, and the canvas's and stage's boxes."""
+    return page.evaluate("""() => ({scroll: document.documentElement.scrollWidth,
+        inner: innerWidth, canvas: document.querySelector('#viz3d').getBoundingClientRect(),
+        stage: document.querySelector('#viz-stage').getBoundingClientRect()})""")
+
+
 def test_at_375_px_nothing_scrolls_sideways_and_the_canvas_is_full_width(console: Console) -> None:
     page = console.open(375, 812)
     page.wait_for_selector("#rows tr", timeout=WAIT_MS)
-    sizes = page.evaluate("""() => ({scroll: document.documentElement.scrollWidth,
-        inner: innerWidth, canvas: document.querySelector('#viz3d').getBoundingClientRect(),
-        stage: document.querySelector('#viz-stage').getBoundingClientRect()})""")
+    sizes = phone_layout(page)
     assert sizes["scroll"] <= sizes["inner"]
     assert sizes["canvas"]["width"] == sizes["stage"]["width"] and sizes["canvas"]["height"] >= 240
     assert page.locator("#rows tr").first.is_visible()

@@ -16,11 +16,9 @@ checks); a canvas that cannot be brought fully into view blocks the interaction 
 from __future__ import annotations
 
 import base64
-import json
 import math
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +27,7 @@ from benchwright.probes.browser import (
     ScenarioHost,
 )
 from benchwright.suites.kit.browser.nav import open_page
+from benchwright.suites.kit.browser.reads import WAIT_S, PageReads, Stop
 from benchwright.suites.vspro.browser import _viz_js as JS
 from benchwright.suites.vspro.browser import camera as C
 from benchwright.suites.vspro.browser._viz_types import (
@@ -54,78 +53,12 @@ if TYPE_CHECKING:
     from benchwright.suites.vspro.context import GradeContext
 
 ROWS = "tbody tr"
-WAIT_S = 10.0
-"""Bound on each page-side read; a read that runs into it loses its section."""
 MAX_PICKS, MAX_SPOTS, MAX_VSDBG_PICKS = 5, 6, 4
 SERVED_LIMIT = 50
 """The table's page size (facts C6): the served answer a picked table should show."""
 
 
 # -- the probes -------------------------------------------------------------------------------
-
-
-class _Lost(Exception):
-    """A page-side read ran into its bound: the section is lost to the probe."""
-
-
-class _Stop(Exception):
-    """Nothing to measure in this section (the app's doing): leave it, lose nothing."""
-
-
-class _Run:
-    """One scenario's page plus the sections it lost; reads are bounded and never judge."""
-
-    def __init__(self, sc: Scenario) -> None:
-        self.sc = sc
-        self.lost: dict[str, str] = {}
-
-    def js(self, expression: str, arg: Any = None, timeout_s: float = WAIT_S) -> Any:
-        """The first truthy value of ``expression(arg)``, JSON-decoded when it is a string."""
-        if self.lost:
-            raise _Lost("skipped: an earlier section hit its bound (the page may be hung)")
-        from playwright.sync_api import Error
-        from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-        try:
-            handle = self.sc.page.wait_for_function(
-                expression, arg=arg, timeout=timeout_s * 1000, polling=50
-            )
-        except PlaywrightTimeout:
-            raise _Lost(f"page-side read exceeded {timeout_s:g} s") from None
-        except Error as exc:
-            self.sc.session.ensure_alive("reading the 3D panel")
-            raise _Lost(f"page-side read failed: {str(exc).splitlines()[0]}") from exc
-        try:
-            value = handle.json_value()
-        finally:
-            handle.dispose()
-        return json.loads(value) if isinstance(value, str) else value
-
-    def poll(self, expression: str, arg: Any = None, timeout_s: float = 2.0) -> Any:
-        """Like `js`, but running out of time is an answer (None), not a lost section."""
-        try:
-            return self.js(expression, arg, timeout_s)
-        except _Lost:
-            if self.lost:
-                raise
-            return None
-
-    @contextmanager
-    def section(self, name: str) -> Iterator[None]:
-        from playwright.sync_api import Error
-
-        try:
-            yield
-        except _Stop:
-            pass
-        except _Lost as why:
-            self.lost.setdefault(name, str(why))
-        except Error as exc:  # input or screenshot failed; a dead browser raises instead
-            self.sc.session.ensure_alive(f"probing the 3D panel ({name})")
-            self.lost.setdefault(name, f"{name} failed: {str(exc).splitlines()[0]}")
-
-    def wait(self, ms: float) -> None:
-        self.sc.page.wait_for_timeout(ms)
 
 
 def observe_viz(session: ScenarioHost, ctx: GradeContext, shots: Path) -> VizObservation:
@@ -141,14 +74,14 @@ def observe_viz(session: ScenarioHost, ctx: GradeContext, shots: Path) -> VizObs
     parts: dict[str, Any] = {}
     with session.scenario("viz", Instrumentation(row_selector=ROWS), artifacts=shots) as sc:
         sc.context.add_init_script(script=JS.INIT)
-        run = _Run(sc)
+        run = PageReads(sc)
         _drive(run, sc, ctx.base_url, bars, parts)
     if parts["picks"] or parts["depth_pick"]:
         parts["served"] = _served(ctx, sorted({b.status for b in bars}))
     return VizObservation(scenario=sc.observation, lost=dict(run.lost), **parts)
 
 
-def _drive(run: _Run, sc: Scenario, base_url: str, bars: Sequence[C.Bar], parts: dict) -> None:
+def _drive(run: PageReads, sc: Scenario, base_url: str, bars: Sequence[C.Bar], parts: dict) -> None:
     parts.update(canvas=CanvasFacts(False), draw_calls=0, baseline=None, vsdbg=None, tooltip=None,
                  picks=(), depth_pick=None, camera=None, toggle=None, notice=None)  # fmt: skip
     if open_page(sc, base_url.rstrip("/") + "/") is None:
@@ -185,7 +118,9 @@ def _network_idle(sc: Scenario, timeout_s: float = 5.0) -> None:
         sc.session.ensure_alive("waiting for the page's requests to settle")
 
 
-def _interact(run: _Run, sc: Scenario, bars: Sequence[C.Bar], canvas: CanvasFacts, parts: dict):
+def _interact(
+    run: PageReads, sc: Scenario, bars: Sequence[C.Bar], canvas: CanvasFacts, parts: dict
+):
     """vsdbg at the default camera, then hover, clicks and the camera, aimed by `camera.py`."""
     w, h = canvas.css_width, canvas.css_height
     tops = [s for s in C.samples(bars, C.DEFAULT_CAMERA, w, h) if s.kind == "top"]
@@ -271,7 +206,7 @@ def _served(ctx: GradeContext, statuses: Sequence[str]) -> dict[str, ServedFilte
     return out
 
 
-def _camera(run: _Run, sc, origin, w: float, h: float) -> CameraProbe:
+def _camera(run: PageReads, sc, origin, w: float, h: float) -> CameraProbe:
     cx, cy = origin[0] + w / 2, origin[1] + h / 2
     mouse = sc.page.mouse
     mouse.move(cx, cy)
@@ -320,7 +255,7 @@ def _camera(run: _Run, sc, origin, w: float, h: float) -> CameraProbe:
     )  # fmt: skip
 
 
-def _toggle(run: _Run, sc) -> ToggleProbe:
+def _toggle(run: PageReads, sc) -> ToggleProbe:
     at = run.js(JS.TOGGLE_AT)
     if not at:
         return ToggleProbe(False, False, {}, None)
@@ -350,14 +285,14 @@ def observe_viz_fallback(
     notice, rows = None, 0
     with session.scenario("viz_fallback", instrument, artifacts=shots) as sc:
         sc.context.add_init_script(script=JS.INIT)
-        run = _Run(sc)
+        run = PageReads(sc)
         loaded = open_page(sc, ctx.base_url.rstrip("/") + "/") is not None
         if loaded:
             sc.wait_for_first_row(timeout_s=WAIT_S)
             run.poll(JS.FALLBACK_READY, timeout_s=5.0)
         with run.section("fallback"):
             if not loaded:
-                raise _Stop
+                raise Stop
             run.wait(300)  # let late console errors land
             read = run.js(JS.FALLBACK)
             notice = run.js(JS.NOTICE)

@@ -435,7 +435,7 @@
   function syncButtons() {
     const row = selectedDraft && document.querySelector(`#draft-list li[data-draft-id="${CSS.escape(selectedDraft)}"]`);
     for (const action of Object.values(ACTIONS)) {
-      $(action.button).disabled = !row || row.dataset.pending === "true" || row.dataset.state !== action.from;
+      $(action.button).disabled = !row || "pending" in row.dataset || row.dataset.state !== action.from;
     }
   }
 
@@ -493,15 +493,15 @@
     return Boolean(token());
   }
 
-  /** Paint the action's state at once (data-pending while it is on the wire), then confirm it
-   * from the server, or put the old state back and say why. */
+  /** Paint the state asked for at once (the badge, and data-pending naming it while the write
+   * is on the wire), then show what the server answered, or the old state and why not.
+   * data-state stays the server's word: it changes only when the drafts list says so. */
   async function draftAction(name) {
     if (!haveToken()) return;
     const action = ACTIONS[name];
     const row = document.querySelector(`#draft-list li[data-draft-id="${CSS.escape(selectedDraft)}"]`);
     if (!row) return;
-    row.dataset.state = action.to;
-    row.dataset.pending = "true";
+    row.dataset.pending = action.to;
     row.querySelector(".state").textContent = action.to;
     syncButtons();
     try {

@@ -202,39 +202,69 @@
   }
 
   // ---- WebGL ---------------------------------------------------------------------------
+  // One vertex shader for both GLSL versions: IN/OUT are its qualifiers. It mirrors each
+  // column so that its +x and +z sides face the eye, and passes both the visible colour
+  // (top, side = 0.55, dim = 0.30, rounded per channel as the spec prints) and the identity.
   const VERTEX = `
-    attribute vec4 a_pos;
-    attribute vec3 a_inst;
-    attribute vec4 a_colour;
-    attribute vec4 a_ident;
+    IN vec4 a_pos;
+    IN vec3 a_inst;
+    IN vec4 a_colour;
+    IN vec4 a_ident;
     uniform mat4 u_clip;
     uniform vec2 u_eye;
-    uniform float u_pick;
     uniform float u_dim;
-    varying vec4 v_colour;
+    OUT vec4 v_colour;
+    OUT vec4 v_ident;
     vec3 scaled(vec3 c, float by) { return floor(c * 255.0 * by + 0.5) / 255.0; }
     void main() {
       vec2 toward = step(a_inst.xy, u_eye) * 2.0 - 1.0;
       vec3 p = vec3(a_inst.x + a_pos.x * toward.x * 0.9, a_pos.y * a_inst.z, a_inst.y + a_pos.z * toward.y * 0.9);
       gl_Position = u_clip * vec4(p, 1.0);
       vec3 base = a_colour.a > 0.5 || u_dim < 0.5 ? a_colour.rgb : scaled(a_colour.rgb, 0.3);
-      vec3 face = a_pos.w > 0.5 ? scaled(base, 0.55) : base;
-      v_colour = u_pick > 0.5 ? vec4(a_ident.rgb, 1.0) : vec4(face, 1.0);
+      v_colour = vec4(a_pos.w > 0.5 ? scaled(base, 0.55) : base, 1.0);
+      v_ident = vec4(a_ident.rgb, 1.0);
     }`;
-  const FRAGMENT = `
-    #ifdef GL_FRAGMENT_PRECISION_HIGH
-    precision highp float;
-    #else
-    precision mediump float;
-    #endif
-    varying vec4 v_colour;
-    void main() { gl_FragColor = v_colour; }`;
+  const GLSL1 = {
+    vertex: `#define IN attribute\n#define OUT varying\n${VERTEX}`,
+    fragment: `precision highp float;
+      varying vec4 v_colour;
+      varying vec4 v_ident;
+      uniform float u_pick;
+      void main() { gl_FragColor = u_pick > 0.5 ? v_ident : v_colour; }`,
+  };
+  // WebGL2 draws the columns once per frame into two attachments at the same time (the
+  // visible colours and the identities, sharing one depth buffer): the identity attachment
+  // IS the pick buffer, refreshed by the frame's own draw, and a full-screen triangle copies
+  // the colours to the canvas texel for texel.
+  const GLSL3 = {
+    vertex: `#version 300 es\n#define IN in\n#define OUT out\n${VERTEX}`,
+    fragment: `#version 300 es
+      precision highp float;
+      in vec4 v_colour;
+      in vec4 v_ident;
+      layout(location = 0) out vec4 o_colour;
+      layout(location = 1) out vec4 o_ident;
+      void main() { o_colour = v_colour; o_ident = v_ident; }`,
+  };
+  const COPY = {
+    vertex: `#version 300 es
+      void main() {
+        gl_Position = vec4(gl_VertexID == 1 ? 3.0 : -1.0, gl_VertexID == 2 ? 3.0 : -1.0, 0.0, 1.0);
+      }`,
+    fragment: `#version 300 es
+      precision highp float;
+      uniform sampler2D u_colour;
+      out vec4 o_colour;
+      void main() { o_colour = texelFetch(u_colour, ivec2(gl_FragCoord.xy), 0); }`,
+  };
 
   let canvas = null;
   let labelLayer = null;
   let gl = null;
   let glx = null; // {drawInstanced, divisor, gl2}
   let prog = null;
+  let copyProg = null;
+  let sceneVao = null;
   let loc = null;
   let meshIndices = 0;
   let instanceBuffer = null;
@@ -270,11 +300,16 @@
     return gl1;
   }
 
-  function compile(type, source) {
-    const shader = gl.createShader(type);
-    gl.shaderSource(shader, source);
-    gl.compileShader(shader);
-    return shader;
+  function link(sources) {
+    const program = gl.createProgram();
+    for (const [type, source] of [[gl.VERTEX_SHADER, sources.vertex], [gl.FRAGMENT_SHADER, sources.fragment]]) {
+      const shader = gl.createShader(type);
+      gl.shaderSource(shader, source);
+      gl.compileShader(shader);
+      gl.attachShader(program, shader);
+    }
+    gl.linkProgram(program);
+    return gl.getProgramParameter(program, gl.LINK_STATUS) ? program : null;
   }
 
   /** A column of footprint 1 x 1 and height 1 standing on y = 0, as the three faces that
@@ -302,15 +337,17 @@
     if (!gl) return false;
     gl.disable(gl.DITHER);
     gl.enable(gl.DEPTH_TEST);
-    prog = gl.createProgram();
-    gl.attachShader(prog, compile(gl.VERTEX_SHADER, VERTEX));
-    gl.attachShader(prog, compile(gl.FRAGMENT_SHADER, FRAGMENT));
-    gl.linkProgram(prog);
-    if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) return false;
+    prog = link(glx.gl2 ? GLSL3 : GLSL1);
+    copyProg = glx.gl2 ? link(COPY) : null;
+    if (!prog || (glx.gl2 && !copyProg)) return false;
     gl.useProgram(prog);
     loc = {};
     for (const name of ["a_pos", "a_inst", "a_colour", "a_ident"]) loc[name] = gl.getAttribLocation(prog, name);
     for (const name of ["u_clip", "u_eye", "u_pick", "u_dim"]) loc[name] = gl.getUniformLocation(prog, name);
+    if (glx.gl2) {
+      sceneVao = gl.createVertexArray();
+      gl.bindVertexArray(sceneVao);
+    }
 
     const mesh = columnMesh();
     gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
@@ -394,52 +431,75 @@
     }
   }
 
-  function ensurePickTarget() {
+  function attachTexture(texture, attachment, w, h) {
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, w, h, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, attachment, gl.TEXTURE_2D, texture, 0);
+  }
+
+  /** The offscreen target, sized to the drawing buffer: identities (the pick buffer, RGBA8)
+   * and 24-bit depth, plus the visible colours on WebGL2. No multisampling. */
+  function ensureTarget() {
     const w = canvas.width;
     const h = canvas.height;
     if (pickTarget && pickTarget.w === w && pickTarget.h === h) return;
     if (!pickTarget) {
-      pickTarget = { fb: gl.createFramebuffer(), tex: gl.createTexture(), depth: gl.createRenderbuffer() };
+      pickTarget = { fb: gl.createFramebuffer(), ident: gl.createTexture(), colour: gl.createTexture(), depth: gl.createRenderbuffer() };
     }
     pickTarget.w = w;
     pickTarget.h = h;
-    gl.bindTexture(gl.TEXTURE_2D, pickTarget.tex);
-    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, w, h, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-    gl.bindRenderbuffer(gl.RENDERBUFFER, pickTarget.depth);
-    const depthFormat = glx.gl2 ? gl.DEPTH_COMPONENT24 : gl.DEPTH_STENCIL;
-    const attachment = glx.gl2 ? gl.DEPTH_ATTACHMENT : gl.DEPTH_STENCIL_ATTACHMENT;
-    gl.renderbufferStorage(gl.RENDERBUFFER, depthFormat, w, h);
     gl.bindFramebuffer(gl.FRAMEBUFFER, pickTarget.fb);
-    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, pickTarget.tex, 0);
-    gl.framebufferRenderbuffer(gl.FRAMEBUFFER, attachment, gl.RENDERBUFFER, pickTarget.depth);
+    if (glx.gl2) {
+      attachTexture(pickTarget.colour, gl.COLOR_ATTACHMENT0, w, h);
+      attachTexture(pickTarget.ident, gl.COLOR_ATTACHMENT1, w, h);
+      gl.drawBuffers([gl.COLOR_ATTACHMENT0, gl.COLOR_ATTACHMENT1]);
+      gl.readBuffer(gl.COLOR_ATTACHMENT1);
+    } else {
+      attachTexture(pickTarget.ident, gl.COLOR_ATTACHMENT0, w, h);
+    }
+    gl.bindRenderbuffer(gl.RENDERBUFFER, pickTarget.depth);
+    gl.renderbufferStorage(gl.RENDERBUFFER, glx.gl2 ? gl.DEPTH_COMPONENT24 : gl.DEPTH_STENCIL, w, h);
+    gl.framebufferRenderbuffer(gl.FRAMEBUFFER, glx.gl2 ? gl.DEPTH_ATTACHMENT : gl.DEPTH_STENCIL_ATTACHMENT, gl.RENDERBUFFER, pickTarget.depth);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   }
 
+  /** One instanced draw of every record into the bound framebuffer, after clearing it. */
   function drawColumns(pick) {
     gl.viewport(0, 0, canvas.width, canvas.height);
-    if (pick) gl.clearColor(0, 0, 0, 0);
-    else gl.clearColor(BACKGROUND[0] / 255, BACKGROUND[1] / 255, BACKGROUND[2] / 255, 1);
-    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    const bg = [BACKGROUND[0] / 255, BACKGROUND[1] / 255, BACKGROUND[2] / 255, 1];
+    if (glx.gl2 && pick) {
+      gl.clearBufferfv(gl.COLOR, 0, bg);
+      gl.clearBufferfv(gl.COLOR, 1, [0, 0, 0, 0]);
+      gl.clear(gl.DEPTH_BUFFER_BIT);
+    } else {
+      gl.clearColor(...(pick ? [0, 0, 0, 0] : bg));
+      gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    }
     if (!records.length) return;
     gl.useProgram(prog);
+    if (sceneVao) gl.bindVertexArray(sceneVao);
     gl.uniformMatrix4fv(loc.u_clip, false, clipMatrix());
     const { eye } = view();
     gl.uniform2f(loc.u_eye, eye[0], eye[2]);
     gl.uniform1f(loc.u_pick, pick ? 1 : 0);
-    gl.uniform1f(loc.u_dim, !pick && brush.size > 0 ? 1 : 0);
+    gl.uniform1f(loc.u_dim, brush.size > 0 ? 1 : 0);
     glx.drawInstanced(meshIndices, records.length);
   }
 
-  /** Redraws the pick buffer if the scene changed since it was last drawn. */
-  function refreshPick() {
-    if (pickStamp === sceneStamp) return;
-    ensurePickTarget();
+  /** Draws the offscreen target (the pick buffer) under the current camera and data. */
+  function drawTarget() {
+    ensureTarget();
     gl.bindFramebuffer(gl.FRAMEBUFFER, pickTarget.fb);
     drawColumns(true);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     pickStamp = sceneStamp;
+  }
+
+  /** Redraws the pick buffer if the scene changed since it was last drawn. */
+  function refreshPick() {
+    if (pickStamp !== sceneStamp) drawTarget();
   }
 
   /** The raw pick-buffer bytes under CSS pixel (sx, sy), or null off the canvas. */
@@ -484,12 +544,23 @@
     if (coast) requestDraw();
   }
 
-  /** One visible frame: the columns (one draw), then the labels over it. */
+  /** One visible frame (one draw to the canvas), then the labels over it. */
   function draw() {
     dirty = false;
     fitCanvas();
-    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    drawColumns(false);
+    if (glx.gl2) {
+      drawTarget();
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+      gl.viewport(0, 0, canvas.width, canvas.height);
+      gl.clear(gl.DEPTH_BUFFER_BIT); // a preserved drawing buffer keeps last frame's depth
+      gl.useProgram(copyProg);
+      gl.bindVertexArray(null);
+      gl.bindTexture(gl.TEXTURE_2D, pickTarget.colour);
+      gl.drawArrays(gl.TRIANGLES, 0, 3);
+    } else {
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+      drawColumns(false);
+    }
     frames += 1;
     placeLabels();
   }
@@ -514,8 +585,6 @@
     if (node) return node;
     node = document.createElement("div");
     node.className = "viz-label";
-    node.style.cssText = `position:absolute;box-sizing:border-box;width:${LABEL_W}px;height:${LABEL_H}px;`
-      + "overflow:hidden;white-space:nowrap;text-overflow:ellipsis;pointer-events:none;";
     labelLayer.appendChild(node);
     labelNodes.set(n, node);
     return node;
@@ -594,17 +663,27 @@
     stopCoast();
     press = { x: event.clientX, y: event.clientY, t: event.timeStamp, id: event.pointerId };
     moves = [{ x: event.clientX, y: event.clientY, t: event.timeStamp }];
-    canvas.setPointerCapture(event.pointerId);
+    try {
+      canvas.setPointerCapture(event.pointerId); // a drag may leave the canvas
+    } catch (err) {
+      // not an active pointer (a synthetic event): the drag still works inside the canvas
+    }
   }
 
+  /** Rotates by the move, and keeps the last two raw moves (the browser may coalesce
+   * several into one event while a frame is busy; the coast's rate needs the real ones). */
   function onPointerMove(event) {
     if (!press || event.pointerId !== press.id) return;
-    const last = moves[moves.length - 1];
-    const dx = event.clientX - last.x;
-    const dy = event.clientY - last.y;
-    moves = [last, { x: event.clientX, y: event.clientY, t: event.timeStamp }];
-    if (dx === 0 && dy === 0) return;
-    moveCamera(camera.yaw - DEG_PER_PX * dx, camera.pitch + DEG_PER_PX * dy, camera.distance);
+    const raw = (event.getCoalescedEvents && event.getCoalescedEvents()) || [];
+    for (const move of raw.length ? raw : [event]) {
+      const last = moves[moves.length - 1];
+      const dx = move.clientX - last.x;
+      const dy = move.clientY - last.y;
+      moves = [last, { x: move.clientX, y: move.clientY, t: move.timeStamp }];
+      if (dx !== 0 || dy !== 0) {
+        moveCamera(camera.yaw - DEG_PER_PX * dx, camera.pitch + DEG_PER_PX * dy, camera.distance);
+      }
+    }
   }
 
   function onPointerUp(event) {
@@ -654,6 +733,8 @@
   let loaded = false;
   let pending = []; // batches that arrived before the first answer
   let retryTimer = null;
+  let inflight = null;
+  let reloadAfter = false;
 
   function showState(state) {
     $("viz-error").hidden = state !== "error";
@@ -666,7 +747,22 @@
     if (canvas) canvas.hidden = state === "nogl";
   }
 
-  async function load() {
+  /** Fetches the records once at a time; a batch that arrives meanwhile on a page that
+   * has drawn nothing yet asks for one more fetch (the answer may predate it). */
+  function load() {
+    if (inflight) {
+      reloadAfter = true;
+      return inflight;
+    }
+    reloadAfter = false;
+    inflight = fetchRecords().finally(() => {
+      inflight = null;
+      if (reloadAfter && !loaded) load();
+    });
+    return inflight;
+  }
+
+  async function fetchRecords() {
     let answer;
     try {
       const response = await fetch("/api/viz/records");
@@ -676,7 +772,7 @@
       if (!loaded) {
         showState("error");
         clearTimeout(retryTimer);
-        retryTimer = setTimeout(load, 5000);
+        retryTimer = setTimeout(load, 5000); // until it answers: never a spinner forever
       }
       return;
     }
@@ -691,7 +787,6 @@
       rankCandidates();
       uploadAll();
       showState(gl ? "ready" : "nogl");
-      for (const id of brush) if (indexOf.has(id)) uploadBrushFlag(indexOf.get(id));
       const queued = pending;
       pending = [];
       for (const batch of queued) apply(batch);
@@ -751,30 +846,11 @@
   }
 
   // ---- the page ------------------------------------------------------------------------
-  function mount() {
-    canvas = $("viz3d");
-    if (!canvas) {
-      const stage = document.createElement("div");
-      stage.id = "viz-stage";
-      stage.style.cssText = "position:relative;";
-      canvas = document.createElement("canvas");
-      canvas.id = "viz3d";
-      canvas.style.cssText = "display:block;width:100%;height:360px;";
-      stage.appendChild(canvas);
-      $("viz-panel").appendChild(stage);
-    }
-    canvas.style.touchAction = "none";
-    labelLayer = $("viz-labels");
-    if (!labelLayer) {
-      labelLayer = document.createElement("div");
-      labelLayer.id = "viz-labels";
-      labelLayer.style.cssText = "position:absolute;left:0;top:0;right:0;bottom:0;overflow:hidden;pointer-events:none;";
-      canvas.parentElement.appendChild(labelLayer);
-    }
-  }
-
+  /** index.html gives the stage (#viz3d, #viz-labels, the three messages) and styles.css
+   * every box in it, the labels' 110 x 18 included; this file only draws and places. */
   function start() {
-    mount();
+    canvas = $("viz3d");
+    labelLayer = $("viz-labels");
     document.addEventListener("vs7:brush-toggle", (event) => toggle(event.detail.id, "table"));
     document.addEventListener("vs7:synced", () => { if (!loaded) load(); });
     if (initGL()) {

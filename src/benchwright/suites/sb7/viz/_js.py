@@ -1,0 +1,257 @@
+"""The page-side JavaScript of the sb-7 3D probe; each read returns data, never a verdict.
+
+`INIT` runs before the app's scripts. It is the GL wrapper of §8.2: every draw entry
+point (the core ones, their instanced forms, ``ANGLE_instanced_arrays``' and
+``WEBGL_multi_draw``'s) is counted against the framebuffer bound when it is called
+(default or offscreen), with readbacks from offscreen framebuffers and every buffer byte
+uploaded (``bufferData`` over 4,096 bytes is also a reallocation). A frame is one
+uninterrupted run of default-framebuffer draws (a microtask ends it), so a loop that
+ticks without drawing is no frame. The context is created as asked, plus
+``preserveDrawingBuffer`` so that the probe can read the pixels the page shows. The
+probe's own GL calls run with ``probing`` set and are never counted.
+"""
+
+INIT = r"""(() => {
+  if (window.__sb7viz__) return;
+  const now = () => performance.now();
+  const byGl = new WeakMap(), byCanvas = new WeakMap(), owners = new WeakMap();
+  const wrappedExt = new WeakSet();
+  const S = { probing: false, sse: [] };
+  const WEBGL = /^(experimental-)?webgl2?$/i;
+  const getContext = HTMLCanvasElement.prototype.getContext;
+  HTMLCanvasElement.prototype.getContext = function (type, attrs, ...rest) {
+    if (!WEBGL.test(String(type))) return getContext.call(this, type, attrs, ...rest);
+    const asked = attrs && typeof attrs === "object" ? Object.assign({}, attrs) : {};
+    const wanted = Object.assign({}, asked, { preserveDrawingBuffer: true });
+    const gl = getContext.call(this, type, wanted, ...rest);
+    if (gl && !byGl.has(gl)) {
+      const rec = { kind: /2/.test(String(type)) ? "webgl2" : "webgl", asked, draw: null,
+        read: null, defaultDraws: 0, offDraws: 0, offReads: 0, bytes: 0, reallocs: 0,
+        frames: 0, inFrame: false };
+      byGl.set(gl, rec);
+      byCanvas.set(this, { gl, rec });
+    }
+    return gl;
+  };
+  const count = (gl) => {
+    const rec = byGl.get(gl);
+    if (!rec || S.probing) return;
+    if (rec.draw !== null) { rec.offDraws += 1; return; }
+    rec.defaultDraws += 1;
+    if (!rec.inFrame) {
+      rec.inFrame = true;
+      rec.frames += 1;
+      queueMicrotask(() => { rec.inFrame = false; });
+    }
+  };
+  const wrap = (proto, name, before) => {
+    const original = proto && proto[name];
+    if (typeof original !== "function") return;
+    Object.defineProperty(proto, name, { configurable: true, writable: true,
+      value: function (...args) { before(this, args); return original.apply(this, args); } });
+  };
+  const DRAWS = ["drawArrays", "drawElements", "drawArraysInstanced", "drawElementsInstanced",
+                 "drawRangeElements"];
+  const FB = 0x8D40, READ_FB = 0x8CA8, DRAW_FB = 0x8CA9;
+  const bytesOf = (data, srcOffset, length) => {
+    if (typeof data === "number") return data;
+    if (!data) return 0;
+    const per = data.BYTES_PER_ELEMENT || 1;
+    if (typeof length === "number" && length > 0) return length * per;
+    return Math.max(0, (data.byteLength || 0) - (srcOffset || 0) * per);
+  };
+  for (const Ctx of [window.WebGLRenderingContext, window.WebGL2RenderingContext]) {
+    if (!Ctx) continue;
+    const proto = Ctx.prototype;
+    for (const name of DRAWS) wrap(proto, name, (gl) => count(gl));
+    wrap(proto, "bindFramebuffer", (gl, [target, fb]) => {
+      const rec = byGl.get(gl);
+      if (!rec) return;
+      if (target === FB || target === DRAW_FB) rec.draw = fb || null;
+      if (target === FB || target === READ_FB) rec.read = fb || null;
+    });
+    wrap(proto, "readPixels", (gl) => {
+      const rec = byGl.get(gl);
+      if (rec && !S.probing && rec.read !== null) rec.offReads += 1;
+    });
+    wrap(proto, "bufferData", (gl, [, data]) => {
+      const rec = byGl.get(gl);
+      if (!rec || S.probing) return;
+      const n = bytesOf(data);
+      rec.bytes += n;
+      if (n > 4096) rec.reallocs += 1;
+    });
+    wrap(proto, "bufferSubData", (gl, [, , data, srcOffset, length]) => {
+      const rec = byGl.get(gl);
+      if (rec && !S.probing) rec.bytes += bytesOf(data, srcOffset, length);
+    });
+    const getExtension = proto.getExtension;
+    proto.getExtension = function (name) {
+      const ext = getExtension.call(this, name);
+      if (ext && (name === "ANGLE_instanced_arrays" || name === "WEBGL_multi_draw")) {
+        owners.set(ext, this);
+        const xp = Object.getPrototypeOf(ext);
+        if (!wrappedExt.has(xp)) {
+          wrappedExt.add(xp);
+          for (const m of Object.getOwnPropertyNames(xp))
+            if (/^(multiD|d)raw/.test(m)) wrap(xp, m, (e) => count(owners.get(e)));
+        }
+      }
+      return ext;
+    };
+  }
+  if (window.EventSource) {
+    const Native = window.EventSource;
+    window.EventSource = class extends Native {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener("message", () => S.sse.push(now()));
+      }
+    };
+  }
+  const field = () => {
+    const cv = document.getElementById("viz3d");
+    return cv ? byCanvas.get(cv) || null : null;
+  };
+  const snap = () => {
+    const f = field();
+    const r = f ? f.rec : {};
+    let vsFrames = null;
+    try { vsFrames = window.vs7dbg ? Number(window.vs7dbg.frames()) : null; } catch (e) {}
+    return { t: now(), sse: S.sse.length, defaultDraws: r.defaultDraws || 0,
+             offDraws: r.offDraws || 0, offReads: r.offReads || 0, bytes: r.bytes || 0,
+             reallocs: r.reallocs || 0, frames: r.frames || 0,
+             vsFrames: Number.isFinite(vsFrames) ? vsFrames : null };
+  };
+  const pixels = (points) => {
+    const f = field();
+    if (!f || f.gl.isContextLost()) return null;
+    const gl = f.gl, px = new Uint8Array(4), out = [];
+    S.probing = true;
+    const prev = f.rec.read;
+    try {
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+      const H = gl.drawingBufferHeight;
+      for (const [x, y] of points) {
+        gl.readPixels(x, H - 1 - y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+        out.push([px[0], px[1], px[2]]);
+      }
+      gl.bindFramebuffer(gl.FRAMEBUFFER, prev);
+    } finally { S.probing = false; }
+    return out;
+  };
+  const tryit = (f) => {
+    try {
+      const v = f();
+      JSON.stringify(v);
+      return { ok: true, value: v === undefined ? null : v };
+    } catch (e) { return { ok: false, error: String(e && e.message || e) }; }
+  };
+  Object.defineProperty(window, "__sb7viz__", { value: { field, snap, pixels, tryit },
+                                                enumerable: false });
+})();"""
+
+SETTLE = r"""() => {
+  const { snap } = window.__sb7viz__;
+  const s = window.__sb7settle__ || (window.__sb7settle__ = { n: -1, t: performance.now() });
+  const n = snap().defaultDraws;
+  if (n !== s.n) { s.n = n; s.t = performance.now(); return false; }
+  return n > 0 && performance.now() - s.t > 500;
+}"""
+"""Truthy once the field drew and then drew nothing for 500 ms (bounded by the caller)."""
+
+CONTEXT = r"""(grid) => {
+  const { field, snap, pixels } = window.__sb7viz__;
+  const cv = document.getElementById("viz3d");
+  const out = { found: !!cv, canvas: cv instanceof HTMLCanvasElement, draws: snap().defaultDraws };
+  if (!out.canvas) return JSON.stringify(out);
+  cv.scrollIntoView({ block: "center" });
+  const r = cv.getBoundingClientRect();
+  Object.assign(out, { cssW: cv.clientWidth, cssH: cv.clientHeight, left: r.left, top: r.top,
+                       bw: cv.width, bh: cv.height, dpr: devicePixelRatio });
+  const f = field();
+  if (!f) return JSON.stringify(out);
+  Object.assign(out, { kind: f.rec.kind, asked: f.rec.asked });
+  const W = f.gl.drawingBufferWidth, H = f.gl.drawingBufferHeight, points = [];
+  for (let j = 0; j < grid[1]; j++)
+    for (let i = 0; i < grid[0]; i++)
+      points.push([Math.floor((i + 0.5) * W / grid[0]), Math.floor((j + 0.5) * H / grid[1])]);
+  out.samples = pixels(points);
+  return JSON.stringify(out);
+}"""
+"""The canvas, its context as asked, its backing store, and a blind grid of pixels."""
+
+VS7DBG = r"""(names) => {
+  const { tryit } = window.__sb7viz__;
+  const d = window.vs7dbg;
+  if (!d || (typeof d !== "object" && typeof d !== "function"))
+    return JSON.stringify({ present: false });
+  const out = { present: true };
+  for (const n of names) out[n] = typeof d[n] === "function" ? tryit(() => d[n]()) : null;
+  return JSON.stringify(out);
+}"""
+"""``window.vs7dbg``'s named no-argument methods: each ``{ok, value}`` or ``{ok: false,
+error}``, null when not a function; ``present: false`` when there is no vs7dbg."""
+
+SNAP = r"""() => JSON.stringify(window.__sb7viz__.snap())"""
+"""The wrapper's counters now."""
+
+RAF_ARM = r"""() => {
+  window.__sb7raf__ = null;
+  requestAnimationFrame(() => { window.__sb7raf__ = window.__sb7viz__.snap(); });
+  return true;
+}"""
+RAF_READ = r"""() => window.__sb7raf__ && JSON.stringify(window.__sb7raf__)"""
+"""The counters one animation frame after `RAF_ARM` (the drag window's end)."""
+
+CAMERA = r"""() => {
+  const { tryit } = window.__sb7viz__;
+  const d = window.vs7dbg;
+  const cam = d && typeof d.camera === "function" ? tryit(() => d.camera()) : null;
+  return JSON.stringify({ camera: cam && cam.ok ? cam.value : null, scrollY: window.scrollY });
+}"""
+"""``vs7dbg.camera()`` (None when absent or throwing) and the page's scroll offset."""
+
+PICKS = r"""(points) => {
+  const { snap, tryit } = window.__sb7viz__;
+  const d = window.vs7dbg;
+  if (!d) return JSON.stringify(null);
+  const before = snap(), out = [];
+  let firstAfter = null;
+  for (const [sx, sy] of points) {
+    const pick = typeof d.pick === "function" ? tryit(() => d.pick(sx, sy)) : null;
+    if (firstAfter === null) firstAfter = snap();
+    const raw = typeof d.pickPixel === "function" ? tryit(() => d.pickPixel(sx, sy)) : null;
+    out.push({ pick: pick && pick.ok ? pick.value : null,
+               pixel: raw && raw.ok && Array.isArray(raw.value) ? raw.value : null });
+  }
+  return JSON.stringify({ before, firstAfter, after: snap(), picks: out });
+}"""
+"""``pick`` and ``pickPixel`` at each point, with the wrapper's counters before the first
+pick, after it, and after the last (the refresh's offscreen work, any visible draw)."""
+
+INVALIDATE = r"""(pose) => {
+  const d = window.vs7dbg;
+  if (!d || typeof d.setCamera !== "function") return JSON.stringify(null);
+  const before = window.__sb7viz__.snap();
+  window.__sb7viz__.tryit(() => d.setCamera(pose[0], pose[1], pose[2]));
+  return JSON.stringify(before);
+}"""
+"""``setCamera`` (a scene invalidation); the counters just before it."""
+
+PIXELS = r"""(points) => {
+  const { field, pixels } = window.__sb7viz__;
+  const f = field();
+  if (!f) return JSON.stringify(null);
+  const r = window.devicePixelRatio;
+  return JSON.stringify(pixels(points.map(([x, y]) => [Math.round(x * r), Math.round(y * r)])));
+}"""
+"""The visible canvas's RGB at CSS points (the device pixel ``pick`` reads)."""
+
+BRUSH = r"""() => {
+  const { tryit } = window.__sb7viz__;
+  const d = window.vs7dbg;
+  const got = d && typeof d.brush === "function" ? tryit(() => d.brush()) : null;
+  return JSON.stringify({ brush: got && got.ok ? got.value : null });
+}"""
+"""``vs7dbg.brush()`` (None when absent or throwing)."""

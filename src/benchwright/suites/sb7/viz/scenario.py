@@ -1,0 +1,289 @@
+"""The ``viz`` browser scenario: the 3D field at load, at rest and under the budget drag.
+
+It opens the page with the GL wrapper (`_js.INIT`), keeps the ``/api/viz/records`` answer
+the page itself downloaded (the scene the grader recomputes is the one the page drew),
+waits for the field to draw and settle, then reads the canvas and its context, the
+``vs7dbg`` answers, 500 ms rest windows, the scripted 40-move drag, and rest windows
+again once any coast has ended. It observes; the checks judge.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from benchwright.probes.browser import Instrumentation, Lane
+from benchwright.suites.kit.browser.nav import open_page
+from benchwright.suites.kit.browser.reads import PageReads, Stop
+from benchwright.suites.sb7.viz import _js as JS
+from benchwright.suites.sb7.viz import aim, scene
+from benchwright.suites.sb7.viz import camera as C
+from benchwright.suites.sb7.viz.view import (
+    SCENARIO,
+    CameraRun,
+    ClickRun,
+    ContextFacts,
+    Counters,
+    Drag,
+    PickProbe,
+    PickRun,
+    VizView,
+    Vs7Answer,
+    Window,
+)
+
+if TYPE_CHECKING:
+    from benchwright.probes.browser import Scenario
+
+RECORDS_PATH = "/api/viz/records"
+SETTLE_S = 15.0
+"""Bound on the first draw and the quiet after it (a field that never rests is probed all
+the same: its idle windows say so)."""
+GRID = (16, 10)
+"""The blind pixel grid over the drawing buffer (columns, rows)."""
+VS7_AT_LOAD = ("layout", "sceneDigest", "camera", "frames", "brush")
+IDLE_MS = 500
+IDLE_BEFORE, IDLE_AFTER = 3, 2
+"""Rest windows after the load settled, and after the drag's coast ended."""
+DRAG_MOVES, DRAG_STEP_PX, DRAG_GAP_MS = 40, 5, 40
+"""The budget drag (§8.2's M = 40): 5 px every 40 ms, 150 px/s to the left."""
+REST_S = 4.0
+"""Bound on the drag's coast ending (the spec caps a coast at 2.5 s)."""
+LAW_MOVES, LAW_STEP_PX, LAW_GAP_MS = 4, 20, 30
+"""The drag-law drag: 80 px to the right, read before its pointerup (few moves: under
+SwiftShader at full count each move waits for a frame of its own)."""
+WHEEL_DY, CLAMP_DY = 100.0, 2000.0
+PITCH_MOVES, PITCH_STEP_PX = 4, 50
+"""The pitch-clamp drag: 200 px down (+60° from 40: past 85)."""
+FLICK_MOVES, FLICK_STEP_PX, FLICK_GAP_MS = 4, 20, 30
+"""The flick a double-click must stop: 20 px every 30 ms (200°/s)."""
+PICK_POSE = (30.0, 15.0, 35.0)
+"""A close, low pose: columns many pixels wide, and plenty of occlusion to construct."""
+
+
+def observe_viz(lane: Lane, ctx: Any, shots: Path) -> VizView:
+    """The ``viz`` scenario on ``lane`` against the app at ``ctx.base_url``."""
+    got: list[Any] = []
+    parts: dict[str, Any] = {}
+    with lane.scenario(SCENARIO, Instrumentation(), artifacts=shots) as sc:
+        sc.context.add_init_script(script=JS.INIT)
+        sc.page.on("response", lambda r: got.append(r) if _is_records(r.url) else None)
+        run = PageReads(sc)
+        open_page(sc, ctx.base_url.rstrip("/") + "/")
+        run.poll(JS.SETTLE, timeout_s=SETTLE_S)
+        parts["records"] = _body(sc, got)
+        _drive(run, sc, parts)
+        sc.screenshot("viz-field", selector="#viz3d")
+    return VizView(scenario=sc.observation, lost=dict(run.lost), **parts)
+
+
+def _is_records(url: str) -> bool:
+    return url.split("?", 1)[0].endswith(RECORDS_PATH)
+
+
+def _body(sc: Scenario, got: list[Any]) -> dict[str, Any] | None:
+    """The first successful records answer the page downloaded, parsed (None: none)."""
+    from playwright.sync_api import Error
+
+    for response in got:
+        try:
+            if response.ok:
+                found = json.loads(response.body())
+                return found if isinstance(found, dict) else None
+        except (Error, ValueError):
+            sc.session.ensure_alive("reading the page's viz records")
+    return None
+
+
+def _drive(run: PageReads, sc: Scenario, parts: dict[str, Any]) -> None:
+    with run.section("context"):
+        parts["context"] = _context(run.js(JS.CONTEXT, list(GRID)))
+    with run.section("vs7dbg"):
+        parts["vs7dbg"] = _vs7(run.js(JS.VS7DBG, list(VS7_AT_LOAD)))
+    idle: list[Window] = []
+    with run.section("idle"):
+        idle += _rest(run, IDLE_BEFORE)
+    context: ContextFacts | None = parts.get("context")
+    with run.section("drag"):
+        if context is None or not context.canvas or min(context.css) <= 0:
+            raise Stop
+        parts["drag"] = _drag(run, sc)
+        run.poll(JS.SETTLE, timeout_s=REST_S)  # the coast ends (or the field never rests)
+    with run.section("idle"):
+        idle += _rest(run, IDLE_AFTER)
+    parts["idle"] = tuple(idle)
+    with run.section("camera"):
+        if parts.get("drag") is None:
+            raise Stop
+        parts["camera"] = _camera(run, sc)
+    with run.section("picks"):
+        if parts.get("drag") is None or parts.get("records") is None:
+            raise Stop
+        parts["picks"] = (_picks(run, sc, parts["records"], PICK_POSE),)
+    with run.section("clicks"):
+        if not parts.get("picks"):
+            raise Stop
+        parts["clicks"] = _clicks(run, sc, parts["picks"][0])
+
+
+def _context(read: dict[str, Any]) -> ContextFacts:
+    if not read.get("canvas"):
+        return ContextFacts(bool(read.get("found")))
+    samples = tuple(tuple(int(c) for c in px) for px in read.get("samples") or ())
+    return ContextFacts(True, True, read.get("kind"), dict(read.get("asked") or {}),
+                        (float(read["cssW"]), float(read["cssH"])),
+                        (int(read["bw"]), int(read["bh"])), float(read["dpr"]),
+                        int(read["draws"]), samples)  # type: ignore[arg-type]  # fmt: skip
+
+
+def _vs7(read: dict[str, Any]) -> dict[str, Vs7Answer] | None:
+    if not read.get("present"):
+        return None
+    out = {}
+    for name in VS7_AT_LOAD:
+        got = read.get(name)
+        if got is None:
+            out[name] = Vs7Answer(error="missing")
+        else:
+            out[name] = Vs7Answer(got.get("value"), None if got.get("ok") else got.get("error"))
+    return out
+
+
+def _rest(run: PageReads, windows: int) -> list[Window]:
+    found = []
+    for _ in range(windows):
+        start = Counters.of(run.js(JS.SNAP))
+        run.wait(IDLE_MS)
+        found.append(Window(start, Counters.of(run.js(JS.SNAP))))
+    return found
+
+
+def _centre(sc: Scenario) -> tuple[float, float, float, float]:
+    """The canvas's centre in the viewport and its CSS size."""
+    box = sc.page.locator("#viz3d").bounding_box()
+    if box is None:
+        raise Stop
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, box["width"], box["height"]
+
+
+def _drag(run: PageReads, sc: Scenario) -> Drag:
+    x, y, _w, _h = _centre(sc)
+    mouse = sc.page.mouse
+    mouse.move(x, y)
+    mouse.down()
+    start = Counters.of(run.js(JS.SNAP))
+    for step in range(1, DRAG_MOVES + 1):
+        mouse.move(x - DRAG_STEP_PX * step, y)
+        run.wait(DRAG_GAP_MS)
+    mouse.up()
+    run.js(JS.RAF_ARM)
+    return Drag(DRAG_MOVES, Window(start, Counters.of(run.js(JS.RAF_READ))))
+
+
+def _cam(run: PageReads) -> dict[str, Any]:
+    return run.js(JS.CAMERA)
+
+
+def _stroke(
+    run: PageReads,
+    sc: Scenario,
+    start: tuple[float, float],
+    step: tuple[float, float],
+    moves: int,
+    gap_ms: float,
+) -> dict[str, Any] | None:
+    """Press at ``start``, move ``moves`` times by ``step``; the camera before the release
+    (then release)."""
+    mouse = sc.page.mouse
+    mouse.move(*start)
+    mouse.down()
+    for i in range(1, moves + 1):
+        mouse.move(start[0] + step[0] * i, start[1] + step[1] * i)
+        run.wait(gap_ms)
+    during = _cam(run)["camera"]
+    mouse.up()
+    return during
+
+
+def _camera(run: PageReads, sc: Scenario) -> CameraRun:
+    """The camera's laws by scripted input, each from the defaults (a double-click)."""
+    x, y, w, h = _centre(sc)
+    mouse = sc.page.mouse
+
+    def reset() -> None:
+        mouse.dblclick(x, y)
+        run.wait(250)
+
+    reset()
+    before = _cam(run)["camera"]
+    start = (x - LAW_MOVES * LAW_STEP_PX / 2, y)
+    during = _stroke(run, sc, start, (LAW_STEP_PX, 0), LAW_MOVES, LAW_GAP_MS)
+    reset()
+    mouse.move(x, y)
+    wheel = [_cam(run)]
+    for _ in range(2):
+        mouse.wheel(0, WHEEL_DY)
+        run.wait(200)
+        wheel.append(_cam(run))
+    reset()
+    mouse.wheel(0, CLAMP_DY)
+    run.wait(200)
+    distance = _cam(run)["camera"]
+    reset()
+    top = (x, y - PITCH_MOVES * PITCH_STEP_PX / 2)
+    pitch = _stroke(run, sc, top, (0, PITCH_STEP_PX), PITCH_MOVES, LAW_GAP_MS)
+    reset()
+    flick = (x - FLICK_MOVES * FLICK_STEP_PX / 2, y)
+    _stroke(run, sc, flick, (FLICK_STEP_PX, 0), FLICK_MOVES, FLICK_GAP_MS)
+    mouse.dblclick(x, y)
+    after = [_cam(run)["camera"]]
+    run.wait(300)
+    after.append(_cam(run)["camera"])
+    return CameraRun((w, h), LAW_MOVES * LAW_STEP_PX, before, during, WHEEL_DY,
+                     tuple(r["camera"] for r in wheel),
+                     (float(wheel[0]["scrollY"]), float(wheel[-1]["scrollY"])), pitch, distance,
+                     tuple(after))  # fmt: skip
+
+
+def _picks(
+    run: PageReads, sc: Scenario, records: dict[str, Any], pose: tuple[float, float, float]
+) -> PickRun:
+    """``setCamera(pose)``, then pick and pickPixel at the points aimed for the
+    constructions (with the page's own records), and the visible pixel at each."""
+    _x, _y, w, h = _centre(sc)
+    served = scene.truth_records(records, {})
+    columns = scene.place(served, scene.basis(served, min((r.day for r in served), default="")))
+    points = aim.aim(C.Screen(columns, C.View(C.Pose(*pose), w, h)))
+    invalidated = run.js(JS.INVALIDATE, list(pose))
+    if invalidated is None:
+        raise Stop
+    got = run.js(JS.PICKS, [list(p) for p in points])
+    shown = run.js(JS.PIXELS, [list(p) for p in points]) or [None] * len(points)
+    camera = _cam(run)["camera"]
+    probes = tuple(
+        PickProbe(float(sx), float(sy), g["pick"],
+                  tuple(g["pixel"]) if g["pixel"] is not None else None,
+                  tuple(px) if px is not None else None)  # type: ignore[arg-type]
+        for (sx, sy), g, px in zip(points, got["picks"], shown, strict=True)
+    )  # fmt: skip
+    return PickRun(pose, (w, h), camera, Counters.of(invalidated), Counters.of(got["firstAfter"]
+                   or got["after"]), Counters.of(got["before"]), Counters.of(got["after"]),
+                   probes)  # fmt: skip
+
+
+def _clicks(run: PageReads, sc: Scenario, picks: PickRun) -> ClickRun:
+    """Click a picked record three times, then a point the pick buffer calls background,
+    reading the brush after each (at the picks' pose: a click never moves the camera)."""
+    target = next(((p.sx, p.sy) for p in picks.points if p.pick is not None), None)
+    if target is None:
+        raise Stop
+    ground = next(((p.sx, p.sy) for p in picks.points if p.pick is None), None)
+    x, y, w, h = _centre(sc)
+    left, top = x - w / 2, y - h / 2
+    brush = [run.js(JS.BRUSH)]
+    for sx, sy in [target] * 3 + ([ground] if ground is not None else []):
+        sc.page.mouse.click(left + sx, top + sy)
+        run.wait(150)
+        brush.append(run.js(JS.BRUSH))
+    return ClickRun(target, ground, tuple(b.get("brush") for b in brush))

@@ -1,0 +1,197 @@
+"""What the sb-7 ``viz`` scenario saw, as frozen records: the canvas and its context, the
+``window.vs7dbg`` answers, the GL wrapper's counters over the idle windows and the budget
+drag, and the records the page itself downloaded. Never a verdict: the checks in
+``checks/tier_t*.py``, ``tier_p_viz.py`` and ``tier_e_viz.py`` decide.
+
+A section the probe lost to its bound is named in ``lost`` (its rows are UNAVAILABLE);
+a section the app gave nothing to measure is simply empty (its rows score it)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from benchwright.probes.browser import ScenarioObservation
+
+SCENARIO = "viz"
+"""The scenario's name in the browser record."""
+BACKGROUND = (16, 24, 40)
+"""#101828: every pixel that is not a column face."""
+
+
+@dataclass(frozen=True)
+class Counters:
+    """The GL wrapper's counters on ``#viz3d``'s context at one instant (page ms)."""
+
+    t: float
+    default_draws: int
+    off_draws: int
+    off_reads: int
+    bytes: int
+    reallocs: int
+    frames: int
+    sse: int
+    """Stream messages the page had received."""
+    vs_frames: float | None = None
+    """What ``vs7dbg.frames()`` said at the same instant (None: no answer)."""
+
+    @classmethod
+    def of(cls, read: Mapping[str, Any]) -> Counters:
+        return cls(float(read["t"]), int(read["defaultDraws"]), int(read["offDraws"]),
+                   int(read["offReads"]), int(read["bytes"]), int(read["reallocs"]),
+                   int(read["frames"]), int(read["sse"]), read.get("vsFrames"))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Window:
+    """Two counter readings: what happened between them."""
+
+    start: Counters
+    end: Counters
+
+    @property
+    def ms(self) -> float:
+        return self.end.t - self.start.t
+
+    @property
+    def draws(self) -> int:
+        return self.end.default_draws - self.start.default_draws
+
+    @property
+    def frames(self) -> int:
+        return self.end.frames - self.start.frames
+
+    @property
+    def vs_frames(self) -> float | None:
+        """``vs7dbg.frames()``'s increase (None: not answered at both ends)."""
+        a, b = self.start.vs_frames, self.end.vs_frames
+        return None if a is None or b is None else b - a
+
+    @property
+    def streamed(self) -> bool:
+        """A stream message landed inside: not a rest window."""
+        return self.end.sse != self.start.sse
+
+
+@dataclass(frozen=True)
+class ContextFacts:
+    """``canvas#viz3d`` and the WebGL context the app created on it."""
+
+    found: bool
+    """An element with id ``viz3d`` exists."""
+    canvas: bool = False
+    """... and it is a ``<canvas>``."""
+    kind: str | None = None
+    """``webgl``/``webgl2`` when the app created a context on it, else None."""
+    asked: Mapping[str, Any] = field(default_factory=dict)
+    """The context-creation attributes the app passed."""
+    css: tuple[float, float] = (0.0, 0.0)
+    backing: tuple[int, int] = (0, 0)
+    dpr: float = 1.0
+    draws: int = 0
+    """Default-framebuffer draws counted since load."""
+    samples: tuple[tuple[int, int, int], ...] = ()
+    """A blind grid of the drawing buffer's pixels (RGB)."""
+
+
+@dataclass(frozen=True)
+class Vs7Answer:
+    """One no-argument ``vs7dbg`` method: its value, or why there is none."""
+
+    value: Any = None
+    error: str | None = None
+    """The method threw (its message), or is not a function (``"missing"``)."""
+
+
+@dataclass(frozen=True)
+class Drag:
+    """The budget drag: M pointer moves, counted from the first move to pointerup plus one
+    animation frame."""
+
+    moves: int
+    window: Window
+
+
+@dataclass(frozen=True)
+class CameraRun:
+    """The scripted camera inputs and ``vs7dbg.camera()`` around each (None: no answer).
+    Drags are read before their pointerup (the laws, not the coast)."""
+
+    canvas: tuple[float, float]
+    """The canvas's CSS size the projection uses."""
+    drag_dx: float
+    before_drag: Mapping[str, Any] | None
+    during_drag: Mapping[str, Any] | None
+    wheel_dy: float
+    wheel: tuple[Mapping[str, Any] | None, ...]
+    """Before the first wheel step, after it, after the second."""
+    scroll: tuple[float, float]
+    """The page's scrollY before and after the wheel steps."""
+    pitch_clamp: Mapping[str, Any] | None
+    """During a drag that pushes pitch past 85."""
+    distance_clamp: Mapping[str, Any] | None
+    """After a wheel step that pushes distance past 340."""
+    reset: tuple[Mapping[str, Any] | None, ...]
+    """Right after a double-click that ended a flick's coast, and 300 ms later."""
+    projections: tuple[tuple[tuple[float, float, float], Any], ...] = ()
+    """World points and ``vs7dbg.project()``'s answer (when the page has one)."""
+
+
+@dataclass(frozen=True)
+class PickProbe:
+    """One graded point at a known pose: pick(), pickPixel() and a rest-pose pixel."""
+
+    sx: float
+    sy: float
+    pick: Any
+    pixel: tuple[int, ...] | None
+    shown: tuple[int, int, int] | None
+    """The visible canvas's pixel there (RGB)."""
+
+
+@dataclass(frozen=True)
+class PickRun:
+    """The picks after ``setCamera(pose)`` (a scene invalidation), with the wrapper's
+    counters: at the invalidation, after the first pick, after the last."""
+
+    pose: tuple[float, float, float]
+    canvas: tuple[float, float]
+    camera: Mapping[str, Any] | None
+    """``vs7dbg.camera()`` at the pose."""
+    at_invalidation: Counters
+    first_pick: Counters
+    before_picks: Counters
+    after_picks: Counters
+    points: tuple[PickProbe, ...]
+
+
+@dataclass(frozen=True)
+class ClickRun:
+    """Real clicks on the canvas at the picks' pose, and ``vs7dbg.brush()`` after each:
+    the target, the target again, the target a third time, then the background."""
+
+    target: tuple[float, float]
+    background: tuple[float, float] | None
+    brush: tuple[Any, ...]
+    """``brush()`` before the clicks, then after each click (None: no answer)."""
+
+
+@dataclass(frozen=True)
+class VizView:
+    """The ``viz`` scenario's view."""
+
+    scenario: ScenarioObservation
+    records: Mapping[str, Any] | None
+    """The body of the ``/api/viz/records`` answer the page downloaded (None: it did not)."""
+    context: ContextFacts | None = None
+    vs7dbg: Mapping[str, Vs7Answer] | None = None
+    """``window.vs7dbg``'s answers at load (None: absent)."""
+    idle: tuple[Window, ...] = ()
+    drag: Drag | None = None
+    camera: CameraRun | None = None
+    picks: tuple[PickRun, ...] = ()
+    clicks: ClickRun | None = None
+    lost: Mapping[str, str] = field(default_factory=dict)
+    """Section -> why the probe lost it (``context``, ``vs7dbg``, ``idle``, ``drag``,
+    ``camera``, ``picks``, ``clicks``)."""

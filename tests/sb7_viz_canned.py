@@ -1,0 +1,153 @@
+"""Canned ``viz`` views: what the sb-7 3D probe sees on a field that follows spec §8 over
+the canned run's collection (`sb7_observations`), built from the truth's own scene (the
+digest, the basis, the picks' analytic answers and pixels). `viz_view` is the truthful
+view; tests derive each defect from it with ``replace``. `with_viz` puts a view in a run.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+from typing import Any
+
+from sb7_observations import app_state, commits, perfect, truth, viz
+
+from benchwright.probes.browser import ScenarioObservation, ScenarioTimings
+from benchwright.suites.kit.browser import BrowserRecord
+from benchwright.suites.sb7.observations import Observations
+from benchwright.suites.sb7.viz import aim, scene
+from benchwright.suites.sb7.viz import camera as C
+from benchwright.suites.sb7.viz.view import (
+    CameraRun,
+    ClickRun,
+    ContextFacts,
+    Counters,
+    Drag,
+    PickProbe,
+    PickRun,
+    VizView,
+    Vs7Answer,
+    Window,
+)
+
+RECORDS = viz(app_state())
+SETTLED, PENDING, BG = (5, 150, 105), (217, 119, 6), (16, 24, 40)
+TOPS = {"settled": SETTLED, "pending": PENDING, "refunded": (124, 58, 237),
+        "failed": (185, 28, 28)}  # fmt: skip
+POSE, CANVAS = (30.0, 15.0, 35.0), (1166.0, 440.0)
+HOME = {"yaw": 30.0, "pitch": 40.0, "distance": 260.0, "vyaw": 0.0, "vpitch": 0.0}
+
+
+def scenario() -> ScenarioObservation:
+    return ScenarioObservation("viz", "http://127.0.0.1/", 200, None, None, (), (), (), (), 0,
+                               (), (), ScenarioTimings(0.1, 0.2, 0.3))  # fmt: skip
+
+
+def at(t: float, draws: int = 0, frames: int = 0, sse: int = 0) -> Counters:
+    """Counters at page time ``t`` (vs7dbg.frames() telling the wrapper's frames)."""
+    return Counters(t, draws, 0, 0, 0, 0, frames, sse, float(frames))
+
+
+def window(t: float, draws: int = 0, frames: int = 0, sse: int = 0, ms: float = 502) -> Window:
+    return Window(at(t, 100, 10), at(t + ms, 100 + draws, 10 + frames, sse))
+
+
+@functools.cache
+def records() -> tuple[scene.Record, ...]:
+    """The canned collection placed by the truth (the fixture's rows, the run's creates)."""
+    known: dict[str, Any] = {c.payment_id: c for c in commits() if c.created}
+    known.update(truth().rows)
+    return tuple(scene.truth_records(RECORDS, known))
+
+
+def digest(placed: list[scene.Record] | tuple[scene.Record, ...]) -> dict[str, float]:
+    return scene.digest(scene.place(placed, scene.basis(placed, truth().days[0])))
+
+
+@functools.cache
+def screen() -> C.Screen:
+    placed = records()
+    columns = scene.place(placed, scene.basis(placed, truth().days[0]))
+    return C.Screen(columns, C.View(C.Pose(*POSE), *CANVAS))
+
+
+@functools.cache
+def points() -> tuple[tuple[int, int], ...]:
+    return tuple(aim.aim(screen()))
+
+
+def identity(n: int | None) -> tuple[int, int, int, int]:
+    k = 0 if n is None else n + 1
+    return (k & 255, (k >> 8) & 255, (k >> 16) & 255, 255)
+
+
+def colour(hit: C.Hit | None) -> tuple[int, int, int]:
+    if hit is None:
+        return BG
+    top = TOPS[RECORDS["status"][hit.column.n]]
+    return top if hit.face == "top" else tuple(round(0.55 * c) for c in top)  # type: ignore[return-value]
+
+
+def probe(sx: int, sy: int, answer=lambda hits: hits[0] if hits else None) -> PickProbe:
+    """The page's answers at (sx, sy): ``answer`` picks among the ray's hits (the nearest
+    for a truthful pick buffer); the visible pixel is always the truth's."""
+    hit = answer(screen().hits(sx + 0.5, sy + 0.5))
+    n = None if hit is None else hit.column.n
+    pick = None if hit is None else {"id": hit.column.id, "index": n}
+    return PickProbe(float(sx), float(sy), pick, identity(n), colour(aim.front(screen(), sx, sy)))
+
+
+def off(off_draws: int = 0, off_reads: int = 0, draws: int = 50) -> Counters:
+    return Counters(0.0, draws, off_draws, off_reads, 0, 0, 5, 0)
+
+
+@functools.cache
+def _probes() -> tuple[PickProbe, ...]:
+    return tuple(probe(*p) for p in points())
+
+
+def picks(**changes: Any) -> PickRun:
+    run = PickRun(POSE, CANVAS, {**HOME, "pitch": 15.0, "distance": 35.0}, off(),
+                  off(2, 1), off(2, 1), off(2, 1), _probes())  # fmt: skip
+    return replace(run, **changes)
+
+
+def camera_run(**changes: Any) -> CameraRun:
+    grow = 1.1274968515793757  # exp(0.0012 * 100)
+    wheel = (HOME, {**HOME, "distance": 260 * grow}, {**HOME, "distance": 260 * grow**2})
+    run = CameraRun(CANVAS, 80.0, HOME, {**HOME, "yaw": 6.0}, 100.0, wheel, (0.0, 0.0),
+                    {**HOME, "pitch": 85.0}, {**HOME, "distance": 340.0}, (HOME, HOME))  # fmt: skip
+    return replace(run, **changes)
+
+
+def clicks(**changes: Any) -> ClickRun:
+    """A target clicked in, out, in again, then the background clicked: as §8.3 says."""
+    target = next(p for p in _probes() if p.pick is not None)
+    ground = next(p for p in _probes() if p.pick is None)
+    pid = target.pick["id"]  # type: ignore[index]
+    run = ClickRun((target.sx, target.sy), (ground.sx, ground.sy), ([], [pid], [], [pid], []))
+    return replace(run, **changes)
+
+
+def viz_view(**changes: Any) -> VizView:
+    """The truthful field's view; ``changes`` replace fields."""
+    placed = records()
+    basis = scene.basis(placed, truth().days[0])
+    grid = (BG,) * 150 + (SETTLED,) * 6 + (PENDING,) * 4
+    context = ContextFacts(True, True, "webgl2", {"antialias": False, "alpha": False},
+                           CANVAS, (1166, 440), 1.0, 12, grid)  # fmt: skip
+    vs7 = {"layout": Vs7Answer({"d0": basis.d0, "D0": basis.D0, "R0": basis.R0}),
+           "sceneDigest": Vs7Answer({**digest(placed), "brushedCount": 0}),
+           "camera": Vs7Answer(dict(HOME))}  # fmt: skip
+    drag = Drag(40, Window(at(0.0, 12, 3), at(1700.0, 12 + 42, 3 + 42)))
+    base = VizView(scenario(), RECORDS, context, vs7, (window(2000), window(2600)), drag,
+                   camera_run(), (picks(),), clicks())  # fmt: skip
+    return replace(base, **changes)
+
+
+def with_viz(seen: VizView | None = None, obs: Observations | None = None, **record: Any
+             ) -> Observations:  # fmt: skip
+    """``obs`` (the canned correct run) with the ``viz`` view ``seen`` (the truthful one);
+    ``record`` builds the whole browser record instead."""
+    found = BrowserRecord(**record) if record else BrowserRecord(None, {"viz": seen or viz_view()})
+    return (obs or perfect()).with_phase("browser", found)

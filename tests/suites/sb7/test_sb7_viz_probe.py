@@ -1,0 +1,79 @@
+"""The ``viz`` scenario in a real Chromium against small pages (`sb7_viz_pages`): an honest
+field earns 1.0 on the foundation rows, and each hostile page fails the row that names it
+(a styled div, an image, a draw per column, an idle animation loop, a lying vs7dbg, a
+UTC-day layout)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from sb7_observations import perfect, row
+from sb7_viz_pages import TRUTH, pages_app
+
+from benchwright.probes.browser import BrowserSession, browser_available
+from benchwright.services._server import BackgroundServer
+from benchwright.suites.kit.browser import BrowserRecord
+from benchwright.suites.sb7.observations import Observations
+from benchwright.suites.sb7.viz.scenario import observe_viz
+from benchwright.suites.sb7.viz.view import VizView
+
+NO_BROWSER = browser_available()
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(NO_BROWSER is not None, reason="no Chromium")]
+ROWS = ("t_context_real", "t_layout_basis", "t_scene_binding", "t_draw_budget",
+        "p_idle_flatness", "p_drag_frames", "e_frames_under_drag")  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def seen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, VizView]]:
+    """Every page's view (a browser each: a scenario name runs once per session)."""
+    shots = tmp_path_factory.mktemp("viz")
+    views = {}
+    with BackgroundServer(pages_app()) as server:
+        for name in ("honest", "per_column", "idle_loop", "liar", "utc_days", "div", "image"):
+            ctx = SimpleNamespace(base_url=f"{server.base_url}/{name}")
+            with BrowserSession(artifacts=shots / name) as browser, browser.lane() as lane:
+                views[name] = observe_viz(lane, ctx, shots / name)
+    yield views
+
+
+def _rows(view: VizView) -> dict[str, float]:
+    obs: Observations = replace(perfect(), truth=TRUTH)
+    obs = obs.with_phase("browser", BrowserRecord(None, {"viz": view}))
+    return {c: row(obs, c).score for c in ROWS}
+
+
+def test_the_honest_field_earns_one_on_every_foundation_row(seen) -> None:
+    view = seen["honest"]
+    assert view.lost == {} and view.records is not None and view.records["count"] == 30
+    assert view.drag is not None and view.drag.window.frames >= 32
+    assert _rows(view) == dict.fromkeys(ROWS, 1.0)
+    assert Path(view.scenario.screenshots[0].path).is_file()
+
+
+def test_a_draw_per_column_is_over_the_budget(seen) -> None:
+    got = _rows(seen["per_column"])
+    assert got["t_draw_budget"] == 0.25 and got["t_context_real"] == 1.0
+
+
+def test_an_idle_animation_loop_fails_flatness(seen) -> None:
+    got = _rows(seen["idle_loop"])
+    assert got["p_idle_flatness"] == 0.0 and got["t_context_real"] == 1.0
+
+
+def test_a_lying_or_utc_day_digest_fails_the_binding(seen) -> None:
+    assert _rows(seen["liar"])["t_scene_binding"] < 0.5
+    utc = _rows(seen["utc_days"])
+    assert utc["t_scene_binding"] < 0.5 and utc["t_layout_basis"] < 1.0
+
+
+@pytest.mark.parametrize("name", ["div", "image"])
+def test_a_div_or_an_image_is_no_field(seen, name) -> None:
+    got = _rows(seen[name])
+    assert {c: got[c] for c in ("t_context_real", "t_draw_budget", "p_idle_flatness",
+                                "p_drag_frames", "e_frames_under_drag")} == dict.fromkeys(
+        ("t_context_real", "t_draw_budget", "p_idle_flatness", "p_drag_frames",
+         "e_frames_under_drag"), 0.0)  # fmt: skip
