@@ -549,6 +549,13 @@
     requestAnimationFrame(onFrame);
   }
 
+  /** Draws now what a discrete change (wheel, double-click, release, brush, stream batch)
+   * asked for, instead of at the next animation frame: a read of the canvas right after
+   * the change then waits for this frame's GPU work and sees it, however slow the GPU. */
+  function drawNow() {
+    if (gl && drawable && dirty) draw(false);
+  }
+
   function onFrame() {
     framePending = false;
     stepCoast(performance.now());
@@ -704,6 +711,7 @@
     const n = indexOf.get(id);
     if (n !== undefined && instanceBytes) uploadBrushFlag(n);
     if (wasEmpty !== (brush.size === 0) || n !== undefined) requestDraw();
+    drawNow();
     announce(id, source);
   }
 
@@ -715,6 +723,7 @@
       if (n !== undefined && instanceBytes) uploadBrushFlag(n);
     }
     if (members.length) requestDraw();
+    drawNow();
     announce(null, "clear");
   }
 
@@ -760,11 +769,9 @@
     const down = press;
     press = null;
     const travelled = Math.hypot(event.clientX - down.x, event.clientY - down.y);
-    if (travelled <= CLICK_PX && event.timeStamp - down.t <= CLICK_MS) {
-      click(local(event));
-      return;
-    }
-    release();
+    if (travelled <= CLICK_PX && event.timeStamp - down.t <= CLICK_MS) click(local(event));
+    else release();
+    drawNow();
   }
 
   /** Starts the coast from the rate of the drag's last two moves (deg/s). */
@@ -791,11 +798,13 @@
   function onWheel(event) {
     event.preventDefault();
     moveCamera(camera.yaw, camera.pitch, camera.distance * Math.exp(0.0012 * event.deltaY));
+    drawNow();
   }
 
   function onDoubleClick() {
     stopCoast();
     moveCamera(HOME.yaw, HOME.pitch, HOME.distance);
+    drawNow();
   }
 
   // ---- loading and the stream ----------------------------------------------------------
@@ -888,6 +897,7 @@
     }
     if (created) rankCandidates();
     if (touched) invalidate();
+    drawNow();
   }
 
   function onStream(event) {
