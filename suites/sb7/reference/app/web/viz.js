@@ -270,10 +270,14 @@
   let instanceBuffer = null;
   let instanceBytes = null; // ArrayBuffer mirror of the GPU buffer
   let capacity = 0;
-  let pickTarget = null; // {fb, tex, depth, w, h}
+  let pickTarget = null;
+  let labelPixels = null; // WebGL2: the pixel-pack buffer the labels' reads land in
+  let labelRead = null; // {fence, spots, stamp}: reads the GPU has not finished yet
+  let labelPolling = false; // {fb, tex, depth, w, h}
   let sceneStamp = 1;
   let pickStamp = 0;
   let dirty = false;
+  let drawable = false; // the first answer is in: no frame before it (it would show nothing)
   let framePending = false;
   let frames = 0;
   const pixel = new Uint8Array(4);
@@ -345,6 +349,10 @@
     for (const name of ["a_pos", "a_inst", "a_colour", "a_ident"]) loc[name] = gl.getAttribLocation(prog, name);
     for (const name of ["u_clip", "u_eye", "u_pick", "u_dim"]) loc[name] = gl.getUniformLocation(prog, name);
     if (glx.gl2) {
+      labelPixels = gl.createBuffer();
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, labelPixels);
+      gl.bufferData(gl.PIXEL_PACK_BUFFER, LABELS * 4, gl.STREAM_READ);
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
       sceneVao = gl.createVertexArray();
       gl.bindVertexArray(sceneVao);
     }
@@ -519,7 +527,11 @@
 
   function pick(sx, sy) {
     const raw = readPick(sx, sy);
-    if (!raw) return null;
+    return raw ? decode(raw) : null;
+  }
+
+  /** {id, index} of the record whose identity colour is `raw`, or null (background). */
+  function decode(raw) {
     const idNum = raw[0] + 256 * raw[1] + 65536 * raw[2];
     if (idNum === 0 || idNum > records.length) return null;
     return { id: records[idNum - 1].id, index: idNum - 1 };
@@ -532,9 +544,16 @@
 
   function requestDraw() {
     dirty = true;
-    if (framePending || !gl) return;
+    if (framePending || !gl || !drawable) return;
     framePending = true;
     requestAnimationFrame(onFrame);
+  }
+
+  /** Draws now what a discrete change (wheel, double-click, release, brush, stream batch)
+   * asked for, instead of at the next animation frame: a read of the canvas right after
+   * the change then waits for this frame's GPU work and sees it, however slow the GPU. */
+  function drawNow() {
+    if (gl && drawable && dirty) draw(false);
   }
 
   function onFrame() {
@@ -545,7 +564,7 @@
   }
 
   /** One visible frame (one draw to the canvas), then the labels over it. */
-  function draw() {
+  function draw(wait) {
     dirty = false;
     fitCanvas();
     if (glx.gl2) {
@@ -562,7 +581,7 @@
       drawColumns(false);
     }
     frames += 1;
-    placeLabels();
+    placeLabels(wait);
   }
 
   // ---- labels --------------------------------------------------------------------------
@@ -591,34 +610,91 @@
   }
 
   /** The greedy cull of section 8.5, through this page's own pick buffer. */
-  function placeLabels() {
+  function placeLabels(wait) {
     const { w, h } = cssSize();
+    const spots = [];
+    for (const n of candidates) {
+      const rec = records[n];
+      const a = project(rec.x, rec.h, rec.z);
+      if (a && a.sx >= 0 && a.sy >= 0 && a.sx < w && a.sy < h) spots.push({ n, a });
+    }
+    if (wait || !glx.gl2) {
+      if (labelRead) gl.deleteSync(labelRead.fence);
+      labelRead = null; // what an earlier frame queued is older than this
+      showLabels(spots, spots.map((spot) => pick(spot.a.sx, spot.a.sy)));
+    } else {
+      readLabelsLater(spots);
+    }
+  }
+
+  /** Queues the anchors' pick-buffer reads into a pixel-pack buffer and places the labels
+   * once the GPU is done, so that a drawn frame never blocks input waiting for it (only
+   * the latest frame's reads are kept; a result the camera has outdated since is dropped:
+   * the next frame, already asked for, queues its own). vs7dbg.setCamera places them at
+   * once instead. */
+  function readLabelsLater(spots) {
+    refreshPick();
+    const { dpr } = deviceSize();
+    gl.bindFramebuffer(gl.FRAMEBUFFER, pickTarget.fb);
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, labelPixels);
+    spots.forEach((spot, i) => {
+      const px = Math.round(spot.a.sx * dpr);
+      const py = canvas.height - 1 - Math.round(spot.a.sy * dpr);
+      gl.readPixels(px, py, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, i * 4);
+    });
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    if (labelRead) gl.deleteSync(labelRead.fence);
+    labelRead = { fence: gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0), spots, stamp: sceneStamp };
+    gl.flush();
+    if (!labelPolling) pollLabels();
+  }
+
+  function pollLabels() {
+    labelPolling = false;
+    if (!labelRead) return;
+    if (gl.clientWaitSync(labelRead.fence, 0, 0) === gl.TIMEOUT_EXPIRED) {
+      labelPolling = true;
+      setTimeout(pollLabels, 8);
+      return;
+    }
+    const { fence, spots, stamp } = labelRead;
+    labelRead = null;
+    gl.deleteSync(fence);
+    if (stamp !== sceneStamp) return;
+    const bytes = new Uint8Array(Math.max(4, spots.length * 4));
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, labelPixels);
+    gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, 0, bytes);
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+    showLabels(spots, spots.map((_, i) => decode([bytes[i * 4], bytes[i * 4 + 1], bytes[i * 4 + 2]])));
+  }
+
+  /** The greedy cull of section 8.5 over the anchors inside the canvas and what the pick
+   * buffer holds at each (`hits`, in candidate order). */
+  function showLabels(spots, hits) {
     const shown = [];
     const canvasBox = canvas.getBoundingClientRect();
     const layerBox = labelLayer.getBoundingClientRect();
     const dx = canvasBox.left - layerBox.left + canvas.clientLeft;
     const dy = canvasBox.top - layerBox.top + canvas.clientTop;
     const keep = new Set();
-    for (const n of candidates) {
-      const rec = records[n];
-      const a = project(rec.x, rec.h, rec.z);
-      if (!a || a.sx < 0 || a.sy < 0 || a.sx >= w || a.sy >= h) continue;
-      const hit = pick(a.sx, a.sy);
-      if (!hit || hit.index !== n) continue;
+    spots.forEach(({ n, a }, i) => {
+      if (!hits[i] || hits[i].index !== n) return;
       const box = { x: a.sx + 10, y: a.sy - 9 };
       const overlaps = shown.some((o) =>
         Math.min(o.x, box.x) + LABEL_W - Math.max(o.x, box.x) >= 1
         && Math.min(o.y, box.y) + LABEL_H - Math.max(o.y, box.y) >= 1);
-      if (overlaps) continue;
+      if (overlaps) return;
       shown.push(box);
       keep.add(n);
+      const rec = records[n];
       const node = labelNode(n);
       node.dataset.id = rec.id;
       node.textContent = `${money(rec)} · ${rec.status}`;
       node.style.left = `${box.x + dx}px`;
       node.style.top = `${box.y + dy}px`;
       node.hidden = false;
-    }
+    });
     for (const [n, node] of labelNodes) if (!keep.has(n)) node.hidden = true;
   }
 
@@ -635,6 +711,7 @@
     const n = indexOf.get(id);
     if (n !== undefined && instanceBytes) uploadBrushFlag(n);
     if (wasEmpty !== (brush.size === 0) || n !== undefined) requestDraw();
+    drawNow();
     announce(id, source);
   }
 
@@ -646,6 +723,7 @@
       if (n !== undefined && instanceBytes) uploadBrushFlag(n);
     }
     if (members.length) requestDraw();
+    drawNow();
     announce(null, "clear");
   }
 
@@ -691,11 +769,9 @@
     const down = press;
     press = null;
     const travelled = Math.hypot(event.clientX - down.x, event.clientY - down.y);
-    if (travelled <= CLICK_PX && event.timeStamp - down.t <= CLICK_MS) {
-      click(local(event));
-      return;
-    }
-    release();
+    if (travelled <= CLICK_PX && event.timeStamp - down.t <= CLICK_MS) click(local(event));
+    else release();
+    drawNow();
   }
 
   /** Starts the coast from the rate of the drag's last two moves (deg/s). */
@@ -722,11 +798,13 @@
   function onWheel(event) {
     event.preventDefault();
     moveCamera(camera.yaw, camera.pitch, camera.distance * Math.exp(0.0012 * event.deltaY));
+    drawNow();
   }
 
   function onDoubleClick() {
     stopCoast();
     moveCamera(HOME.yaw, HOME.pitch, HOME.distance);
+    drawNow();
   }
 
   // ---- loading and the stream ----------------------------------------------------------
@@ -777,8 +855,10 @@
       return;
     }
     if (!loaded) {
+      drawable = true;
       if (answer.count === 0) {
         showState(gl ? "empty" : "nogl");
+        requestDraw();
         return;
       }
       fixBasis(answer);
@@ -817,6 +897,7 @@
     }
     if (created) rankCandidates();
     if (touched) invalidate();
+    drawNow();
   }
 
   function onStream(event) {
@@ -877,7 +958,7 @@
     setCamera(yaw, pitch, distance) {
       stopCoast();
       moveCamera(yaw, pitch, distance);
-      if (gl) draw();
+      if (gl && drawable) draw(true);
     },
     pick,
     pickPixel: (sx, sy) => readPick(sx, sy),
