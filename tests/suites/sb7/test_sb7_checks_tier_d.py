@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from sb7_browser_canned import empty_view, with_browser
 from sb7_observations import DECISIONS, answer, error, http, perfect, row, swap
 
 from benchwright.model import Status
@@ -54,11 +55,13 @@ def _decisions(text: str | None, **seen) -> object:
 def test_an_undocumented_corner_scores_zero() -> None:
     no_d2 = DECISIONS.replace("## D2", "## Rejections")
     found = row(_decisions(no_d2), "d_decisions_doc")
-    assert found.score == 0.0 and "D2 undocumented" in found.detail
+    assert found.evidence["corners"] == {"D2": 0.0, "D3": 1.0} and found.score == 0.5
+    assert "D2 undocumented" in found.detail
 
 
 def test_a_document_contradicting_the_run_scores_zero() -> None:
-    assert row(_decisions(DECISIONS, resubmit_status=200), "d_decisions_doc").score == 0.0
+    found = row(_decisions(DECISIONS, resubmit_status=200), "d_decisions_doc")
+    assert found.evidence["corners"] == {"D2": 0.0, "D3": 1.0}
 
 
 def test_a_stance_that_cannot_be_inferred_scores_half() -> None:
@@ -66,18 +69,25 @@ def test_a_stance_that_cannot_be_inferred_scores_half() -> None:
         "A rejected draft is terminal: it cannot be resubmitted; the maker starts a new draft.",
         "We thought about this corner carefully and chose what felt right to us.",
     )
-    assert row(_decisions(vague), "d_decisions_doc").score == 0.5
+    assert row(_decisions(vague), "d_decisions_doc").evidence["corners"]["D2"] == 0.5
 
 
 def test_browser_measured_corners_join_the_mean() -> None:
-    kept = row(_decisions(DECISIONS, brush_survived=True, table_blocked=False), "d_decisions_doc")
+    """D3 is what the ``empty`` scenario's page showed before the first sync: the golden's
+    empty table with progress agrees with a D3 saying so, a blocking loading state does not."""
+    kept = row(_decisions(DECISIONS, brush_survived=True), "d_decisions_doc")
     assert kept.score == 1.0 and kept.evidence["corners"] == {"D1": 1.0, "D2": 1.0, "D3": 1.0}
     contradicted = row(_decisions(DECISIONS, brush_survived=False), "d_decisions_doc")
-    assert contradicted.score == 0.5
+    assert contradicted.score == pytest.approx(2 / 3)
+    blocking = with_browser(_decisions(DECISIONS), empty=empty_view(table_visible=False))
+    assert row(blocking, "d_decisions_doc").evidence["corners"]["D3"] == 0.0
 
 
 def test_corners_documented_but_never_measured_are_unavailable() -> None:
-    found = row(_decisions(DECISIONS, resubmit_status=None), "d_decisions_doc")
+    unmeasured = _decisions(DECISIONS, resubmit_status=None)
+    no_browser = replace(unmeasured, phases={k: v for k, v in unmeasured.phases.items()
+                                             if k != "browser"})  # fmt: skip
+    found = row(no_browser, "d_decisions_doc")
     assert found.status is Status.UNAVAILABLE and "issue 29" in found.detail
 
 

@@ -582,9 +582,6 @@ class WorkflowObs:
     brush_survived: bool | None = None
     """A brushed record stayed brushed across its streamed mutation (d_decisions_doc D1;
     the browser's, None until it runs: issue 29)."""
-    table_blocked: bool | None = None
-    """Before the first sync completed the table blocked behind a loading state instead of
-    rendering empty with progress (d_decisions_doc D3; the browser's, None until it runs)."""
 
 
 @dataclass(frozen=True)

@@ -41,3 +41,11 @@ def console_errors(
             return [], refused
         errors += errors_of(seen)
     return errors, None
+
+
+def presync(empty: Any) -> str | None:
+    """The pre-sync state the page showed, in D3's words: ``blocks`` (a loading state and
+    no table), ``empty`` (the table, empty); None when it showed neither."""
+    if empty.loading_text and not empty.table_visible:
+        return "blocks"
+    return "empty" if empty.table_visible else None

@@ -9,6 +9,8 @@ from pathlib import PurePosixPath
 from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, frac, g, result, unavailable
 from benchwright.suites.kit.wire import body
+from benchwright.suites.sb7.browser import BROWSER, EMPTY
+from benchwright.suites.sb7.checks._browser import presync
 from benchwright.suites.sb7.checks._common import PART_TWO, PROBE, parts_row, phase
 from benchwright.suites.sb7.checks._read import ledger_kills
 from benchwright.suites.sb7.observations import (
@@ -155,17 +157,18 @@ def _observed(obs: Observations) -> dict[str, str | None]:
     d2 = None
     if status is not None and status < 500:
         d2 = "resubmittable" if status < 300 else "terminal"
-    survived, blocked = getattr(flow, "brush_survived", None), getattr(flow, "table_blocked", None)
+    survived = getattr(flow, "brush_survived", None)
     d1 = None if survived is None else "survives" if survived else "drops"
-    d3 = None if blocked is None else "blocks" if blocked else "empty"
-    return {"D1": d1, "D2": d2, "D3": d3}
+    empty = getattr(obs.phases.get(BROWSER), "scenarios", {}).get(EMPTY)
+    return {"D1": d1, "D2": d2, "D3": None if empty is None else presync(empty)}
 
 
 @app_check("d_decisions_doc", needs=(TREE,))
 def d_decisions_doc(obs: Observations, _s) -> CheckResult:
     """Per corner: undocumented (no ``## Dn`` section of >= 15 characters) 0; documented and
     matching what the run observed 1; documented but not inferable 0.5; contradicted 0. The
-    mean over the corners whose instrument ran (D1 and D3 are the browser's, issue 29)."""
+    mean over the corners whose instrument ran (D3: the ``empty`` scenario's pre-sync page;
+    D1: the brush across a streamed mutation, not yet measured)."""
     text = obs[TREE].decisions or ""
     found, seen = sections(text), _observed(obs)
     scores: dict[str, float] = {}

@@ -16,6 +16,7 @@ from benchwright.suites.sb7.checks._browser import (
     CONSOLE_SCENARIOS,
     console_errors,
     expected,
+    presync,
     total_matches,
 )
 from benchwright.suites.sb7.checks.tier_d import decided, sections
@@ -98,14 +99,6 @@ def j_empty_state(obs: Observations, _s) -> CheckResult:
     if refused:
         return refused
     return read_at_once(_empty_rung(empty, _d3(obs)), empty.no_page)
-
-
-def presync(empty: Any) -> str | None:
-    """The pre-sync state the page showed, in D3's words: ``blocks`` (a loading state and
-    no table), ``empty`` (the table, empty); None when it showed neither."""
-    if empty.loading_text and not empty.table_visible:
-        return "blocks"
-    return "empty" if empty.table_visible else None
 
 
 def _d3(obs: Observations) -> str | None:
