@@ -255,3 +255,15 @@ BRUSH = r"""() => {
   return JSON.stringify({ brush: got && got.ok ? got.value : null });
 }"""
 """``vs7dbg.brush()`` (None when absent or throwing)."""
+
+FREE = r"""([points]) => {
+  const cv = document.getElementById("viz3d");
+  const r = cv.getBoundingClientRect();
+  for (const [x, y] of points) {
+    const at = document.elementFromPoint(r.left + x, r.top + y);
+    if (at === cv) return JSON.stringify([x, y]);
+  }
+  return JSON.stringify(null);
+}"""
+"""The first canvas point (CSS, from its top left) where the canvas itself is the element
+under the pointer (a label or another overlay there would take the input)."""

@@ -181,6 +181,25 @@ def _drag(run: PageReads, sc: Scenario) -> Drag:
     return Drag(DRAG_MOVES, Window(start, Counters.of(run.js(JS.RAF_READ))))
 
 
+FREE_REACH_PX = 60
+"""How far from a wanted input point the probe looks for one the canvas itself receives."""
+
+
+def _free(run: PageReads, sc: Scenario, want: tuple[float, float]) -> tuple[float, float]:
+    """A viewport point near ``want`` where the pointer reaches the canvas itself, not a
+    label or an overlay above it (those take the input: the app's choice, not a law the
+    camera rows grade); ``want`` itself when there is none."""
+    x, y, w, h = _centre(sc)
+    left, top = x - w / 2, y - h / 2
+    rel = (want[0] - left, want[1] - top)
+    rings = [(dx, dy) for r in range(0, FREE_REACH_PX + 1, 12)
+             for dx, dy in ((r, 0), (-r, 0), (0, r), (0, -r), (r, r), (-r, -r))]  # fmt: skip
+    points = [[rel[0] + dx, rel[1] + dy] for dx, dy in rings
+              if 0 < rel[0] + dx < w and 0 < rel[1] + dy < h]  # fmt: skip
+    found = run.js(JS.FREE, [points])
+    return (left + found[0], top + found[1]) if found else want
+
+
 def _cam(run: PageReads) -> dict[str, Any]:
     return run.js(JS.CAMERA)
 
@@ -196,6 +215,7 @@ def _stroke(
     """Press at ``start``, move ``moves`` times by ``step``; the camera before the release
     (then release)."""
     mouse = sc.page.mouse
+    start = _free(run, sc, start)
     mouse.move(*start)
     mouse.down()
     for i in range(1, moves + 1):
@@ -212,7 +232,7 @@ def _camera(run: PageReads, sc: Scenario) -> CameraRun:
     mouse = sc.page.mouse
 
     def reset() -> None:
-        mouse.dblclick(x, y)
+        mouse.dblclick(*_free(run, sc, (x, y)))
         run.wait(250)
 
     reset()
@@ -220,13 +240,14 @@ def _camera(run: PageReads, sc: Scenario) -> CameraRun:
     start = (x - LAW_MOVES * LAW_STEP_PX / 2, y)
     during = _stroke(run, sc, start, (LAW_STEP_PX, 0), LAW_MOVES, LAW_GAP_MS)
     reset()
-    mouse.move(x, y)
+    mouse.move(*_free(run, sc, (x, y)))
     wheel = [_cam(run)]
     for _ in range(2):
         mouse.wheel(0, WHEEL_DY)
         run.wait(200)
         wheel.append(_cam(run))
     reset()
+    mouse.move(*_free(run, sc, (x, y)))
     mouse.wheel(0, CLAMP_DY)
     run.wait(200)
     distance = _cam(run)["camera"]
@@ -236,7 +257,7 @@ def _camera(run: PageReads, sc: Scenario) -> CameraRun:
     reset()
     flick = (x - FLICK_MOVES * FLICK_STEP_PX / 2, y)
     _stroke(run, sc, flick, (FLICK_STEP_PX, 0), FLICK_MOVES, FLICK_GAP_MS)
-    mouse.dblclick(x, y)
+    mouse.dblclick(*_free(run, sc, (x, y)))
     after = [_cam(run)["camera"]]
     run.wait(300)
     after.append(_cam(run)["camera"])
@@ -254,10 +275,12 @@ def _picks(
     _x, _y, w, h = _centre(sc)
     served = scene.truth_records(records, {})
     columns = scene.place(served, scene.basis(served, min((r.day for r in served), default="")))
-    points = aim.aim(C.Screen(columns, C.View(C.Pose(*pose), w, h)))
-    invalidated = run.js(JS.INVALIDATE, list(pose))
-    if invalidated is None:
+    at = C.Screen(columns, C.View(C.Pose(*pose), w, h))
+    points = aim.aim(at)
+    if run.js(JS.INVALIDATE, list(pose)) is None:
         raise Stop
+    _unbrush(run, sc, [p for p in points if aim.front(at, *p) is None])
+    invalidated = run.js(JS.INVALIDATE, list(pose))  # the graded invalidation
     got = run.js(JS.PICKS, [list(p) for p in points])
     shown = run.js(JS.PIXELS, [list(p) for p in points]) or [None] * len(points)
     camera = _cam(run)["camera"]
@@ -275,15 +298,31 @@ def _picks(
 def _clicks(run: PageReads, sc: Scenario, picks: PickRun) -> ClickRun:
     """Click a picked record three times, then a point the pick buffer calls background,
     reading the brush after each (at the picks' pose: a click never moves the camera)."""
-    target = next(((p.sx, p.sy) for p in picks.points if p.pick is not None), None)
-    if target is None:
-        raise Stop
-    ground = next(((p.sx, p.sy) for p in picks.points if p.pick is None), None)
     x, y, w, h = _centre(sc)
     left, top = x - w / 2, y - h / 2
+    free = [p for p in picks.points
+            if run.js(JS.FREE, [[[p.sx, p.sy]]]) is not None]  # no label over it  # fmt: skip
+    target = next(((p.sx, p.sy) for p in free if p.pick is not None), None)
+    if target is None:
+        raise Stop
+    ground = next(((p.sx, p.sy) for p in free if p.pick is None), None)
     brush = [run.js(JS.BRUSH)]
     for sx, sy in [target] * 3 + ([ground] if ground is not None else []):
         sc.page.mouse.click(left + sx, top + sy)
         run.wait(150)
         brush.append(run.js(JS.BRUSH))
     return ClickRun(target, ground, tuple(b.get("brush") for b in brush))
+
+
+def _unbrush(run: PageReads, sc: Scenario, grounds: list[tuple[int, int]]) -> None:
+    """Empty a brush the camera inputs left (a double-click on a record is two clicks) by
+    a click on the background, as §8.3 says, so that the pixels read show undimmed
+    colours."""
+    if not run.js(JS.BRUSH).get("brush"):
+        return
+    x, y, w, h = _centre(sc)
+    left, top = x - w / 2, y - h / 2
+    free = next((p for p in grounds if run.js(JS.FREE, [[list(p)]]) is not None), None)
+    if free is not None:
+        sc.page.mouse.click(left + free[0], top + free[1])
+        run.wait(200)
