@@ -160,7 +160,11 @@ def _rest(run: PageReads, windows: int) -> list[Window]:
 
 
 def _centre(sc: Scenario) -> tuple[float, float, float, float]:
-    """The canvas's centre in the viewport and its CSS size."""
+    """The canvas's centre in the viewport and its CSS size, the canvas scrolled into the
+    middle of the viewport first (a field click moves the table, which may scroll the
+    page: spec §8.6)."""
+    sc.page.evaluate("() => { const c = document.getElementById('viz3d');"
+                     " if (c) c.scrollIntoView({ block: 'center' }); }")  # fmt: skip
     box = sc.page.locator("#viz3d").bounding_box()
     if box is None:
         raise Stop
@@ -228,39 +232,44 @@ def _stroke(
 
 def _camera(run: PageReads, sc: Scenario) -> CameraRun:
     """The camera's laws by scripted input, each from the defaults (a double-click)."""
-    x, y, w, h = _centre(sc)
     mouse = sc.page.mouse
 
+    def at(dx: float = 0.0, dy: float = 0.0) -> tuple[float, float]:
+        """The canvas centre moved by (dx, dy), where the canvas is now."""
+        x, y, _w, _h = _centre(sc)
+        return x + dx, y + dy
+
     def reset() -> None:
-        mouse.dblclick(*_free(run, sc, (x, y)))
+        mouse.dblclick(*_free(run, sc, at()))
         run.wait(250)
 
     reset()
     before = _cam(run)["camera"]
-    start = (x - LAW_MOVES * LAW_STEP_PX / 2, y)
+    start = at(-LAW_MOVES * LAW_STEP_PX / 2)
     during = _stroke(run, sc, start, (LAW_STEP_PX, 0), LAW_MOVES, LAW_GAP_MS)
     reset()
-    mouse.move(*_free(run, sc, (x, y)))
+    mouse.move(*_free(run, sc, at()))
     wheel = [_cam(run)]
     for _ in range(2):
         mouse.wheel(0, WHEEL_DY)
         run.wait(200)
         wheel.append(_cam(run))
     reset()
-    mouse.move(*_free(run, sc, (x, y)))
+    mouse.move(*_free(run, sc, at()))
     mouse.wheel(0, CLAMP_DY)
     run.wait(200)
     distance = _cam(run)["camera"]
     reset()
-    top = (x, y - PITCH_MOVES * PITCH_STEP_PX / 2)
+    top = at(0, -PITCH_MOVES * PITCH_STEP_PX / 2)
     pitch = _stroke(run, sc, top, (0, PITCH_STEP_PX), PITCH_MOVES, LAW_GAP_MS)
     reset()
-    flick = (x - FLICK_MOVES * FLICK_STEP_PX / 2, y)
+    flick = at(-FLICK_MOVES * FLICK_STEP_PX / 2)
     _stroke(run, sc, flick, (FLICK_STEP_PX, 0), FLICK_MOVES, FLICK_GAP_MS)
-    mouse.dblclick(*_free(run, sc, (x, y)))
+    mouse.dblclick(*_free(run, sc, at()))
     after = [_cam(run)["camera"]]
     run.wait(300)
     after.append(_cam(run)["camera"])
+    _x, _y, w, h = _centre(sc)
     return CameraRun((w, h), LAW_MOVES * LAW_STEP_PX, before, during, WHEEL_DY,
                      tuple(r["camera"] for r in wheel),
                      (float(wheel[0]["scrollY"]), float(wheel[-1]["scrollY"])), pitch, distance,
@@ -298,8 +307,7 @@ def _picks(
 def _clicks(run: PageReads, sc: Scenario, picks: PickRun) -> ClickRun:
     """Click a picked record three times, then a point the pick buffer calls background,
     reading the brush after each (at the picks' pose: a click never moves the camera)."""
-    x, y, w, h = _centre(sc)
-    left, top = x - w / 2, y - h / 2
+    _centre(sc)  # the canvas in view: a point out of the viewport is never free
     free = [p for p in picks.points
             if run.js(JS.FREE, [[[p.sx, p.sy]]]) is not None]  # no label over it  # fmt: skip
     target = next(((p.sx, p.sy) for p in free if p.pick is not None), None)
@@ -308,6 +316,8 @@ def _clicks(run: PageReads, sc: Scenario, picks: PickRun) -> ClickRun:
     ground = next(((p.sx, p.sy) for p in free if p.pick is None), None)
     brush = [run.js(JS.BRUSH)]
     for sx, sy in [target] * 3 + ([ground] if ground is not None else []):
+        x, y, w, h = _centre(sc)
+        left, top = x - w / 2, y - h / 2
         sc.page.mouse.click(left + sx, top + sy)
         run.wait(150)
         brush.append(run.js(JS.BRUSH))
