@@ -10,6 +10,7 @@ again once any coast has ended. It observes; the checks judge.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -71,11 +72,20 @@ def observe_viz(lane: Lane, ctx: Any, shots: Path) -> VizView:
         sc.page.on("response", lambda r: got.append(r) if _is_records(r.url) else None)
         run = PageReads(sc)
         open_page(sc, ctx.base_url.rstrip("/") + "/")
+        _downloaded(sc, got)
         run.poll(JS.SETTLE, timeout_s=SETTLE_S)
         parts["records"] = _body(sc, got)
         _drive(run, sc, parts)
         sc.screenshot("viz-field", selector="#viz3d")
     return VizView(scenario=sc.observation, lost=dict(run.lost), **parts)
+
+
+def _downloaded(sc: Scenario, got: list[Any]) -> None:
+    """Wait (at most `SETTLE_S`) for the page's records answer: a field that drew its
+    empty frame first must not settle before its columns are drawn."""
+    deadline = time.monotonic() + SETTLE_S
+    while not got and time.monotonic() < deadline:
+        sc.page.wait_for_timeout(100)  # yields to Playwright, which delivers the response
 
 
 def _is_records(url: str) -> bool:
