@@ -156,9 +156,12 @@ SETTLE = r"""() => {
   const s = window.__sb7settle__ || (window.__sb7settle__ = { n: -1, t: performance.now() });
   const n = snap().defaultDraws;
   if (n !== s.n) { s.n = n; s.t = performance.now(); return false; }
-  return n > 0 && performance.now() - s.t > 500;
+  let scene = 1;
+  try { scene = window.vs7dbg.sceneDigest().count; } catch (e) { /* no vs7dbg yet */ }
+  return n > 0 && scene > 0 && performance.now() - s.t > 500;
 }"""
-"""Truthy once the field drew and then drew nothing for 500 ms (bounded by the caller)."""
+"""Truthy once the field drew (its records, when vs7dbg says how many) and then drew
+nothing for 500 ms (bounded by the caller)."""
 
 CONTEXT = r"""(grid) => {
   const { field, snap, pixels } = window.__sb7viz__;
@@ -255,3 +258,15 @@ BRUSH = r"""() => {
   return JSON.stringify({ brush: got && got.ok ? got.value : null });
 }"""
 """``vs7dbg.brush()`` (None when absent or throwing)."""
+
+FREE = r"""([points]) => {
+  const cv = document.getElementById("viz3d");
+  const r = cv.getBoundingClientRect();
+  for (const [x, y] of points) {
+    const at = document.elementFromPoint(r.left + x, r.top + y);
+    if (at === cv) return JSON.stringify([x, y]);
+  }
+  return JSON.stringify(null);
+}"""
+"""The first canvas point (CSS, from its top left) where the canvas itself is the element
+under the pointer (a label or another overlay there would take the input)."""

@@ -10,6 +10,7 @@ again once any coast has ended. It observes; the checks judge.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -71,11 +72,20 @@ def observe_viz(lane: Lane, ctx: Any, shots: Path) -> VizView:
         sc.page.on("response", lambda r: got.append(r) if _is_records(r.url) else None)
         run = PageReads(sc)
         open_page(sc, ctx.base_url.rstrip("/") + "/")
+        _downloaded(sc, got)
         run.poll(JS.SETTLE, timeout_s=SETTLE_S)
         parts["records"] = _body(sc, got)
         _drive(run, sc, parts)
         sc.screenshot("viz-field", selector="#viz3d")
     return VizView(scenario=sc.observation, lost=dict(run.lost), **parts)
+
+
+def _downloaded(sc: Scenario, got: list[Any]) -> None:
+    """Wait (at most `SETTLE_S`) for the page's records answer: a field that drew its
+    empty frame first must not settle before its columns are drawn."""
+    deadline = time.monotonic() + SETTLE_S
+    while not got and time.monotonic() < deadline:
+        sc.page.wait_for_timeout(100)  # yields to Playwright, which delivers the response
 
 
 def _is_records(url: str) -> bool:
@@ -160,7 +170,11 @@ def _rest(run: PageReads, windows: int) -> list[Window]:
 
 
 def _centre(sc: Scenario) -> tuple[float, float, float, float]:
-    """The canvas's centre in the viewport and its CSS size."""
+    """The canvas's centre in the viewport and its CSS size, the canvas scrolled into the
+    middle of the viewport first (a field click moves the table, which may scroll the
+    page: spec §8.6)."""
+    sc.page.evaluate("() => { const c = document.getElementById('viz3d');"
+                     " if (c) c.scrollIntoView({ block: 'center' }); }")  # fmt: skip
     box = sc.page.locator("#viz3d").bounding_box()
     if box is None:
         raise Stop
@@ -181,6 +195,25 @@ def _drag(run: PageReads, sc: Scenario) -> Drag:
     return Drag(DRAG_MOVES, Window(start, Counters.of(run.js(JS.RAF_READ))))
 
 
+FREE_REACH_PX = 60
+"""How far from a wanted input point the probe looks for one the canvas itself receives."""
+
+
+def _free(run: PageReads, sc: Scenario, want: tuple[float, float]) -> tuple[float, float]:
+    """A viewport point near ``want`` where the pointer reaches the canvas itself, not a
+    label or an overlay above it (those take the input: the app's choice, not a law the
+    camera rows grade); ``want`` itself when there is none."""
+    x, y, w, h = _centre(sc)
+    left, top = x - w / 2, y - h / 2
+    rel = (want[0] - left, want[1] - top)
+    rings = [(dx, dy) for r in range(0, FREE_REACH_PX + 1, 12)
+             for dx, dy in ((r, 0), (-r, 0), (0, r), (0, -r), (r, r), (-r, -r))]  # fmt: skip
+    points = [[rel[0] + dx, rel[1] + dy] for dx, dy in rings
+              if 0 < rel[0] + dx < w and 0 < rel[1] + dy < h]  # fmt: skip
+    found = run.js(JS.FREE, [points])
+    return (left + found[0], top + found[1]) if found else want
+
+
 def _cam(run: PageReads) -> dict[str, Any]:
     return run.js(JS.CAMERA)
 
@@ -196,6 +229,7 @@ def _stroke(
     """Press at ``start``, move ``moves`` times by ``step``; the camera before the release
     (then release)."""
     mouse = sc.page.mouse
+    start = _free(run, sc, start)
     mouse.move(*start)
     mouse.down()
     for i in range(1, moves + 1):
@@ -208,38 +242,44 @@ def _stroke(
 
 def _camera(run: PageReads, sc: Scenario) -> CameraRun:
     """The camera's laws by scripted input, each from the defaults (a double-click)."""
-    x, y, w, h = _centre(sc)
     mouse = sc.page.mouse
 
+    def at(dx: float = 0.0, dy: float = 0.0) -> tuple[float, float]:
+        """The canvas centre moved by (dx, dy), where the canvas is now."""
+        x, y, _w, _h = _centre(sc)
+        return x + dx, y + dy
+
     def reset() -> None:
-        mouse.dblclick(x, y)
+        mouse.dblclick(*_free(run, sc, at()))
         run.wait(250)
 
     reset()
     before = _cam(run)["camera"]
-    start = (x - LAW_MOVES * LAW_STEP_PX / 2, y)
+    start = at(-LAW_MOVES * LAW_STEP_PX / 2)
     during = _stroke(run, sc, start, (LAW_STEP_PX, 0), LAW_MOVES, LAW_GAP_MS)
     reset()
-    mouse.move(x, y)
+    mouse.move(*_free(run, sc, at()))
     wheel = [_cam(run)]
     for _ in range(2):
         mouse.wheel(0, WHEEL_DY)
         run.wait(200)
         wheel.append(_cam(run))
     reset()
+    mouse.move(*_free(run, sc, at()))
     mouse.wheel(0, CLAMP_DY)
     run.wait(200)
     distance = _cam(run)["camera"]
     reset()
-    top = (x, y - PITCH_MOVES * PITCH_STEP_PX / 2)
+    top = at(0, -PITCH_MOVES * PITCH_STEP_PX / 2)
     pitch = _stroke(run, sc, top, (0, PITCH_STEP_PX), PITCH_MOVES, LAW_GAP_MS)
     reset()
-    flick = (x - FLICK_MOVES * FLICK_STEP_PX / 2, y)
+    flick = at(-FLICK_MOVES * FLICK_STEP_PX / 2)
     _stroke(run, sc, flick, (FLICK_STEP_PX, 0), FLICK_MOVES, FLICK_GAP_MS)
-    mouse.dblclick(x, y)
+    mouse.dblclick(*_free(run, sc, at()))
     after = [_cam(run)["camera"]]
     run.wait(300)
     after.append(_cam(run)["camera"])
+    _x, _y, w, h = _centre(sc)
     return CameraRun((w, h), LAW_MOVES * LAW_STEP_PX, before, during, WHEEL_DY,
                      tuple(r["camera"] for r in wheel),
                      (float(wheel[0]["scrollY"]), float(wheel[-1]["scrollY"])), pitch, distance,
@@ -254,10 +294,12 @@ def _picks(
     _x, _y, w, h = _centre(sc)
     served = scene.truth_records(records, {})
     columns = scene.place(served, scene.basis(served, min((r.day for r in served), default="")))
-    points = aim.aim(C.Screen(columns, C.View(C.Pose(*pose), w, h)))
-    invalidated = run.js(JS.INVALIDATE, list(pose))
-    if invalidated is None:
+    at = C.Screen(columns, C.View(C.Pose(*pose), w, h))
+    points = aim.aim(at)
+    if run.js(JS.INVALIDATE, list(pose)) is None:
         raise Stop
+    _unbrush(run, sc, [p for p in points if aim.front(at, *p) is None])
+    invalidated = run.js(JS.INVALIDATE, list(pose))  # the graded invalidation
     got = run.js(JS.PICKS, [list(p) for p in points])
     shown = run.js(JS.PIXELS, [list(p) for p in points]) or [None] * len(points)
     camera = _cam(run)["camera"]
@@ -275,15 +317,32 @@ def _picks(
 def _clicks(run: PageReads, sc: Scenario, picks: PickRun) -> ClickRun:
     """Click a picked record three times, then a point the pick buffer calls background,
     reading the brush after each (at the picks' pose: a click never moves the camera)."""
-    target = next(((p.sx, p.sy) for p in picks.points if p.pick is not None), None)
+    _centre(sc)  # the canvas in view: a point out of the viewport is never free
+    free = [p for p in picks.points
+            if run.js(JS.FREE, [[[p.sx, p.sy]]]) is not None]  # no label over it  # fmt: skip
+    target = next(((p.sx, p.sy) for p in free if p.pick is not None), None)
     if target is None:
         raise Stop
-    ground = next(((p.sx, p.sy) for p in picks.points if p.pick is None), None)
-    x, y, w, h = _centre(sc)
-    left, top = x - w / 2, y - h / 2
+    ground = next(((p.sx, p.sy) for p in free if p.pick is None), None)
     brush = [run.js(JS.BRUSH)]
     for sx, sy in [target] * 3 + ([ground] if ground is not None else []):
+        x, y, w, h = _centre(sc)
+        left, top = x - w / 2, y - h / 2
         sc.page.mouse.click(left + sx, top + sy)
         run.wait(150)
         brush.append(run.js(JS.BRUSH))
     return ClickRun(target, ground, tuple(b.get("brush") for b in brush))
+
+
+def _unbrush(run: PageReads, sc: Scenario, grounds: list[tuple[int, int]]) -> None:
+    """Empty a brush the camera inputs left (a double-click on a record is two clicks) by
+    a click on the background, as §8.3 says, so that the pixels read show undimmed
+    colours."""
+    if not run.js(JS.BRUSH).get("brush"):
+        return
+    x, y, w, h = _centre(sc)
+    left, top = x - w / 2, y - h / 2
+    free = next((p for p in grounds if run.js(JS.FREE, [[list(p)]]) is not None), None)
+    if free is not None:
+        sc.page.mouse.click(left + free[0], top + free[1])
+        run.wait(200)
