@@ -8,17 +8,20 @@ from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
+import yaml
+from builders import REPO
 from sb7_browser_canned import empty_view, error_view, with_browser, with_load
 from sb7_observations import perfect, row, swap
 from scenario_obs import scenario
 
 from benchwright.model import Status
+from benchwright.suites.sb7.checks._browser import NOMINAL
 
 LOAD_ROWS = ("j_loads_data", "j_first_use")
 
 
 @pytest.mark.parametrize("check", [*LOAD_ROWS, "j_console_clean", "j_error_state",
-                                   "j_empty_state"])  # fmt: skip
+                                   "j_empty_state", "console_clean"])  # fmt: skip
 def test_a_correct_console_scores_one(check: str) -> None:
     found = row(perfect(), check)
     assert (found.status, found.score) == (Status.PASS, 1.0), found.detail
@@ -59,6 +62,40 @@ def test_console_clean_without_the_sync_scenario_is_unavailable() -> None:
     lost = perfect().with_phase("browser", replace(found, scenarios={
         k: v for k, v in found.scenarios.items() if k != "sync"}))  # fmt: skip
     assert row(lost, "j_console_clean").status is Status.UNAVAILABLE
+
+
+@pytest.mark.parametrize("name", ["load", "sync", "flow", "viz", "empty"])
+def test_one_console_error_in_any_nominal_scenario_fails_console_clean(name: str) -> None:
+    noisy = with_browser(perfect(), **{name: SimpleNamespace(scenario=scenario(name, errors=1))})
+    found = row(noisy, "console_clean")
+    assert (found.status, found.score) == (Status.FAIL, 0.0)
+    assert f"first {name}: " in found.detail
+
+
+def test_console_clean_ignores_the_scenarios_that_provoke_errors() -> None:
+    """``error`` blocks the API and ``feed`` kills notifierd: their errors are the point."""
+    error = replace(error_view(), scenario=scenario("error", errors=3))
+    noisy = with_browser(
+        perfect(), error=error, feed=SimpleNamespace(scenario=scenario("feed", errors=2))
+    )
+    assert row(noisy, "console_clean").score == 1.0
+
+
+def test_console_clean_fails_an_unproven_scenario_and_is_unavailable_without_a_browser() -> None:
+    found = perfect()["browser"]
+    kept = {k: v for k, v in found.scenarios.items() if k != "viz"}
+    lost = replace(found, scenarios=kept, scenario_errors={"viz": "boom"})
+    unproven = row(perfect().with_phase("browser", lost), "console_clean")
+    assert unproven.score == 0.0 and "unproven" in unproven.detail
+    assert "viz: boom" in unproven.detail
+    gone = perfect().with_phase("browser", replace(found, unavailable="no Chromium"))
+    assert row(gone, "console_clean").status is Status.UNAVAILABLE
+
+
+def test_console_clean_covers_the_scenarios_the_scorer_prints() -> None:
+    config = yaml.safe_load((REPO / "scorers" / "sb7.yaml").read_text())
+    special = next(c for c in config["excellence"]["conditions"] if c.get("special"))
+    assert tuple(special["scenarios"]) == NOMINAL
 
 
 def test_error_state_ladder() -> None:

@@ -7,13 +7,20 @@ from typing import Any
 
 from benchwright.model import CheckResult
 from benchwright.suites.kit.browser.rows import errors_of, view
-from benchwright.suites.sb7.browser.lanes import LOAD
+from benchwright.suites.sb7.browser.flows.flow import FLOW
+from benchwright.suites.sb7.browser.lanes import EMPTY, LOAD
 from benchwright.suites.sb7.observations import Observations
 
 SYNC = "sync"
 """The sync journey's scenario (sb7flows' module): j_console_clean reads its console."""
 CONSOLE_SCENARIOS = (LOAD, SYNC)
 """§12's j_console_clean: the union of the load and the sync scenarios' errors."""
+VIZ = "viz"
+"""The 3D field's scenario (sb7vizprobe's module)."""
+NOMINAL = (LOAD, SYNC, FLOW, VIZ, EMPTY)
+"""The scenarios the scorer's ``console_clean`` condition covers (``scorers/sb7.yaml``
+prints them): the nominal ones, where nothing provokes an error answer on purpose
+(``error`` blocks the API, ``feed`` kills notifierd)."""
 
 
 def total_matches(load: Any) -> bool:

@@ -1,6 +1,7 @@
 """Tier J rows that read the page's load and its states (§12): first use, the error and
-empty states, and the two diagnostics (rows with data and the claimed total; console
-cleanliness across load and sync). The journeys are `tier_j_flows`."""
+empty states, the two diagnostics (rows with data and the claimed total; console
+cleanliness across load and sync), and the excellence gate's ``console_clean`` evidence
+across the five nominal scenarios. The journeys are `tier_j_flows`."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ from typing import Any
 
 from benchwright.model import CheckResult
 from benchwright.scoring import Rung, ladder_score
+from benchwright.suites.kit.browser.console import CONSOLE_CLEAN, console_clean_row
 from benchwright.suites.kit.browser.rows import errors_of, quote, shots, view
 from benchwright.suites.kit.browser.state_rows import empty_row, error_row, read_at_once
 from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.sb7.browser import BROWSER, EMPTY, ERROR, LOAD
 from benchwright.suites.sb7.checks._browser import (
     CONSOLE_SCENARIOS,
+    NOMINAL,
     console_errors,
     expected,
     presync,
@@ -53,6 +56,14 @@ def j_console_clean(obs: Observations, _s) -> CheckResult:
     return result("j_console_clean", score, f"{g(score)}: {len(errors)} console/page errors "
                   f"across {' + '.join(CONSOLE_SCENARIOS)} (0 -> 1, 1 -> 0.5, 2+ -> 0){first}",
                   errors=errors)  # fmt: skip
+
+
+@app_check(CONSOLE_CLEAN, needs=(BROWSER,))
+def console_clean(obs: Observations, _s) -> CheckResult:
+    """Excellence evidence: zero console and page errors across load, sync, flow, viz and
+    empty, 1.0, else 0.0; a scenario that left no view leaves it unproven (0); no browser
+    UNAVAILABLE."""
+    return console_clean_row(obs, NOMINAL)
 
 
 @app_check("j_first_use", needs=(BROWSER,))

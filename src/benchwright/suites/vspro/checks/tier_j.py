@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from benchwright.model import CheckResult
 from benchwright.scoring import ladder_score
-from benchwright.suites.kit.browser.rows import errors_of, missing, quote, shots, view
+from benchwright.suites.kit.browser.console import console_clean_row
+from benchwright.suites.kit.browser.rows import errors_of, quote, shots, view
 from benchwright.suites.kit.browser.state_rows import empty_row, error_row, read_at_once
-from benchwright.suites.kit.checks import app_check, g, result, unavailable
+from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.vspro.checks._common import CheckSettings
 from benchwright.suites.vspro.observations import Observations
 
@@ -140,17 +141,4 @@ def j_empty_state(obs: Observations, s: CheckSettings) -> CheckResult:
 def console_clean(obs: Observations, s: CheckSettings) -> CheckResult:
     """Excellence condition: exactly 0 console/page errors across load, sync, empty, viz;
     a scenario that is absent or errored leaves it unproven, and it fails."""
-    found = obs["browser"]
-    if found.unavailable is not None:
-        return unavailable("console_clean", f"browser unavailable: {found.unavailable}")
-    unproven = [n for n in NOMINAL if n not in found.scenarios]
-    if unproven:
-        why = "; ".join(f"{n}: {missing(found, n)}" for n in unproven)
-        return result("console_clean", 0.0, f"0: unproven, fails honestly ({why})")
-    errors = {n: errors_of(found.scenarios[n]) for n in NOMINAL}
-    total = sum(len(e) for e in errors.values())
-    if total:
-        first = next(f"{n}: {quote(e[0])}" for n, e in errors.items() if e)
-        return result("console_clean", 0.0, f"0: {total} console errors across "
-                      f"{', '.join(NOMINAL)} (first {first})", errors=errors)  # fmt: skip
-    return result("console_clean", 1.0, f"1: 0 console errors across {', '.join(NOMINAL)}")
+    return console_clean_row(obs, NOMINAL)

@@ -1,7 +1,8 @@
 """Driving the drafts panel as a person would (§7): the token field, the draft form, a
-click on a list row, the three action buttons. Nothing here calls the drafts API: the
-journeys are graded "through the UI alone"; the probe only reads what the page shows
-and, for causality, what the browser saw the page send."""
+click on a list row, the three action buttons. Nothing here writes through the drafts
+API: the journeys are graded "through the UI alone"; the probe reads what the page shows,
+for causality what the browser saw the page send, and, to know which list row is the
+draft it typed, what ledgerd holds under the draft's tagged counterparty name."""
 
 # ruff: noqa: E501  (FIND_FIELDS is JavaScript source; its lines follow the page code)
 
@@ -14,7 +15,9 @@ from typing import Any
 from playwright.sync_api import Error
 
 from benchwright.suites.kit.browser.waits import click
+from benchwright.suites.kit.wire import rows_of
 from benchwright.suites.sb7.browser.flows import _page
+from benchwright.suites.sb7.context import GradeContext
 from benchwright.suites.sb7.schedule import Draft
 
 SURFACE = ("#role-token", "#draft-form", "#draft-list", "#submit-btn", "#approve-btn",
@@ -72,9 +75,8 @@ def set_token(page: Any, token: str) -> None:
     field.press("Tab")
 
 
-def create(page: Any, draft: Draft) -> str | None:
-    """Fill the form and submit it; the id of the row it added to ``#draft-list``."""
-    before = set(page.evaluate(_page.DRAFT_ROWS))
+def create(page: Any, ctx: GradeContext, draft: Draft) -> str | None:
+    """Fill the form and submit it; the id of the created draft's ``#draft-list`` row."""
     found = page.evaluate(FIND_FIELDS, [list(pair) for pair in FIELDS])
     values = form_values(draft)
     for key, tag in found.items():
@@ -85,7 +87,7 @@ def create(page: Any, draft: Draft) -> str | None:
         click(button.first)
     else:
         form.evaluate("(f) => f.requestSubmit()")
-    return _new_row(page, before, draft.name)
+    return _created_row(page, ctx, draft.name)
 
 
 def _fill(page: Any, control: Any, tag: str, value: str) -> None:
@@ -103,20 +105,36 @@ def _fill(page: Any, control: Any, tag: str, value: str) -> None:
         return  # an unfillable field is seen as the draft that was (not) created
 
 
-def _new_row(page: Any, before: set[str], name: str) -> str | None:
-    """The created draft's list row: the one that shows its counterparty, else the one
-    row the create added (several new ones, when the list also loaded for the token,
-    name none)."""
+def _created_row(page: Any, ctx: GradeContext, name: str) -> str | None:
+    """The created draft's list row, once the list shows it (bounded by ``STATE_S``).
+    Never "the rows added since a snapshot": the list's answer for a just-typed token may
+    land after any snapshot, and its old drafts would pass for new."""
     deadline = time.monotonic() + STATE_S
-    named = page.locator("#draft-list [data-draft-id]", has_text=name)
-    while time.monotonic() < deadline:
-        if named.count():
-            return named.first.get_attribute("data-draft-id")
-        added = set(page.evaluate(_page.DRAFT_ROWS)) - before
-        if len(added) == 1:
-            return added.pop()
+    while True:
+        found = _listed(page, ctx, name)
+        if found is not None or time.monotonic() > deadline:
+            return found
         page.wait_for_timeout(POLL_MS)
-    return None
+
+
+def _listed(page: Any, ctx: GradeContext, name: str) -> str | None:
+    """The row showing the tagged counterparty ``name``, else the row of the draft ledgerd
+    holds under that name (§7 asks the rows for ``data-draft-id`` and ``data-state``, not
+    for the name); None while the list shows neither."""
+    named = page.locator("#draft-list [data-draft-id]", has_text=name)
+    if named.count():
+        return named.first.get_attribute("data-draft-id")
+    held = _held(ctx, name)
+    return held if held is not None and held in page.evaluate(_page.DRAFT_ROWS) else None
+
+
+def _held(ctx: GradeContext, name: str) -> str | None:
+    """The id of the one draft ledgerd holds under counterparty ``name`` (read as admin,
+    who may read every draft); None for none, or for several."""
+    rows = rows_of(ctx.call("/api/drafts", role="admin")) or []
+    ids = [str(r.get("id")) for r in rows
+           if isinstance(r, dict) and (r.get("counterparty") or {}).get("name") == name]  # fmt: skip
+    return ids[0] if len(ids) == 1 else None
 
 
 def select(page: Any, draft_id: str) -> bool:

@@ -23,7 +23,7 @@ def rejection(sc: Any, ctx: GradeContext, calls: CallLog) -> RejectView:
     page = sc.page
     since = max(_drafts.feed_seqs(page), default=0)
     _drafts.set_token(page, ctx.tokens.maker)
-    draft_id = _drafts.create(page, draft)
+    draft_id = _drafts.create(page, ctx, draft)
     clicked, state = False, None
     if draft_id is not None:
         submit = workflow.answer(calls, draft_id, "submit", "maker")

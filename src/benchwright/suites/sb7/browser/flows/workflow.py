@@ -64,7 +64,7 @@ def approval(sc: Any, ctx: GradeContext, calls: CallLog) -> WorkflowView:
 def _journey(page: Any, ctx: GradeContext, calls: CallLog, draft: Draft) -> dict:
     """Create and submit as the maker, approve as the checker."""
     _drafts.set_token(page, ctx.tokens.maker)
-    draft_id = _drafts.create(page, draft)
+    draft_id = _drafts.create(page, ctx, draft)
     seen: dict[str, Any] = {"draft_id": draft_id, "states": []}
     if draft_id is None:
         return seen
