@@ -10,9 +10,12 @@ from dataclasses import replace
 import pytest
 from sb7_flows_views import FEED, FLOWS, SYNC, flow_with
 from sb7_observations import perfect, row
+from sb7_perf_records import BUSY, CALM
 
 from benchwright.model import Status
+from benchwright.scoring.contention import HOST_CONTENDED
 from benchwright.suites.sb7.browser.record import Sb7BrowserRecord
+from benchwright.suites.sb7.checks._timing import judge_timing
 from benchwright.suites.sb7.observations import Observations
 
 ROWS = {"j_sync_journey": "sync", "j_workflow_journey": "flow", "j_workflow_reject": "flow",
@@ -166,3 +169,19 @@ def test_no_page_at_root_is_the_apps_zero(check_id: str, name: str) -> None:
                               no_page={name: "`/` answered 404 application/json"})  # fmt: skip
     found = row(perfect().with_phase("browser", record), check_id)
     assert (found.status, found.score) == (Status.FAIL, 0.0)
+
+
+def test_a_late_busy_state_alone_is_judged_by_the_sync_scenarios_host() -> None:
+    """Late busy paint and nothing else wrong: a busy host refuses the row, a calm one keeps
+    0.75; with another part failing too the row stands as measured whatever the host."""
+
+    def judged(host: object, **changes: object) -> object:
+        obs = _obs(sync=replace(SYNC, **changes))
+        record = replace(obs["browser"], scenario_host={"sync": host})
+        found = row(obs, "j_sync_journey")
+        return judge_timing([found], obs.with_phase("browser", record))[0]
+
+    refused = judged(BUSY, in_flight_ms=3347.0)
+    assert refused.status is Status.UNAVAILABLE and refused.detail.startswith(HOST_CONTENDED)
+    assert judged(CALM, in_flight_ms=3347.0).score == 0.75
+    assert judged(BUSY, in_flight_ms=3347.0, rerendered=False).score == 0.5

@@ -53,6 +53,7 @@ HOSTS: Mapping[str, HostOf] = {
     "p_under_stream": _under_stream,
     "e_under_load_latency": _under_stream,
     "j_first_use": _scenario("load"),
+    "j_sync_journey": _scenario("sync"),
     "p_drag_frames": _scenario("viz"),
     "e_frames_under_drag": _scenario("viz"),
     "p_stream_apply": _scenario("viz"),

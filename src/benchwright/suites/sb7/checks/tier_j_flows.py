@@ -23,7 +23,9 @@ RECOVER_S = 5.0
 def j_sync_journey(obs: Observations, _s: CheckSettings) -> CheckResult:
     """Quarters: ``#sync-now`` found and clicked; busy within 1200 ms; completed (idle again,
     no notice, corroborated by the page's own answered ``POST /api/sync``); the view
-    refreshed (refetched and re-rendered after the answer, or its rows' text changed)."""
+    refreshed (refetched and re-rendered after the answer, or its rows' text changed). When
+    the busy state's time is the only shortfall, the contention rule judges it
+    (`checks._timing`: a busy host's late paint proves nothing about the app)."""
     seen, refused = view(obs, "j_sync_journey", "sync")
     if refused:
         return refused
@@ -41,6 +43,8 @@ def j_sync_journey(obs: Observations, _s: CheckSettings) -> CheckResult:
         "refreshed": (seen.refetched and seen.rerendered) or changed,
     }
     row = parts_row("j_sync_journey", parts, "the sync journey")
+    if seen.in_flight_ms is not None and all(v for k, v in parts.items() if k != "in flight"):
+        ev["timing_score"] = float(parts["in flight"])  # a late busy state alone: the host's?
     notes = [f"busy at {seen.in_flight_ms:.0f} ms" if seen.in_flight_ms is not None
              else "never busy", f"POST /api/sync {seen.api_sync_status or 'never sent'}",
              f"notice {quote(seen.notice)}" if seen.notice else "no notice",
