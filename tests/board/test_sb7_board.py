@@ -17,10 +17,11 @@ from typing import Any
 
 import httpx
 import pytest
+from alembic import command
 
 from benchwright.board.app import create_app
 from benchwright.board.identity import Identity
-from benchwright.board.migrate import upgrade
+from benchwright.board.migrate import _config, upgrade
 from benchwright.board.publish import PublishError, build_payload, post
 from benchwright.board.recompose import load_scorers
 from benchwright.board.store import BoardStore
@@ -161,3 +162,22 @@ def test_rc_and_released_sb7_cards_each_keep_their_own_board(
     assert _leaderboard(url, "sb-7.0") == [final["id"]]
     assert _leaderboard(url, "sb-7.0-rc") == [rc["id"]]
     assert _leaderboard(url, "sb-6.0") == [vspro["id"]]
+
+
+def test_0004_adds_the_leg_column_keeping_the_runs_and_downgrades(tmp_path) -> None:
+    board = BoardStore(f"sqlite:///{tmp_path / 'b.sqlite'}")
+    config = _config()
+    with board.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0003")
+    before = board.leaderboard("sb-5.2").rows
+    assert upgrade(board.engine) == ("0003", "0004")
+    assert board.leaderboard("sb-5.2").rows == before
+    with board.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0003")
+    with board.engine.connect() as connection:
+        columns = [r[1] for r in connection.exec_driver_sql("PRAGMA table_info(check_rows)")]
+    assert "severity_leg" not in columns and "weight" in columns
+    assert board.leaderboard("sb-5.2").rows == before
+    board.engine.dispose()
