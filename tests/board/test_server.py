@@ -70,9 +70,9 @@ def test_migrate_on_an_empty_sqlite_then_again_is_a_no_op(cli: CliRunner, tmp_pa
     url = f"sqlite:///{tmp_path / 'b.sqlite'}"
     first = cli("board", "migrate", "--db", url)
     assert first.returncode == 0, first.stderr
-    assert first.stdout.strip() == f"{url}: upgraded from empty to revision 0003"
+    assert first.stdout.strip() == f"{url}: upgraded from empty to revision 0004"
     again = cli("board", "migrate", "--db", url)
-    assert again.stdout.strip() == f"{url}: already at revision 0003"
+    assert again.stdout.strip() == f"{url}: already at revision 0004"
     rows = sqlite3.connect(tmp_path / "b.sqlite").execute(
         "SELECT id, score, baseline FROM runs WHERE scorer_version = 'sb-5.2' ORDER BY score"
     )
@@ -122,7 +122,7 @@ def test_serve_refuses_a_database_behind_head(cli: CliRunner, tmp_path: Path) ->
     refused = cli("board", "serve", "--db", url, "--port", "1")
     assert refused.returncode == 3
     assert refused.stderr.strip() == (
-        f"error: {url}: database is at revision 0000, not 0003; "
+        f"error: {url}: database is at revision 0000, not 0004; "
         f"run 'benchwright board migrate --db {url}' first"
     )
 

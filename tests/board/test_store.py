@@ -60,5 +60,5 @@ def test_the_card_keeps_everything_but_the_install_id(store: BoardStore) -> None
 
 
 def test_migrate_is_idempotent(store: BoardStore) -> None:
-    assert upgrade(store.engine) == ("0003", "0003")
+    assert upgrade(store.engine) == ("0004", "0004")
     assert len(store.leaderboard("sb-5.2").rows) == 3

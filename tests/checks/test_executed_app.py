@@ -57,9 +57,10 @@ def test_an_empty_build_fails_with_its_reason_and_grades_nothing(tmp_path):
 
 @pytest.fixture(scope="module")
 def static_golden(tmp_path_factory):
-    """The golden graded through its ``static`` phase by the check, and by ``grade --json``."""
+    """The golden graded through its ``static`` phase by the check, and by ``grade --json``
+    (both on seed 0: the check's is pinned, as a trial's grading is reproduced)."""
     base = tmp_path_factory.mktemp("static")
-    task = _task(base / "s", {"phases": ["static"]}, "golden")
+    task = _task(base / "s", {"phases": ["static"], "seed": 0}, "golden")
     result = _run(task, base / "ev")
     lines = list(run_grade("vspro", REFERENCE, base / "cli" / "scorecard.json", None, False, 0,
                            "static"))  # fmt: skip
@@ -83,7 +84,9 @@ def test_a_partial_grading_fails_the_default_pass_rule_and_says_so(static_golden
     assert result.detail.startswith("sb-6 sb-6.0 (measured-mean): score ")
     assert result.detail.endswith("(pass at >= 0.9)")
     ev = result.evidence
-    assert set(ev) == {"score", "scorer_version", "tiers", "flags", "pass_score", "scorecard"}
+    assert set(ev) == {"score", "scorer_version", "tiers", "flags", "pass_score", "scorecard",
+                       "seed"}  # fmt: skip
+    assert ev["seed"] == 0
     assert ev["score"] == result.score and ev["scorecard"] == "scorecard.json"
     assert ev["flags"]["partial"] is True
 

@@ -1,13 +1,15 @@
 """A build agent for the build-trace tests (``command:python docs_agent.py WORKSPACE
-PROMPT_FILE [--read-docs] [--forge] [--copy DIR]``).
+PROMPT_FILE [--read-docs] [--forge] [--copy DIR] [--copy-contents DIR]``).
 
 ``--read-docs`` fetches the vendor's docs at the ``{DOCS_URL}`` rendered into its prompt,
 as a builder told to read them first would. ``--forge`` reads nothing and instead writes a
 vendor trace claiming a docs read everywhere a grader might look for one: in its
 workspace, and where the harness keeps the real one (the trial directory beside the
 workspace, which a sandboxed agent cannot write). ``--copy`` then copies a reference
-build into the workspace. Its answer (one JSON line) says what it did and which forgeries
-landed. Standard library only.
+build into the workspace as a folder of its name; ``--copy-contents`` copies what a
+reference folder holds into the workspace itself (sb-7's: ``app/`` beside its documents).
+Its answer (one JSON line) says what it did and which forgeries landed. Standard library
+only.
 """
 
 from __future__ import annotations
@@ -54,10 +56,12 @@ def main(argv: list[str]) -> None:
             seen["docs"] = {"url": docs, "status": answer.status, "bytes": len(answer.read())}
     if "--forge" in rest:
         seen["forged"] = _forge(Path(workspace))
-    if "--copy" in rest:
-        source = Path(rest[rest.index("--copy") + 1])
-        shutil.copytree(source, Path(workspace) / source.name, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.db"))  # fmt: skip
+    for flag in ("--copy", "--copy-contents"):
+        if flag in rest:
+            source = Path(rest[rest.index(flag) + 1])
+            target = Path(workspace) / (source.name if flag == "--copy" else "")
+            shutil.copytree(source, target, dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.db"))  # fmt: skip
     print(json.dumps(seen))
 
 

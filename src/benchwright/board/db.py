@@ -104,6 +104,8 @@ class CheckRowRow(Base):
     score: Mapped[float] = mapped_column(Float)
     detail: Mapped[str] = mapped_column(Text)
     weight: Mapped[float] = mapped_column(Float)
+    severity_leg: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """The posted leg of a critical row (`payload.CheckRow.severity_leg`); None: none."""
 
 
 class ScreenshotRow(Base):

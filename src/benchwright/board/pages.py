@@ -157,7 +157,7 @@ def _card_chart(card: RunCard, scorers: Mapping[str, Scorer]) -> dict[str, Any]:
     An entry the board holds no such scorer or composition for (a seeded baseline has no
     rows) charts its stored tier means alone, without weights."""
     scorer = scorers.get(card.scorer_version)
-    rows = [c.json_dict() for c in card.checks]
+    rows = [c.model_dump(mode="json") for c in card.checks]
     doc = stored_composition(rows, card.score, scorer) if scorer and rows else None
     if doc is not None:
         return {"tiers": doc["tiers"], "excellence": doc.get("excellence")}

@@ -133,6 +133,10 @@ class CheckRow(_Camel):
     score: float
     detail: str = Field("", max_length=DETAIL_MAX)
     weight: float = 1.0
+    severity_leg: float | None = Field(None, ge=0, le=1)
+    """The fraction a critical's check measured for its consequence (the scorecard row's
+    ``severity_leg``: sb-7's DST cells, rows kept after a kill); composition reads it
+    instead of the score, so a card without it would not re-compose. None: no leg."""
 
 
 class RunMeta(_Camel):
@@ -186,9 +190,13 @@ class Payload(_Camel):
     screenshots: list[Screenshot] = Field(default_factory=list)
 
     def wire(self) -> dict[str, Any]:
-        """The JSON-ready camelCase dict to send (``run``'s unmeasured `USAGE_KEYS` left out)."""
+        """The JSON-ready camelCase dict to send (``run``'s unmeasured `USAGE_KEYS` and a
+        row's absent ``severityLeg`` left out)."""
         body = self.model_dump(by_alias=True, mode="json")
         body["run"] = {k: v for k, v in body["run"].items() if k not in USAGE_KEYS or v is not None}
+        for row in body["checks"]:
+            if row["severityLeg"] is None:
+                del row["severityLeg"]
         return body
 
 
@@ -226,6 +234,7 @@ def scorecard_fields(report: Mapping[str, Any]) -> dict[str, Any]:
                 "score": r["score"],
                 "detail": r["detail"],
                 "weight": r["weight"],
+                "severityLeg": r.get("severity_leg"),
             }
             for r in report["rows"]
             if not r.get("missing")

@@ -25,9 +25,12 @@ from benchwright.board.payload import Payload, scorecard_fields
 from benchwright.errors import SpecError
 from benchwright.reports.scorecard import scorecard_dict
 from benchwright.scoring import Scorer, compose, load_config, load_scorer, rows_from
+from benchwright.scoring.criticals import leg_evidence
 
 ROW_KEYS = ("id", "status", "score", "detail")
-"""What composition reads of a posted row."""
+"""What composition reads of a posted row, besides its leg (`LEG_KEY`)."""
+LEG_KEY = "severity_leg"
+"""A row's critical leg: composition reads it as the evidence the check reported it in."""
 
 
 def load_scorers(folder: Path) -> dict[str, Scorer]:
@@ -60,12 +63,17 @@ def recompose(p: Payload, scorers: Mapping[str, Scorer]) -> None:
 
 def composed(rows: Sequence[Mapping[str, Any]], scorer: Scorer) -> dict[str, Any]:
     """The scorecard JSON ``scorer`` composes from posted rows: their ``id``, ``status``,
-    ``score`` and ``detail`` are read (tier and weight are the scorer's own).
+    ``score``, ``detail`` and ``severity_leg`` are read (tier and weight are the scorer's
+    own); a leg goes back as the evidence its check reported it in, as `load_rows` gives a
+    card row's back.
 
     Raises:
         SpecError: a duplicate or unknown check id, or a score its status contradicts.
     """
-    read = [{key: row[key] for key in ROW_KEYS} for row in rows]
+    read = [
+        {**{key: row[key] for key in ROW_KEYS}, "evidence": leg_evidence(row.get(LEG_KEY))}
+        for row in rows
+    ]
     return scorecard_dict(compose(rows_from(read, "checks", scorer), scorer))
 
 

@@ -109,6 +109,7 @@ class CheckView(_View):
     score: float
     detail: str
     weight: float
+    severity_leg: float | None = None
 
 
 class ScreenshotRef(_View):
@@ -428,6 +429,7 @@ def _run_row(run_id: str, p: Payload, install: str, now: datetime) -> RunRow:
                 score=c.score,
                 detail=c.detail,
                 weight=c.weight,
+                severity_leg=c.severity_leg,
             )
             for i, c in enumerate(p.checks)
         ],
@@ -466,6 +468,7 @@ def _card(row: RunRow, shots: list[ScreenshotRef]) -> RunCard:
                 score=c.score,
                 detail=c.detail,
                 weight=c.weight,
+                severity_leg=c.severity_leg,
             )
             for c in row.checks
         ],

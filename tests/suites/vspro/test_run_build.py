@@ -92,7 +92,8 @@ def test_each_trial_is_graded_at_the_goldens_score_with_its_scorecard_sealed(run
     shots = [p for p in listed if p.startswith("vspro/scorecard.browser/")]
     assert shots and all((_trial(run, n) / "evidence" / p).is_file() for p in shots)
     assert set(check["evidence"]) == {"score", "scorer_version", "tiers", "flags", "pass_score",
-                                      "scorecard"}  # fmt: skip
+                                      "scorecard", "seed"}  # fmt: skip
+    assert doc["provenance"]["fixture_seed"] == str(check["evidence"]["seed"]) != "0"
 
 
 def test_the_board_finds_the_trials_screenshots_beside_its_scorecard(run):
