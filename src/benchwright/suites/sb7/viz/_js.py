@@ -270,3 +270,33 @@ FREE = r"""([points]) => {
 }"""
 """The first canvas point (CSS, from its top left) where the canvas itself is the element
 under the pointer (a label or another overlay there would take the input)."""
+
+GROUND = r"""([points]) => {
+  const cv = document.getElementById("viz3d");
+  const r = cv.getBoundingClientRect();
+  const d = window.vs7dbg;
+  const ask = d && typeof d.pick === "function" ? d.pick.bind(d) : null;
+  for (const [x, y] of points) {
+    if (document.elementFromPoint(r.left + x, r.top + y) !== cv) continue;
+    let hit = null;
+    try { hit = ask ? ask(x, y) : null; } catch (err) { hit = null; }
+    if (hit === null || hit === undefined) return JSON.stringify([x, y]);
+  }
+  return JSON.stringify(null);
+}"""
+"""The first canvas point the canvas itself receives and ``vs7dbg.pick`` calls background
+(any such point when the page has no pick): a double-click there empties the brush
+instead of toggling a record, so no field click moves the table (and scrolls the page)
+while the next camera input is on its way."""
+
+AT_HOME = r"""([yaw, pitch, distance, tol]) => {
+  const d = window.vs7dbg;
+  let c = null;
+  try { c = d && typeof d.camera === "function" ? d.camera() : null; } catch (err) { c = null; }
+  if (!c) return false;
+  const dyaw = Math.abs((((c.yaw - yaw) % 360) + 540) % 360 - 180);
+  return dyaw <= tol && Math.abs(c.pitch - pitch) <= tol && Math.abs(c.distance - distance) <= tol;
+}"""
+"""True once ``vs7dbg.camera()`` reads the pose: Chromium may dispatch a ``dblclick``
+hundreds of milliseconds after its second mouseup while the page is busy, so a reset is
+awaited (bounded) rather than assumed after a fixed pause."""
