@@ -18,7 +18,7 @@ from benchwright.probes.browser import Instrumentation, Lane
 from benchwright.suites.kit.browser.nav import open_page
 from benchwright.suites.kit.browser.reads import PageReads, Stop
 from benchwright.suites.sb7.viz import _js as JS
-from benchwright.suites.sb7.viz import aim, scene
+from benchwright.suites.sb7.viz import aim, heights, scene
 from benchwright.suites.sb7.viz import camera as C
 from benchwright.suites.sb7.viz.view import (
     SCENARIO,
@@ -27,6 +27,8 @@ from benchwright.suites.sb7.viz.view import (
     ContextFacts,
     Counters,
     Drag,
+    HeightRun,
+    HeightStrip,
     PickProbe,
     PickRun,
     VizView,
@@ -61,6 +63,10 @@ FLICK_MOVES, FLICK_STEP_PX, FLICK_GAP_MS = 4, 20, 30
 """The flick a double-click must stop: 20 px every 30 ms (200°/s)."""
 PICK_POSE = (30.0, 15.0, 35.0)
 """A close, low pose: columns many pixels wide, and plenty of occlusion to construct."""
+HEIGHT_POSE = (30.0, 40.0, 35.0)
+"""A close pose looking down enough that top faces are several pixels tall and many
+tops stand clear against the background (13 px per world unit at the anchor: a JPY
+or KWD exponent off by one moves a top by 5 px or more)."""
 
 
 def observe_viz(lane: Lane, ctx: Any, shots: Path) -> VizView:
@@ -135,6 +141,10 @@ def _drive(run: PageReads, sc: Scenario, parts: dict[str, Any]) -> None:
         if not parts.get("picks"):
             raise Stop
         parts["clicks"] = _clicks(run, sc, parts["picks"][0])
+    with run.section("heights"):
+        if parts.get("drag") is None or parts.get("records") is None:
+            raise Stop
+        parts["heights"] = _heights(run, sc, parts["records"])
 
 
 def _context(read: dict[str, Any]) -> ContextFacts:
@@ -372,3 +382,27 @@ def _unbrush(run: PageReads, sc: Scenario, grounds: list[tuple[int, int]]) -> No
     if free is not None:
         sc.page.mouse.click(left + free[0], top + free[1])
         run.wait(200)
+
+
+def _heights(run: PageReads, sc: Scenario, records: dict[str, Any]) -> HeightRun:
+    """``setCamera(HEIGHT_POSE)`` with the brush emptied (a background click: dimmed
+    colours are the brush's rows, not this one's), then a pixel strip per clean column
+    `heights.cases` picks with the page's own records."""
+    _x, _y, w, h = _centre(sc)
+    served = scene.truth_records(records, {})
+    columns = scene.place(served, scene.basis(served, min((r.day for r in served), default="")))
+    at = C.Screen(columns, C.View(C.Pose(*HEIGHT_POSE), w, h))
+    if run.js(JS.BRUSH).get("brush"):
+        sc.page.mouse.click(*_ground(run, sc))
+        run.wait(200)
+    if run.js(JS.INVALIDATE, list(HEIGHT_POSE)) is None:
+        raise Stop
+    run.poll(JS.SETTLE, timeout_s=REST_S)  # the frame at the pose is drawn
+    strips = []
+    for n, sx, anchor, top in heights.cases(at, {i: r.currency for i, r in enumerate(served)}):
+        top = max(0, top)
+        read = run.js(JS.PIXELS, [[sx, y] for y in range(top, anchor + 1)])
+        if read:
+            shown = tuple(tuple(int(c) for c in px[:3]) for px in read)
+            strips.append(HeightStrip(served[n].id, sx, top, anchor, shown))  # type: ignore[arg-type]
+    return HeightRun(HEIGHT_POSE, (w, h), tuple(strips))

@@ -178,6 +178,29 @@ class ClickRun:
 
 
 @dataclass(frozen=True)
+class HeightStrip:
+    """One measured column: the visible pixels of the screen column through its top
+    face's centre, from above its analytic top down to that centre."""
+
+    id: str
+    sx: int
+    top: int
+    """The strip's first row (CSS y); ``pixels[k]`` is row ``top + k``."""
+    anchor: int
+    """The top face's centre row the probe aimed at (the strip's last row)."""
+    pixels: tuple[tuple[int, int, int], ...]
+
+
+@dataclass(frozen=True)
+class HeightRun:
+    """The column tops read at a close pose set by ``setCamera`` (brush empty)."""
+
+    pose: tuple[float, float, float]
+    canvas: tuple[float, float]
+    strips: tuple[HeightStrip, ...]
+
+
+@dataclass(frozen=True)
 class VizView:
     """The ``viz`` scenario's view."""
 
@@ -192,6 +215,7 @@ class VizView:
     camera: CameraRun | None = None
     picks: tuple[PickRun, ...] = ()
     clicks: ClickRun | None = None
+    heights: HeightRun | None = None
     lost: Mapping[str, str] = field(default_factory=dict)
     """Section -> why the probe lost it (``context``, ``vs7dbg``, ``idle``, ``drag``,
-    ``camera``, ``picks``, ``clicks``)."""
+    ``camera``, ``picks``, ``clicks``, ``heights``)."""
