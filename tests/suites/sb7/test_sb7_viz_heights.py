@@ -48,7 +48,7 @@ def test_a_top_drawn_too_tall_fails_its_case() -> None:
 
 def test_a_wrong_top_colour_fails_its_case() -> None:
     first = strips()[0]
-    recoloured = replace(first, pixels=first.pixels[:-1] + ((200, 200, 200),))
+    recoloured = replace(first, pixels=(*first.pixels[:-1], (200, 200, 200)))
     got = _row(heights=heights_run(strips=(recoloured, *strips()[1:])))
     assert got.score == pytest.approx(1 - 1 / len(strips()))
 
