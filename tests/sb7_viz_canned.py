@@ -18,6 +18,8 @@ from benchwright.suites.sb7.observations import Observations
 from benchwright.suites.sb7.viz import aim, heights, scene
 from benchwright.suites.sb7.viz import camera as C
 from benchwright.suites.sb7.viz.view import (
+    BrushLook,
+    BrushRun,
     CameraRun,
     ClickRun,
     ContextFacts,
@@ -130,6 +132,24 @@ def heights_run(**changes: Any) -> HeightRun:
     return replace(HeightRun(HEIGHT_POSE, CANVAS, strips()), **changes)
 
 
+def _anchors(members: set[str]) -> tuple[tuple[int, int, int], ...]:
+    """The strips' anchor pixels under a brush: members full, the rest at 0.30."""
+    full = [TOPS[RECORDS["status"][RECORDS["id"].index(s.id)]] for s in strips()]
+    return tuple(top if not members or s.id in members else tuple(round(0.3 * c) for c in top)
+                 for s, top in zip(strips(), full, strict=True))  # type: ignore[misc]  # fmt: skip
+
+
+def brush_run(**changes: Any) -> BrushRun:
+    """A row clicked, a strip's column clicked, the background clicked: as §8.6 says."""
+    row = next(i for i in RECORDS["id"] if i not in {s.id for s in strips()})
+    target = strips()[0].id
+    both = sorted([row, target])
+    run = BrushRun(row, BrushLook([row], "1", _anchors({row})), target,
+                   BrushLook(both, "2", _anchors(set(both))), {"brushed": "true", "inView": True},
+                   BrushLook([], "0", _anchors(set())))  # fmt: skip
+    return replace(run, **changes)
+
+
 def camera_run(**changes: Any) -> CameraRun:
     grow = 1.1274968515793757  # exp(0.0012 * 100)
     wheel = (HOME, {**HOME, "distance": 260 * grow}, {**HOME, "distance": 260 * grow**2})
@@ -159,7 +179,8 @@ def viz_view(**changes: Any) -> VizView:
            "camera": Vs7Answer(dict(HOME))}  # fmt: skip
     drag = Drag(40, Window(at(0.0, 12, 3), at(1700.0, 12 + 42, 3 + 42)))
     base = VizView(scenario(), RECORDS, context, vs7, (window(2000), window(2600)), drag,
-                   camera_run(), (picks(),), clicks(), heights_run())  # fmt: skip
+                   camera_run(), (picks(),), clicks(), heights_run(),
+                   brush_run())  # fmt: skip
     return replace(base, **changes)
 
 

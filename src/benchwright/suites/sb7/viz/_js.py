@@ -300,3 +300,30 @@ AT_HOME = r"""([yaw, pitch, distance, tol]) => {
 """True once ``vs7dbg.camera()`` reads the pose: Chromium may dispatch a ``dblclick``
 hundreds of milliseconds after its second mouseup while the page is busy, so a reset is
 awaited (bounded) rather than assumed after a fixed pause."""
+
+ROW = r"""() => {
+  const tr = document.querySelector("#rows tr[data-id]");
+  const cell = tr && tr.querySelector("td");
+  if (!cell) return JSON.stringify({ id: null });
+  cell.scrollIntoView({ block: "center" });
+  const r = cell.getBoundingClientRect();
+  return JSON.stringify({ id: tr.dataset.id, x: r.left + r.width / 2, y: r.top + r.height / 2 });
+}"""
+"""The table's first row: its id and the viewport centre of its first cell (scrolled into
+view; a row click there toggles the row's record)."""
+
+COUNT = r"""() => {
+  const el = document.getElementById("brush-count");
+  return JSON.stringify({ count: el ? el.textContent.trim() : null });
+}"""
+"""``#brush-count``'s text (None: no such element)."""
+
+SHOWN = r"""(id) => {
+  const tr = [...document.querySelectorAll("#rows tr[data-id]")].find((t) => t.dataset.id === id);
+  if (!tr || tr.dataset.brushed !== "true") return false;
+  const r = tr.getBoundingClientRect();
+  return JSON.stringify({ brushed: tr.dataset.brushed,
+                          inView: r.bottom > 0 && r.top < window.innerHeight && r.height > 0 });
+}"""
+"""The table row of record ``id`` once it is marked brushed: the mark and whether it is in
+the viewport (awaited, bounded: the table moves to the record's page asynchronously)."""

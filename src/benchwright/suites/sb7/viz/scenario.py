@@ -22,6 +22,8 @@ from benchwright.suites.sb7.viz import aim, heights, scene
 from benchwright.suites.sb7.viz import camera as C
 from benchwright.suites.sb7.viz.view import (
     SCENARIO,
+    BrushLook,
+    BrushRun,
     CameraRun,
     ClickRun,
     ContextFacts,
@@ -145,6 +147,10 @@ def _drive(run: PageReads, sc: Scenario, parts: dict[str, Any]) -> None:
         if parts.get("drag") is None or parts.get("records") is None:
             raise Stop
         parts["heights"] = _heights(run, sc, parts["records"])
+    with run.section("brush"):
+        if parts.get("heights") is None or not parts["heights"].strips:
+            raise Stop
+        parts["brush"] = _brush(run, sc, parts["heights"])
 
 
 def _context(read: dict[str, Any]) -> ContextFacts:
@@ -406,3 +412,32 @@ def _heights(run: PageReads, sc: Scenario, records: dict[str, Any]) -> HeightRun
             shown = tuple(tuple(int(c) for c in px[:3]) for px in read)
             strips.append(HeightStrip(served[n].id, sx, top, anchor, shown))  # type: ignore[arg-type]
     return HeightRun(HEIGHT_POSE, (w, h), tuple(strips))
+
+
+SHOWN_S = 8.0
+"""Bound on the table reaching the field-clicked record's page (a binary search over the
+API's order, request by request)."""
+
+
+def _brush(run: PageReads, sc: Scenario, at: HeightRun) -> BrushRun:
+    """A row click, a click on the first strip's column top, a background click; the
+    brush, the count and the anchors' pixels after each (§8.6 both doors)."""
+    anchors = [[s.sx, s.anchor] for s in at.strips]
+
+    def look() -> BrushLook:
+        run.wait(300)
+        shown = run.js(JS.PIXELS, anchors)
+        return BrushLook(run.js(JS.BRUSH).get("brush"), run.js(JS.COUNT).get("count"),
+                         tuple(tuple(int(c) for c in px[:3]) for px in shown) if shown else None)  # type: ignore[misc]  # fmt: skip
+
+    row = run.js(JS.ROW)
+    if row.get("id") is not None:
+        sc.page.mouse.click(row["x"], row["y"])
+    after_row = look()
+    target = at.strips[0]
+    x, y, w, h = _centre(sc)
+    sc.page.mouse.click(x - w / 2 + target.sx, y - h / 2 + target.anchor)
+    shown = run.poll(JS.SHOWN, target.id, timeout_s=SHOWN_S)
+    after_field = look()
+    sc.page.mouse.click(*_ground(run, sc))
+    return BrushRun(row.get("id"), after_row, target.id, after_field, shown, look())

@@ -201,6 +201,32 @@ class HeightRun:
 
 
 @dataclass(frozen=True)
+class BrushLook:
+    """The brush after one click: ``vs7dbg.brush()``, ``#brush-count``'s text and the
+    visible pixels at the height strips' anchors (None: no answer)."""
+
+    brush: Any
+    count: str | None
+    pixels: tuple[tuple[int, int, int], ...] | None
+
+
+@dataclass(frozen=True)
+class BrushRun:
+    """Both doors of the brush at the heights' pose, from an empty brush: the table's
+    first row clicked, then the first height strip's column clicked in the field, then
+    the background."""
+
+    row: str | None
+    """The clicked row's record (None: the table had no row)."""
+    after_row: BrushLook
+    target: str
+    after_field: BrushLook
+    shown: Mapping[str, Any] | None
+    """The target's table row once marked brushed (``brushed``, ``inView``); None: never."""
+    after_ground: BrushLook
+
+
+@dataclass(frozen=True)
 class VizView:
     """The ``viz`` scenario's view."""
 
@@ -216,6 +242,7 @@ class VizView:
     picks: tuple[PickRun, ...] = ()
     clicks: ClickRun | None = None
     heights: HeightRun | None = None
+    brush: BrushRun | None = None
     lost: Mapping[str, str] = field(default_factory=dict)
     """Section -> why the probe lost it (``context``, ``vs7dbg``, ``idle``, ``drag``,
-    ``camera``, ``picks``, ``clicks``, ``heights``)."""
+    ``camera``, ``picks``, ``clicks``, ``heights``, ``brush``)."""
