@@ -15,14 +15,18 @@ from sb7_observations import app_state, commits, perfect, truth, viz
 from benchwright.probes.browser import ScenarioObservation, ScenarioTimings
 from benchwright.suites.kit.browser import BrowserRecord
 from benchwright.suites.sb7.observations import Observations
-from benchwright.suites.sb7.viz import aim, scene
+from benchwright.suites.sb7.viz import aim, heights, scene
 from benchwright.suites.sb7.viz import camera as C
 from benchwright.suites.sb7.viz.view import (
+    BrushLook,
+    BrushRun,
     CameraRun,
     ClickRun,
     ContextFacts,
     Counters,
     Drag,
+    HeightRun,
+    HeightStrip,
     PickProbe,
     PickRun,
     VizView,
@@ -35,6 +39,7 @@ SETTLED, PENDING, BG = (5, 150, 105), (217, 119, 6), (16, 24, 40)
 TOPS = {"settled": SETTLED, "pending": PENDING, "refunded": (124, 58, 237),
         "failed": (185, 28, 28)}  # fmt: skip
 POSE, CANVAS = (30.0, 15.0, 35.0), (1166.0, 440.0)
+HEIGHT_POSE = (30.0, 40.0, 35.0)
 HOME = {"yaw": 30.0, "pitch": 40.0, "distance": 260.0, "vyaw": 0.0, "vpitch": 0.0}
 
 
@@ -65,10 +70,10 @@ def digest(placed: list[scene.Record] | tuple[scene.Record, ...]) -> dict[str, f
 
 
 @functools.cache
-def screen() -> C.Screen:
+def screen(pose: tuple[float, float, float] = POSE) -> C.Screen:
     placed = records()
     columns = scene.place(placed, scene.basis(placed, truth().days[0]))
-    return C.Screen(columns, C.View(C.Pose(*POSE), *CANVAS))
+    return C.Screen(columns, C.View(C.Pose(*pose), *CANVAS))
 
 
 @functools.cache
@@ -112,6 +117,39 @@ def picks(**changes: Any) -> PickRun:
     return replace(run, **changes)
 
 
+@functools.cache
+def strips() -> tuple[HeightStrip, ...]:
+    """The truthful page's strips: every pixel the truth's scene shows."""
+    at, placed = screen(HEIGHT_POSE), records()
+    found = []
+    for n, sx, anchor, top in heights.cases(at, {i: r.currency for i, r in enumerate(placed)}):
+        shown = tuple(colour(aim.front(at, sx, y)) for y in range(top, anchor + 1))
+        found.append(HeightStrip(placed[n].id, sx, top, anchor, shown))
+    return tuple(found)
+
+
+def heights_run(**changes: Any) -> HeightRun:
+    return replace(HeightRun(HEIGHT_POSE, CANVAS, strips()), **changes)
+
+
+def _anchors(members: set[str]) -> tuple[tuple[int, int, int], ...]:
+    """The strips' anchor pixels under a brush: members full, the rest at 0.30."""
+    full = [TOPS[RECORDS["status"][RECORDS["id"].index(s.id)]] for s in strips()]
+    return tuple(top if not members or s.id in members else tuple(round(0.3 * c) for c in top)
+                 for s, top in zip(strips(), full, strict=True))  # type: ignore[misc]  # fmt: skip
+
+
+def brush_run(**changes: Any) -> BrushRun:
+    """A row clicked, a strip's column clicked, the background clicked: as §8.6 says."""
+    row = next(i for i in RECORDS["id"] if i not in {s.id for s in strips()})
+    target = strips()[0].id
+    both = sorted([row, target])
+    run = BrushRun(row, BrushLook([row], "1", _anchors({row})), target,
+                   BrushLook(both, "2", _anchors(set(both))), {"brushed": "true", "inView": True},
+                   BrushLook([], "0", _anchors(set())))  # fmt: skip
+    return replace(run, **changes)
+
+
 def camera_run(**changes: Any) -> CameraRun:
     grow = 1.1274968515793757  # exp(0.0012 * 100)
     wheel = (HOME, {**HOME, "distance": 260 * grow}, {**HOME, "distance": 260 * grow**2})
@@ -141,7 +179,8 @@ def viz_view(**changes: Any) -> VizView:
            "camera": Vs7Answer(dict(HOME))}  # fmt: skip
     drag = Drag(40, Window(at(0.0, 12, 3), at(1700.0, 12 + 42, 3 + 42)))
     base = VizView(scenario(), RECORDS, context, vs7, (window(2000), window(2600)), drag,
-                   camera_run(), (picks(),), clicks())  # fmt: skip
+                   camera_run(), (picks(),), clicks(), heights_run(),
+                   brush_run())  # fmt: skip
     return replace(base, **changes)
 
 

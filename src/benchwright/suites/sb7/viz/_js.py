@@ -270,3 +270,60 @@ FREE = r"""([points]) => {
 }"""
 """The first canvas point (CSS, from its top left) where the canvas itself is the element
 under the pointer (a label or another overlay there would take the input)."""
+
+GROUND = r"""([points]) => {
+  const cv = document.getElementById("viz3d");
+  const r = cv.getBoundingClientRect();
+  const d = window.vs7dbg;
+  const ask = d && typeof d.pick === "function" ? d.pick.bind(d) : null;
+  for (const [x, y] of points) {
+    if (document.elementFromPoint(r.left + x, r.top + y) !== cv) continue;
+    let hit = null;
+    try { hit = ask ? ask(x, y) : null; } catch (err) { hit = null; }
+    if (hit === null || hit === undefined) return JSON.stringify([x, y]);
+  }
+  return JSON.stringify(null);
+}"""
+"""The first canvas point the canvas itself receives and ``vs7dbg.pick`` calls background
+(any such point when the page has no pick): a double-click there empties the brush
+instead of toggling a record, so no field click moves the table (and scrolls the page)
+while the next camera input is on its way."""
+
+AT_HOME = r"""([yaw, pitch, distance, tol]) => {
+  const d = window.vs7dbg;
+  let c = null;
+  try { c = d && typeof d.camera === "function" ? d.camera() : null; } catch (err) { c = null; }
+  if (!c) return false;
+  const dyaw = Math.abs((((c.yaw - yaw) % 360) + 540) % 360 - 180);
+  return dyaw <= tol && Math.abs(c.pitch - pitch) <= tol && Math.abs(c.distance - distance) <= tol;
+}"""
+"""True once ``vs7dbg.camera()`` reads the pose: Chromium may dispatch a ``dblclick``
+hundreds of milliseconds after its second mouseup while the page is busy, so a reset is
+awaited (bounded) rather than assumed after a fixed pause."""
+
+ROW = r"""() => {
+  const tr = document.querySelector("#rows tr[data-id]");
+  const cell = tr && tr.querySelector("td");
+  if (!cell) return JSON.stringify({ id: null });
+  cell.scrollIntoView({ block: "center" });
+  const r = cell.getBoundingClientRect();
+  return JSON.stringify({ id: tr.dataset.id, x: r.left + r.width / 2, y: r.top + r.height / 2 });
+}"""
+"""The table's first row: its id and the viewport centre of its first cell (scrolled into
+view; a row click there toggles the row's record)."""
+
+COUNT = r"""() => {
+  const el = document.getElementById("brush-count");
+  return JSON.stringify({ count: el ? el.textContent.trim() : null });
+}"""
+"""``#brush-count``'s text (None: no such element)."""
+
+SHOWN = r"""(id) => {
+  const tr = [...document.querySelectorAll("#rows tr[data-id]")].find((t) => t.dataset.id === id);
+  if (!tr || tr.dataset.brushed !== "true") return false;
+  const r = tr.getBoundingClientRect();
+  return JSON.stringify({ brushed: tr.dataset.brushed,
+                          inView: r.bottom > 0 && r.top < window.innerHeight && r.height > 0 });
+}"""
+"""The table row of record ``id`` once it is marked brushed: the mark and whether it is in
+the viewport (awaited, bounded: the table moves to the record's page asynchronously)."""

@@ -18,15 +18,19 @@ from benchwright.probes.browser import Instrumentation, Lane
 from benchwright.suites.kit.browser.nav import open_page
 from benchwright.suites.kit.browser.reads import PageReads, Stop
 from benchwright.suites.sb7.viz import _js as JS
-from benchwright.suites.sb7.viz import aim, scene
+from benchwright.suites.sb7.viz import aim, heights, scene
 from benchwright.suites.sb7.viz import camera as C
 from benchwright.suites.sb7.viz.view import (
     SCENARIO,
+    BrushLook,
+    BrushRun,
     CameraRun,
     ClickRun,
     ContextFacts,
     Counters,
     Drag,
+    HeightRun,
+    HeightStrip,
     PickProbe,
     PickRun,
     VizView,
@@ -61,6 +65,10 @@ FLICK_MOVES, FLICK_STEP_PX, FLICK_GAP_MS = 4, 20, 30
 """The flick a double-click must stop: 20 px every 30 ms (200°/s)."""
 PICK_POSE = (30.0, 15.0, 35.0)
 """A close, low pose: columns many pixels wide, and plenty of occlusion to construct."""
+HEIGHT_POSE = (30.0, 40.0, 35.0)
+"""A close pose looking down enough that top faces are several pixels tall and many
+tops stand clear against the background (13 px per world unit at the anchor: a JPY
+or KWD exponent off by one moves a top by 5 px or more)."""
 
 
 def observe_viz(lane: Lane, ctx: Any, shots: Path) -> VizView:
@@ -135,6 +143,14 @@ def _drive(run: PageReads, sc: Scenario, parts: dict[str, Any]) -> None:
         if not parts.get("picks"):
             raise Stop
         parts["clicks"] = _clicks(run, sc, parts["picks"][0])
+    with run.section("heights"):
+        if parts.get("drag") is None or parts.get("records") is None:
+            raise Stop
+        parts["heights"] = _heights(run, sc, parts["records"])
+    with run.section("brush"):
+        if parts.get("heights") is None or not parts["heights"].strips:
+            raise Stop
+        parts["brush"] = _brush(run, sc, parts["heights"])
 
 
 def _context(read: dict[str, Any]) -> ContextFacts:
@@ -214,6 +230,31 @@ def _free(run: PageReads, sc: Scenario, want: tuple[float, float]) -> tuple[floa
     return (left + found[0], top + found[1]) if found else want
 
 
+GROUND_GRID = (8, 5)
+"""Candidate double-click points: this grid over the canvas, its outer ring first (the
+field's background is likeliest at the edges)."""
+RESET_S = 3.0
+"""Bound on a double-click's reset showing in ``vs7dbg.camera()``."""
+HOME = [C.DEFAULT.yaw, C.DEFAULT.pitch, C.DEFAULT.distance, 0.5]
+"""The defaults and the tolerance the reset is awaited with (the check's pose read)."""
+
+
+def _ground(run: PageReads, sc: Scenario) -> tuple[float, float]:
+    """A viewport point where a double-click reaches the canvas on its background: a
+    click there empties the brush, so the reset's two clicks never move the table, whose
+    scroll would land seconds later under the next camera input (seen on the golden: the
+    page scrolled mid-stroke and between wheel steps). The canvas centre when none."""
+    x, y, w, h = _centre(sc)
+    cols, rows = GROUND_GRID
+    grid = [(i, j) for j in range(rows) for i in range(cols)]
+    grid.sort(key=lambda ij: min(ij[0], cols - 1 - ij[0], ij[1], rows - 1 - ij[1]))
+    points = [[round(4 + i * (w - 8) / (cols - 1)), round(4 + j * (h - 8) / (rows - 1))]
+              for i, j in grid]  # fmt: skip
+    found = run.js(JS.GROUND, [points])
+    left, top = x - w / 2, y - h / 2
+    return (left + found[0], top + found[1]) if found else _free(run, sc, (x, y))
+
+
 def _cam(run: PageReads) -> dict[str, Any]:
     return run.js(JS.CAMERA)
 
@@ -250,8 +291,8 @@ def _camera(run: PageReads, sc: Scenario) -> CameraRun:
         return x + dx, y + dy
 
     def reset() -> None:
-        mouse.dblclick(*_free(run, sc, at()))
-        run.wait(250)
+        mouse.dblclick(*_ground(run, sc))
+        run.poll(JS.AT_HOME, HOME, timeout_s=RESET_S)
 
     reset()
     before = _cam(run)["camera"]
@@ -275,7 +316,8 @@ def _camera(run: PageReads, sc: Scenario) -> CameraRun:
     reset()
     flick = at(-FLICK_MOVES * FLICK_STEP_PX / 2)
     _stroke(run, sc, flick, (FLICK_STEP_PX, 0), FLICK_MOVES, FLICK_GAP_MS)
-    mouse.dblclick(*_free(run, sc, at()))
+    mouse.dblclick(*_ground(run, sc))
+    run.poll(JS.AT_HOME, HOME, timeout_s=RESET_S)
     after = [_cam(run)["camera"]]
     run.wait(300)
     after.append(_cam(run)["camera"])
@@ -346,3 +388,56 @@ def _unbrush(run: PageReads, sc: Scenario, grounds: list[tuple[int, int]]) -> No
     if free is not None:
         sc.page.mouse.click(left + free[0], top + free[1])
         run.wait(200)
+
+
+def _heights(run: PageReads, sc: Scenario, records: dict[str, Any]) -> HeightRun:
+    """``setCamera(HEIGHT_POSE)`` with the brush emptied (a background click: dimmed
+    colours are the brush's rows, not this one's), then a pixel strip per clean column
+    `heights.cases` picks with the page's own records."""
+    _x, _y, w, h = _centre(sc)
+    served = scene.truth_records(records, {})
+    columns = scene.place(served, scene.basis(served, min((r.day for r in served), default="")))
+    at = C.Screen(columns, C.View(C.Pose(*HEIGHT_POSE), w, h))
+    if run.js(JS.BRUSH).get("brush"):
+        sc.page.mouse.click(*_ground(run, sc))
+        run.wait(200)
+    if run.js(JS.INVALIDATE, list(HEIGHT_POSE)) is None:
+        raise Stop
+    run.poll(JS.SETTLE, timeout_s=REST_S)  # the frame at the pose is drawn
+    strips = []
+    for n, sx, anchor, top in heights.cases(at, {i: r.currency for i, r in enumerate(served)}):
+        top = max(0, top)
+        read = run.js(JS.PIXELS, [[sx, y] for y in range(top, anchor + 1)])
+        if read:
+            shown = tuple(tuple(int(c) for c in px[:3]) for px in read)
+            strips.append(HeightStrip(served[n].id, sx, top, anchor, shown))  # type: ignore[arg-type]
+    return HeightRun(HEIGHT_POSE, (w, h), tuple(strips))
+
+
+SHOWN_S = 8.0
+"""Bound on the table reaching the field-clicked record's page (a binary search over the
+API's order, request by request)."""
+
+
+def _brush(run: PageReads, sc: Scenario, at: HeightRun) -> BrushRun:
+    """A row click, a click on the first strip's column top, a background click; the
+    brush, the count and the anchors' pixels after each (§8.6 both doors)."""
+    anchors = [[s.sx, s.anchor] for s in at.strips]
+
+    def look() -> BrushLook:
+        run.wait(300)
+        shown = run.js(JS.PIXELS, anchors)
+        return BrushLook(run.js(JS.BRUSH).get("brush"), run.js(JS.COUNT).get("count"),
+                         tuple(tuple(int(c) for c in px[:3]) for px in shown) if shown else None)  # type: ignore[misc]  # fmt: skip
+
+    row = run.js(JS.ROW)
+    if row.get("id") is not None:
+        sc.page.mouse.click(row["x"], row["y"])
+    after_row = look()
+    target = at.strips[0]
+    x, y, w, h = _centre(sc)
+    sc.page.mouse.click(x - w / 2 + target.sx, y - h / 2 + target.anchor)
+    shown = run.poll(JS.SHOWN, target.id, timeout_s=SHOWN_S)
+    after_field = look()
+    sc.page.mouse.click(*_ground(run, sc))
+    return BrushRun(row.get("id"), after_row, target.id, after_field, shown, look())

@@ -178,6 +178,55 @@ class ClickRun:
 
 
 @dataclass(frozen=True)
+class HeightStrip:
+    """One measured column: the visible pixels of the screen column through its top
+    face's centre, from above its analytic top down to that centre."""
+
+    id: str
+    sx: int
+    top: int
+    """The strip's first row (CSS y); ``pixels[k]`` is row ``top + k``."""
+    anchor: int
+    """The top face's centre row the probe aimed at (the strip's last row)."""
+    pixels: tuple[tuple[int, int, int], ...]
+
+
+@dataclass(frozen=True)
+class HeightRun:
+    """The column tops read at a close pose set by ``setCamera`` (brush empty)."""
+
+    pose: tuple[float, float, float]
+    canvas: tuple[float, float]
+    strips: tuple[HeightStrip, ...]
+
+
+@dataclass(frozen=True)
+class BrushLook:
+    """The brush after one click: ``vs7dbg.brush()``, ``#brush-count``'s text and the
+    visible pixels at the height strips' anchors (None: no answer)."""
+
+    brush: Any
+    count: str | None
+    pixels: tuple[tuple[int, int, int], ...] | None
+
+
+@dataclass(frozen=True)
+class BrushRun:
+    """Both doors of the brush at the heights' pose, from an empty brush: the table's
+    first row clicked, then the first height strip's column clicked in the field, then
+    the background."""
+
+    row: str | None
+    """The clicked row's record (None: the table had no row)."""
+    after_row: BrushLook
+    target: str
+    after_field: BrushLook
+    shown: Mapping[str, Any] | None
+    """The target's table row once marked brushed (``brushed``, ``inView``); None: never."""
+    after_ground: BrushLook
+
+
+@dataclass(frozen=True)
 class VizView:
     """The ``viz`` scenario's view."""
 
@@ -192,6 +241,8 @@ class VizView:
     camera: CameraRun | None = None
     picks: tuple[PickRun, ...] = ()
     clicks: ClickRun | None = None
+    heights: HeightRun | None = None
+    brush: BrushRun | None = None
     lost: Mapping[str, str] = field(default_factory=dict)
     """Section -> why the probe lost it (``context``, ``vs7dbg``, ``idle``, ``drag``,
-    ``camera``, ``picks``, ``clicks``)."""
+    ``camera``, ``picks``, ``clicks``, ``heights``, ``brush``)."""
