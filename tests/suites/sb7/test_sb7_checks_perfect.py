@@ -25,12 +25,14 @@ def test_the_table_and_the_staged_rows_are_exactly_the_scorers_ids() -> None:
     config = _scorer()
     wanted = [c for tier in config["tiers"].values() for c in tier["checks"]]
     wanted += config["diagnostics"]
+    special = [c["special"] for c in config["excellence"]["conditions"] if "special" in c]
+    wanted += special  # console_clean: the excellence condition proven by its own row
     rows = judge(perfect())
     assert sorted(r.check_id for r in rows) == sorted(wanted)
     part_one = {c for t in PART_ONE for c in config["tiers"][t]["checks"]}
     assert len(part_one) == 51
     browser = set(BROWSER_CHECKS) - set(staged())
-    assert set(build_table().ids) == part_one - {"b_money_rendered"} | browser
+    assert set(build_table().ids) == part_one - {"b_money_rendered"} | browser | set(special)
 
 
 def test_a_correct_app_scores_one_on_every_implemented_row() -> None:
