@@ -56,9 +56,11 @@ BROWSER_CHECKS = (
     "t_vs7dbg_truth",
     "e_frames_under_drag", "e_stream_apply_latency", "e_under_load_latency",
     "e_optimistic_paint", "e_mastery",
+    "console_clean",
 )  # fmt: skip
-"""The sb-7 rows part one stages (tiers J, V, P, T, E, the diagnostics, and B's rendered
-money): issue 29 gives them their browser instrument."""
+"""The sb-7 rows part one stages (tiers J, V, P, T, E, the diagnostics, B's rendered
+money, and the console_clean condition's row): issue 29 gives them their browser
+instrument."""
 
 
 @dataclass(frozen=True)
