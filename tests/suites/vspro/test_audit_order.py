@@ -8,6 +8,7 @@ measured order by ``benchwright audit suites/vspro`` (figures in docs/vspro.md).
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from benchwright.suites.audit import (
     load_control,
     load_controls,
     order_problems,
+    ruler_problems,
     verdict_line,
 )
 
@@ -31,9 +33,11 @@ SUITE = Path(__file__).parents[3] / "suites" / "vspro"
 
 
 def verdict(name: str, severity: str, isolated: float, score: float | None = None,
-            problems: tuple[str, ...] = ()) -> ControlVerdict:  # fmt: skip
+            problems: tuple[str, ...] = (),
+            consequence: str | None = None) -> ControlVerdict:  # fmt: skip
     """A verdict built by hand; ``score`` (the full one) defaults to ``isolated``."""
-    control = Control(name, "d", ("server_runs",), ("boot",), False, severity, None)
+    control = Control(name, "d", ("server_runs",), ("boot",), False, severity, None,
+                      consequence=consequence)  # fmt: skip
     full = isolated if score is None else score
     return ControlVerdict(control, full, isolated, 1.0, (), (), problems)
 
@@ -89,6 +93,59 @@ def test_the_order_is_judged_on_isolated_scores_never_on_noise_in_untargeted_row
     assert inverted.order == (
         "no-empty-state (major) isolated 0.9970, not below two-decimal-yen (minor) 0.9965",
     )  # a lower full score does not rescue a defect that costs too little by itself
+
+
+def test_the_consequence_classes_are_held_in_the_methodologys_order():
+    """§11's order (wrong-money < data-loss < dead-flow < console-error < minor <
+    cosmetic) over the controls that declare a consequence, on top of the severity order:
+    a console error that costs as much as a dead approval flow is an inversion even when
+    both are declared ``major``; a control declaring no class is never compared by it."""
+    held = result(verdict("yen", "critical", 0.55, consequence="wrong-money"),
+                  verdict("lossy", "critical", 0.79, consequence="data-loss"),
+                  verdict("approve", "major", 0.90, consequence="dead-flow"),
+                  verdict("console", "major", 0.95, consequence="console-error"),
+                  verdict("undeclared", "major", 0.96),
+                  verdict("dates", "minor", 0.97, consequence="minor"),
+                  verdict("select", "minor", 0.98, consequence="cosmetic"))  # fmt: skip
+    assert held.order == ()
+    inverted = result(verdict("approve", "major", 0.95, consequence="dead-flow"),
+                      verdict("console", "major", 0.95, consequence="console-error"),
+                      verdict("select", "minor", 0.96, consequence="cosmetic"),
+                      verdict("dates", "minor", 0.97, consequence="minor"))  # fmt: skip
+    assert inverted.order == (
+        "approve (dead-flow) isolated 0.9500, not below console (console-error) 0.9500",
+        "dates (minor) isolated 0.9700, not below select (cosmetic) 0.9600",
+    )
+    assert not inverted.passed
+
+
+def test_a_control_with_an_unknown_consequence_is_refused(tmp_path):
+    doc = {"description": "d", "targets": ["server_runs"], "phases": ["boot"],
+           "critical": True, "tree": "none", "severity": "major",
+           "consequence": "ugly"}  # fmt: skip
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SpecError) as caught:
+        load_control(path)
+    assert caught.value.problems == [
+        ("consequence", "one of wrong-money, data-loss, dead-flow, console-error, minor, "
+         "cosmetic (gravest first)")
+    ]  # fmt: skip
+
+
+def test_the_full_audit_holds_the_scorers_own_selftest_order():
+    """An inverted ruler fails the audit even where no control represents the classes
+    it inverts: `ruler_problems` are the selftest's, prefixed."""
+    from benchwright.scoring.files import load_scorer
+
+    sb7 = load_scorer(SUITE.parents[1] / "scorers" / "sb7.yaml")
+    assert ruler_problems(sb7) == ()
+    raw = sb7.config.model_dump()
+    raw["selftest"]["cosmetic"] = {"b_money_rendered": 0.0}  # now as grave as wrong money
+    inverted = replace(sb7, config=type(sb7.config).model_validate(raw))
+    problems = ruler_problems(inverted)
+    assert problems and all(p.startswith("scorer selftest: ") for p in problems)
+    assert any("cosmetic" in p for p in problems), problems
 
 
 @pytest.mark.parametrize(

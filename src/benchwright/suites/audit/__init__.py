@@ -30,7 +30,13 @@ from benchwright.suites.audit.controls import (
 )
 from benchwright.suites.audit.drive import GradingJob, audit, grade_job
 from benchwright.suites.audit.isolate import isolated_score
-from benchwright.suites.audit.judge import ControlVerdict, TargetFigure, judge, order_problems
+from benchwright.suites.audit.judge import (
+    ControlVerdict,
+    TargetFigure,
+    judge,
+    order_problems,
+    ruler_problems,
+)
 from benchwright.suites.audit.report import (
     audit_dict,
     audit_lines,
@@ -60,6 +66,7 @@ __all__ = [
     "load_control",
     "load_controls",
     "order_problems",
+    "ruler_problems",
     "verdict_line",
     "write_audit",
 ]

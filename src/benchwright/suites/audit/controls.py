@@ -12,6 +12,7 @@ from pathlib import Path
 from benchwright.dsl import trajectory_from_dict
 from benchwright.errors import SpecError
 from benchwright.model import Trajectory
+from benchwright.scoring.config import DEFECT_ORDER
 from benchwright.workspace import Workspace, read_tree, replay
 
 CONTROLS_DIR = "controls"
@@ -35,7 +36,7 @@ golden's, so it ranks lightest by construction."""
 REPORT_ONLY = "report-only"
 SEVERITY_RANK = {name: rank for rank, (name, _) in enumerate(SEVERITIES)}
 _KEYS = {"description", "targets", "phases", "critical", "severity", "edits", "tree"}
-_KEYS |= {"target_at_most", "score_at_most"}
+_KEYS |= {"target_at_most", "score_at_most", "consequence"}
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,12 @@ class Control:
     target_at_most: Mapping[str, float] = field(default_factory=dict)
     score_at_most: float | None = None
     source: str = ""
+    consequence: str | None = None
+    """One of the scorer's defect classes (`scoring.config.DEFECT_ORDER`: wrong-money ...
+    cosmetic), when the control is a representative of one: the audit then holds the
+    methodology's consequence order over the controls that declare one, on top of the
+    severity order (a wrong rendered amount must cost more than a console error, which a
+    severity of ``critical`` vs ``major`` alone does not say)."""
 
     @property
     def rank(self) -> int:
@@ -81,7 +88,7 @@ def load_control(path: Path) -> Control:
     return Control(
         path.stem, raw["description"], tuple(raw["targets"]), tuple(raw["phases"]),
         raw["critical"], raw["severity"], trajectory, dict(raw.get("target_at_most", {})),
-        raw.get("score_at_most"), source,
+        raw.get("score_at_most"), source, raw.get("consequence"),
     )  # fmt: skip
 
 
@@ -96,6 +103,8 @@ def _problems(raw: dict) -> list[tuple[str, str]]:
     if raw.get("severity") not in SEVERITY_RANK:
         problems.append(("severity", f"required: one of {', '.join(SEVERITY_RANK)} (gravest "
                          "first)"))  # fmt: skip
+    if raw.get("consequence", DEFECT_ORDER[0]) not in DEFECT_ORDER:
+        problems.append(("consequence", f"one of {', '.join(DEFECT_ORDER)} (gravest first)"))
     no_tree = raw.get("tree") == "none"
     if raw.get("tree", "golden") not in ("golden", "none"):
         problems.append(("tree", "'golden' (the default: edits on the reference) or 'none'"))

@@ -28,7 +28,7 @@ from benchwright.execution.tracked import tracked
 from benchwright.sandbox import Confinement
 from benchwright.suites import grading_resources
 from benchwright.suites.audit.controls import load_controls
-from benchwright.suites.audit.judge import order_problems
+from benchwright.suites.audit.judge import order_problems, ruler_problems
 from benchwright.suites.audit.run import Auditor, AuditResult, Graded
 
 GOLDEN = "golden"
@@ -108,6 +108,6 @@ def audit(
     )
     golden = graded.get(GOLDEN)
     golden_score = golden.card.score if golden else float("nan")
-    order = () if quick else order_problems(verdicts)
+    order = () if quick else (*ruler_problems(auditor.scorer), *order_problems(verdicts))
     return AuditResult(suite, golden_score, golden.seconds if golden else 0.0, verdicts, quick,
                        order)  # fmt: skip

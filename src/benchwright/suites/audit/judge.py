@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from benchwright.model import Scorecard, Status
 from benchwright.scoring import Scorer
+from benchwright.scoring.config import DEFECT_ORDER
+from benchwright.scoring.selftest import selftest
 from benchwright.suites.audit.controls import REPORT_ONLY, Control
 from benchwright.suites.audit.isolate import isolated_score
 
@@ -91,15 +93,39 @@ def judge(
 
 def order_problems(verdicts: Sequence[ControlVerdict]) -> tuple[str, ...]:
     """Every pair ranked against its declared severity, on isolated scores: a graver
-    control whose defect alone does not cost strictly more than a lighter one's. Only
-    full gradings are comparable this way."""
+    control whose defect alone does not cost strictly more than a lighter one's; and the
+    same for the consequence classes of the controls that declare one (§11's order,
+    `DEFECT_ORDER`). Only full gradings are comparable this way."""
     problems = []
     for grave in verdicts:
         for light in verdicts:
-            if grave.control.rank < light.control.rank and grave.isolated >= light.isolated:
-                problems.append(
-                    f"{grave.control.name} ({grave.control.severity}) isolated "
-                    f"{grave.isolated:.4f}, not below {light.control.name} "
-                    f"({light.control.severity}) {light.isolated:.4f}"
-                )
+            if grave.isolated < light.isolated:
+                continue
+            if grave.control.rank < light.control.rank:
+                problems.append(_inversion(grave, light, grave.control.severity,
+                                           light.control.severity))  # fmt: skip
+            if _consequence_graver(grave.control, light.control):
+                problems.append(_inversion(grave, light, grave.control.consequence,
+                                           light.control.consequence))  # fmt: skip
     return tuple(problems)
+
+
+def _consequence_graver(grave: Control, light: Control) -> bool:
+    """True when both declare a class and ``grave``'s comes first in `DEFECT_ORDER`; a
+    control that declares none is never compared by consequence."""
+    if grave.consequence not in DEFECT_ORDER or light.consequence not in DEFECT_ORDER:
+        return False
+    return DEFECT_ORDER.index(grave.consequence) < DEFECT_ORDER.index(light.consequence)
+
+
+def _inversion(grave: ControlVerdict, light: ControlVerdict, said: object, than: object) -> str:
+    return (f"{grave.control.name} ({said}) isolated {grave.isolated:.4f}, not below "
+            f"{light.control.name} ({than}) {light.isolated:.4f}")  # fmt: skip
+
+
+def ruler_problems(scorer: Scorer) -> tuple[str, ...]:
+    """The scorer's own monotonicity selftest (one synthetic defect per class of
+    `DEFECT_ORDER`, each costing strictly more than the next): a full audit holds the
+    ruler's order before it holds the controls' to it, so an inverted scorer fails the
+    audit even where no control represents the classes it inverts."""
+    return tuple(f"scorer selftest: {p}" for p in selftest(scorer).problems)
