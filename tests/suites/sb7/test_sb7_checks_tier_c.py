@@ -110,6 +110,15 @@ def test_an_unconditional_rewalk_is_the_expensive_client() -> None:
     assert row(swap(perfect(), "vendor", trace=trace), "c_conditional_resync").score == 0.0
 
 
+def test_the_resync_rule_is_not_attempted_when_the_resync_phase_did_not_run() -> None:
+    """A grading without the resync phase (a browser control's) saw no re-sync because
+    none was asked for: NOT_ATTEMPTED, never the FAIL an app that skips re-syncs earns."""
+    obs = perfect()
+    skipped = replace(obs, phases={k: v for k, v in obs.phases.items() if k != "resync"})
+    found = row(skipped, "c_conditional_resync")
+    assert found.status is Status.NOT_ATTEMPTED and "resync" in found.detail
+
+
 def test_webhook_discipline_forged_accepted_and_unacked_deliveries() -> None:
     accepted = tuple(replace(d, status=200) if d.forged else d for d in deliveries())
     assert row(swap(perfect(), "vendor", deliveries=accepted),

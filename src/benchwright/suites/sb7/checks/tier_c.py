@@ -183,7 +183,7 @@ def c_b5_generation_304(obs: Observations, _s) -> CheckResult:
                    "masked mutations visible")  # fmt: skip
 
 
-@app_check("c_conditional_resync", needs=(SYNC1,))
+@app_check("c_conditional_resync", needs=(SYNC1, RESYNC))
 def c_conditional_resync(obs: Observations, _s) -> CheckResult:
     """(conditional + documented unconditional) / re-sync requests: the B5 refetch and
     first visits to pages beyond the load's are the documented unconditionals."""
