@@ -17,7 +17,7 @@ from benchwright.model import CheckResult
 from benchwright.services.meridian_v3 import MeridianV3Mock, V3Fixture, V3Timing, berlin_day
 from benchwright.suites.kit import Grading
 from benchwright.suites.kit.meridian_grader import MeridianGrader, MeridianOptions
-from benchwright.suites.kit.screenshots import NO_SHOTS
+from benchwright.suites.kit.screenshots import PreferredShots
 from benchwright.suites.sb7.checks import CheckSettings, judge, staged
 from benchwright.suites.sb7.context import LEDGER_DB, VENDOR_URL, GradeContext, GradeSettings
 from benchwright.suites.sb7.observations import LoadRow, Observations, Reversal, Truth
@@ -33,8 +33,15 @@ def make_mock(seed: int, timing: V3Timing | None, trace: Path) -> MeridianV3Mock
     return MeridianV3Mock(seed, trace_path=trace, timing=timing)
 
 
+SHOT_RULE = PreferredShots(("load-1280", "viz-field", "approval-end", "load-375",
+                            "feed-degraded", "sync-after", "error", "empty"))  # fmt: skip
+"""What the board shows of an sb-7 card, first first (at most five, within its size limits):
+the console as a finance team first sees it, the 3D field, the approval journey's end, the
+phone layout and the feed during the notifier's outage."""
+SHOTS = SHOT_RULE.order
+
 GRADER = MeridianGrader(PACKAGE, LEDGER_DB, "v3", GradeContext, GradeSettings, CheckSettings,
-                        VENDOR_URL, select_phases, NO_SHOTS, make_mock)  # fmt: skip
+                        VENDOR_URL, select_phases, SHOTS, make_mock)  # fmt: skip
 
 
 def grade(tree: Path, **options: Unpack[MeridianOptions]) -> Grading:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from benchwright.model import CheckResult
+from benchwright.suites.kit.browser.rows import shots
 from benchwright.suites.kit.checks import app_check, g, is_int, result
 from benchwright.suites.sb7.browser.record import BROWSER
 from benchwright.suites.sb7.checks._viz import graded, truth_scene, vs7
@@ -102,7 +103,8 @@ def t_scene_binding(obs: Observations, _s) -> CheckResult:
     matched = len(want) - len(off)
     score = 1.0 if not off else 0.5 * matched / len(want)
     return result("t_scene_binding", score, f"{g(score)}: {matched}/{len(want)} digest "
-                  f"moments match" + (f"; off: {off} against {want}" if off else ""))  # fmt: skip
+                  f"moments match" + (f"; off: {off} against {want}" if off else ""),
+                  screenshots=shots(seen, "viz-field"))  # fmt: skip
 
 
 def digest_off(obs: Observations, seen: VizView) -> tuple[dict[str, float], dict[str, Any]]:
