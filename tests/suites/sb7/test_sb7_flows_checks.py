@@ -14,6 +14,7 @@ from sb7_perf_records import BUSY, CALM
 
 from benchwright.model import Status
 from benchwright.scoring.contention import HOST_CONTENDED
+from benchwright.suites.sb7.browser.flows.views import NO_ANSWER
 from benchwright.suites.sb7.browser.record import Sb7BrowserRecord
 from benchwright.suites.sb7.checks._timing import judge_timing
 from benchwright.suites.sb7.observations import Observations
@@ -42,6 +43,12 @@ def test_a_completed_journey_earns_one(check_id: str) -> None:
         ({"in_flight_ms": 1500.0}, 0.75, "in flight"),
         ({"notice": "Sync failed: vendor down"}, 0.75, "completed"),
         ({"api_sync_status": 502}, 0.75, "completed"),
+        ({"api_sync_status": None, "completed": False}, 0.75, "POST /api/sync never sent"),
+        (
+            {"api_sync_status": NO_ANSWER, "completed": False},
+            0.75,
+            "POST /api/sync sent, never answered",
+        ),
         ({"rerendered": False}, 0.75, "refreshed"),
         ({"rerendered": False, "hash_after": "b"}, 1.0, ""),
         ({"in_flight_ms": None, "completed": False, "refetched": False}, 0.25, "completed"),

@@ -10,6 +10,7 @@ from benchwright.model import CheckResult
 from benchwright.suites.kit.browser.rows import quote, shots, view
 from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.sb7.browser.flows.flow import FLOW
+from benchwright.suites.sb7.browser.flows.views import NO_ANSWER
 from benchwright.suites.sb7.checks._common import CheckSettings, parts_row
 from benchwright.suites.sb7.observations import Observations
 
@@ -46,11 +47,18 @@ def j_sync_journey(obs: Observations, _s: CheckSettings) -> CheckResult:
     if seen.in_flight_ms is not None and all(v for k, v in parts.items() if k != "in flight"):
         ev["timing_score"] = float(parts["in flight"])  # a late busy state alone: the host's?
     notes = [f"busy at {seen.in_flight_ms:.0f} ms" if seen.in_flight_ms is not None
-             else "never busy", f"POST /api/sync {seen.api_sync_status or 'never sent'}",
+             else "never busy", f"POST /api/sync {_answer(seen.api_sync_status)}",
              f"notice {quote(seen.notice)}" if seen.notice else "no notice",
              f"refetched {seen.refetched}, re-rendered {seen.rerendered}, "
              f"rows changed {changed}"]  # fmt: skip
     return result("j_sync_journey", row.score, f"{row.detail} ({'; '.join(notes)})", **ev)
+
+
+def _answer(status: int | None) -> str:
+    """What became of the page's request: its status, or that it never had one."""
+    if status is None:
+        return "never sent"
+    return "sent, never answered (failed or aborted)" if status == NO_ANSWER else str(status)
 
 
 @app_check("j_workflow_journey", needs=("browser",))

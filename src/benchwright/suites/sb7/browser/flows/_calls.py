@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from benchwright.suites.sb7.browser.flows.views import DraftCall
+from benchwright.suites.sb7.browser.flows.views import NO_ANSWER, DraftCall
 from benchwright.suites.sb7.context import ROLES, Tokens
 
 
@@ -25,15 +25,17 @@ class CallLog:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def attach(self, page: Any) -> CallLog:
-        page.on("response", self._on_response)
+        page.on("response", lambda response: self._record(response.request, response.status))
+        page.on("requestfailed", lambda request: self._record(request, NO_ANSWER))
         return self
 
-    def _on_response(self, response: Any) -> None:
-        path = urlsplit(response.url).path
+    def _record(self, request: Any, status: int) -> None:
+        """One call the page sent: answered with ``status``, or `NO_ANSWER` when the
+        request failed (aborted by the page, refused, reset) -- a sent request, not none."""
+        path = urlsplit(request.url).path
         if not self.pattern.search(path):
             return
-        request = response.request
-        call = DraftCall(request.method, path, response.status,
+        call = DraftCall(request.method, path, status,
                          self._role(request.headers.get("authorization")))  # fmt: skip
         with self.lock:
             self.calls.append(call)
@@ -54,6 +56,7 @@ class CallLog:
                    and (role is None or c.bearer == role) for c in self.snapshot())  # fmt: skip
 
     def status_of(self, method: str, path: re.Pattern[str]) -> int | None:
-        """The status of the first matching call (None: the page never sent one)."""
+        """The status of the first matching call (None: the page never sent one;
+        `NO_ANSWER`: it sent one that failed)."""
         return next((c.status for c in self.snapshot()
                      if c.method == method and path.search(c.path)), None)  # fmt: skip

@@ -7,6 +7,9 @@ from dataclasses import dataclass
 
 from benchwright.probes.browser import ScenarioObservation
 
+NO_ANSWER = 0
+"""The status of a call the page sent that was never answered (aborted, refused, reset)."""
+
 
 @dataclass(frozen=True)
 class SyncView:
@@ -23,7 +26,8 @@ class SyncView:
     notice: str | None
     """``#notice``'s visible text once the sync ended (a failed sync's notice)."""
     api_sync_status: int | None
-    """The status of the page's own ``POST /api/sync`` (None: the page never sent one)."""
+    """The status of the page's own ``POST /api/sync`` (None: the page never sent one;
+    `NO_ANSWER`: it sent one that failed or was aborted)."""
     refetched: bool
     """The page asked for ``/api/payments`` or ``/api/summary`` after its sync answered."""
     rerendered: bool
@@ -40,6 +44,7 @@ class DraftCall:
     method: str
     path: str
     status: int
+    """The answer's status, `NO_ANSWER` when the request failed."""
     bearer: str | None
     """The role whose token the page sent (``maker``, ``checker``, ``admin``), ``other``
     for a token that is none of the three, or None without one."""
