@@ -2,7 +2,8 @@
 collection (both culls happen there): a page labelling as §8.5 says earns 1.0; one that
 never culls collisions, one that ignores its own pick buffer, a wrong offset, a wrong size
 or a missing ``data-id`` each lose what §12 says; the page's own pick decides what is
-hidden; no pose is the app's 0, a lost section UNAVAILABLE, a dead sync vacuous."""
+hidden; no pose or no ``#viz-labels`` is the app's 0, a lost section UNAVAILABLE, a dead
+sync vacuous."""
 
 from __future__ import annotations
 
@@ -86,9 +87,10 @@ def test_an_overlapping_pair_zeroes_the_overlap_part() -> None:
     assert got.score == pytest.approx(1 - 0.15 - 0.1 / sum(b.shown for b in boxes))
 
 
-def test_no_pose_no_vs7dbg_a_lost_section_and_a_dead_sync() -> None:
+def test_no_pose_no_layer_no_vs7dbg_a_lost_section_and_a_dead_sync() -> None:
     none = row(with_viz(viz_view(labels=None)), "t_labels_culling")
     assert (none.status, none.score) == (Status.FAIL, 0.0)
+    assert _row(label_run(labels=(), layer=False)).score == 0.0
     absent = row(with_viz(viz_view(vs7dbg=None)), "t_labels_culling")
     assert absent.score == 0.0 and absent.evidence.get("blocked_by") == ROOT
     lost = _row(lost={"labels": "page-side read exceeded 10 s"})

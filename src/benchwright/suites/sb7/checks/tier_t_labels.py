@@ -23,6 +23,9 @@ from benchwright.suites.sb7.viz.view import LabelBox, LabelRun
 
 SIZE_TOL, OFFSET_TOL = 1.0, 2.5
 """CSS px: the border box's 110 x 18, the top left's (+10, -9) from the anchor."""
+LAYOUT_PX = 1 / 32
+"""Slack on the measured overlap: Chromium lays boxes out in 1/64 px units, so two labels
+the page placed 0.99 px into each other (allowed) may measure 1 px."""
 WEIGHTS = {"set": 0.35, "rects": 0.15, "offsets": 0.1, "data-id": 0.1, "overlap": 0.15,
            "occlusion": 0.15}  # fmt: skip
 
@@ -88,7 +91,7 @@ def _placed(b: LabelBox, anchors: Mapping[str, tuple[float, float] | None]) -> b
 
 def _overlapping(shown: Sequence[LabelBox]) -> bool:
     """Any two shown labels' measured boxes overlap by 1 px or more both ways."""
-    return any(L.overlap_rects((a.x, a.y, a.w, a.h), (b.x, b.y, b.w, b.h))
+    return any(L.overlap_rects((a.x, a.y, a.w, a.h), (b.x, b.y, b.w, b.h), 1 + LAYOUT_PX)
                for i, a in enumerate(shown) for b in shown[i + 1:])  # fmt: skip
 
 
@@ -96,7 +99,8 @@ def _overlapping(shown: Sequence[LabelBox]) -> bool:
 def t_labels_culling(obs: Observations, _s) -> CheckResult:
     """0.35 exact shown set + 0.15 rects 110 x 18 (±1) + 0.1 offsets (±2.5) + 0.1 data-id
     (per-label fractions) + 0.15 no overlapping pair + 0.15 no label over a candidate the
-    page's pick hides. No pose graded: 0. A dead sync is vacuous."""
+    page's pick hides. No pose graded, or no ``#viz-labels``: 0. A dead sync is
+    vacuous."""
     seen, row = graded(obs, "t_labels_culling", "context", "labels", truth=True, dead=True)
     if row is not None:
         return row
@@ -107,6 +111,9 @@ def t_labels_culling(obs: Observations, _s) -> CheckResult:
     if run is None:
         return result("t_labels_culling", 0.0, "0: no decisive pose graded (no setCamera, or "
                       "no records downloaded)")  # fmt: skip
+    if not run.layer:
+        return result("t_labels_culling", 0.0, "0: no #viz-labels on the page (a required "
+                      "surface)")  # fmt: skip
     _basis, columns = truth_scene(obs, seen)  # type: ignore[arg-type]
     score, parts, want = score_labels(run, columns)
     shown = sorted(str(b.id) for b in run.labels if b.shown)

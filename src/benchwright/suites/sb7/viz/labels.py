@@ -61,11 +61,11 @@ def box(at: tuple[float, float]) -> Box:
     return at[0] + OFFSET[0], at[1] + OFFSET[1]
 
 
-def overlap_rects(a: Rect, b: Rect) -> bool:
-    """Two boxes (x, y, w, h) overlap by 1 px or more both ways (§8.5)."""
+def overlap_rects(a: Rect, b: Rect, by: float = 1.0) -> bool:
+    """Two boxes (x, y, w, h) overlap by ``by`` px or more both ways (§8.5: 1)."""
     wide = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
     tall = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
-    return wide >= 1 and tall >= 1
+    return wide >= by and tall >= by
 
 
 def overlap(a: Box, b: Box) -> bool:
