@@ -97,3 +97,13 @@ def test_no_pose_no_layer_no_vs7dbg_a_lost_section_and_a_dead_sync() -> None:
     assert lost.status is Status.UNAVAILABLE
     dead = row(with_viz(viz_view(), dead_sync()), "t_labels_culling")
     assert dead.score == 0.0 and dead.evidence.get("blocked_by") == SYNC_ROOT
+
+
+def test_a_label_for_a_candidate_off_the_canvas_is_over_an_ineligible_instance() -> None:
+    view, run = label_view(), label_run()
+    off = next(c.id for c in labels.candidates(columns())
+               if not labels.on_canvas(view, labels.anchor(view, c)))  # fmt: skip
+    stray = LabelBox(off, -400.0, -400.0, *labels.SIZE, True)
+    n = sum(b.shown for b in run.labels) + 1
+    got = _row(replace(run, labels=(*run.labels, stray)))
+    assert got.score == pytest.approx(0.15 + 0.1 * (n - 1) / n + 0.1 + 0.15), got.detail

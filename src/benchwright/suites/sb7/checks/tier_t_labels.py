@@ -30,9 +30,8 @@ WEIGHTS = {"set": 0.35, "rects": 0.15, "offsets": 0.1, "data-id": 0.1, "overlap"
            "occlusion": 0.15}  # fmt: skip
 
 
-def expected(run: LabelRun, columns: Sequence[Column]) -> tuple[View, L.Cull, set[str]]:
-    """The view, the expected cull, and the candidates the page's pick hides (their
-    anchor on the canvas)."""
+def expected(run: LabelRun, columns: Sequence[Column]) -> tuple[View, L.Cull]:
+    """The view and the expected cull through the page's own picks."""
     view = View(Pose(*run.pose), *run.canvas)
     chosen = L.candidates(columns)
 
@@ -42,8 +41,7 @@ def expected(run: LabelRun, columns: Sequence[Column]) -> tuple[View, L.Cull, se
             return L.picked(view, columns, at) == c.id
         return isinstance(asked[1], Mapping) and asked[1].get("id") == c.id
 
-    got = L.cull(view, chosen, visible)
-    return view, got, set(got.hidden)
+    return view, L.cull(view, chosen, visible)
 
 
 def _far(a: Sequence[float], b: Sequence[float]) -> bool:
@@ -57,9 +55,10 @@ def score_labels(
     """The six weighted parts of §12 over the shown labels (none shown: the per-label
     fractions are 0, nothing proves their geometry); (score, each part, the expected
     cull)."""
-    view, want, hidden = expected(run, columns)
+    view, want = expected(run, columns)
     shown = [b for b in run.labels if b.shown]
     anchors = {c.id: L.anchor(view, c) for c in L.candidates(columns)}
+    ineligible = set(anchors) - set(want.shown) - set(want.crowded)  # hidden or off-canvas
     ids = [b.id for b in shown]
     n = len(shown)
 
@@ -72,7 +71,7 @@ def score_labels(
         "offsets": share(sum(_placed(b, anchors) for b in shown)),
         "data-id": share(sum(bool(b.id) for b in shown)),
         "overlap": float(not _overlapping(shown)),
-        "occlusion": float(not any(b.id in hidden for b in shown)),
+        "occlusion": float(not any(b.id in ineligible for b in shown)),
     }
     return sum(WEIGHTS[k] * v for k, v in parts.items()), parts, want
 
@@ -98,9 +97,9 @@ def _overlapping(shown: Sequence[LabelBox]) -> bool:
 @app_check("t_labels_culling", needs=(BROWSER,))
 def t_labels_culling(obs: Observations, _s) -> CheckResult:
     """0.35 exact shown set + 0.15 rects 110 x 18 (±1) + 0.1 offsets (±2.5) + 0.1 data-id
-    (per-label fractions) + 0.15 no overlapping pair + 0.15 no label over a candidate the
-    page's pick hides. No pose graded, or no ``#viz-labels``: 0. A dead sync is
-    vacuous."""
+    (per-label fractions) + 0.15 no overlapping pair + 0.15 no label over an ineligible
+    candidate (the page's pick hides it, or its anchor is off the canvas). No pose graded,
+    or no ``#viz-labels``: 0. A dead sync is vacuous."""
     seen, row = graded(obs, "t_labels_culling", "context", "labels", truth=True, dead=True)
     if row is not None:
         return row
