@@ -15,7 +15,7 @@ from sb7_observations import app_state, commits, perfect, truth, viz
 from benchwright.probes.browser import ScenarioObservation, ScenarioTimings
 from benchwright.suites.kit.browser import BrowserRecord
 from benchwright.suites.sb7.observations import Observations
-from benchwright.suites.sb7.viz import aim, heights, scene
+from benchwright.suites.sb7.viz import aim, heights, labels, scene
 from benchwright.suites.sb7.viz import camera as C
 from benchwright.suites.sb7.viz.view import (
     BrushLook,
@@ -27,6 +27,8 @@ from benchwright.suites.sb7.viz.view import (
     Drag,
     HeightRun,
     HeightStrip,
+    LabelBox,
+    LabelRun,
     PickProbe,
     PickRun,
     VizView,
@@ -167,6 +169,41 @@ def clicks(**changes: Any) -> ClickRun:
     return replace(run, **changes)
 
 
+@functools.cache
+def columns() -> tuple[scene.Column, ...]:
+    placed = records()
+    return scene.place(placed, scene.basis(placed, truth().days[0]))
+
+
+@functools.cache
+def label_view() -> C.View:
+    """The decisive pose the probe would choose for the canned collection."""
+    return C.View(labels.decisive(columns(), *CANVAS), *CANVAS)
+
+
+def shown_at(cull: labels.Cull, hidden: tuple[str, ...] = ()) -> tuple[LabelBox, ...]:
+    """The label elements of a page that shows ``cull``: a 110 x 18 box at each shown
+    anchor's offset, and a hidden element for each id of ``hidden``."""
+    boxes = tuple(LabelBox(i, x, y, *labels.SIZE, True) for i, (x, y) in cull.shown.items())
+    return boxes + tuple(LabelBox(i, 0.0, 0.0, *labels.SIZE, False) for i in hidden)
+
+
+def label_run(**changes: Any) -> LabelRun:
+    """A page that labels as §8.5 says at `label_view`, its pick buffer the truth's ray."""
+    view, cols = label_view(), columns()
+    index = {c.id: c.n for c in cols}
+    picks = {}
+    for c in labels.candidates(cols):
+        at = labels.anchor(view, c)
+        front = labels.picked(view, cols, at) if labels.on_canvas(view, at) else None
+        picks[c.id] = (at, None if front is None else {"id": front, "index": index[front]})
+    cull = labels.analytic(view, cols)
+    hidden = tuple(c.id for c in labels.candidates(cols) if c.id not in cull.shown)
+    p = view.pose
+    run = LabelRun((p.yaw, p.pitch, p.distance), CANVAS, picks, shown_at(cull, hidden), True)
+    return replace(run, **changes)
+
+
 def viz_view(**changes: Any) -> VizView:
     """The truthful field's view; ``changes`` replace fields."""
     placed = records()
@@ -180,7 +217,7 @@ def viz_view(**changes: Any) -> VizView:
     drag = Drag(40, Window(at(0.0, 12, 3), at(1700.0, 12 + 42, 3 + 42)))
     base = VizView(scenario(), RECORDS, context, vs7, (window(2000), window(2600)), drag,
                    camera_run(), (picks(),), clicks(), heights_run(),
-                   brush_run())  # fmt: skip
+                   brush_run(), label_run())  # fmt: skip
     return replace(base, **changes)
 
 

@@ -68,7 +68,7 @@ gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-0.9, -0.9, 0.0, -0.9, -0.9, 0.
   0.1, -0.8, 0.9, -0.8, 0.1, 0.9]), gl.STATIC_DRAW);
 gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
 const colour = gl.getUniformLocation(pr, "c");
-let frames = 0, queued = false, layout = null, digest = null;
+let frames = 0, queued = false, layout = null, digest = null, cols = [];
 function draw() {
   queued = false; frames += 1;
   gl.clearColor(16 / 255, 24 / 255, 40 / 255, 1); gl.clear(gl.COLOR_BUFFER_BIT);
@@ -100,6 +100,7 @@ function scene(rec) {
     const h = F.lie ? 1 : Math.min(4.2, Math.max(0.2, 0.9 + 0.55 * Math.log10(major)));
     s.count += 1; s.Sh += h; s.Sh2 += h * h; s.Sx += x; s.Sz += z; s.Sxh += x * h;
     s.Szh += z * h;
+    cols[n] = { id: rec.id[n], n, x, z, h, major };
   });
   for (const k in s) s[k] = Math.round(s[k] * 1e4) / 1e4;
   digest = s;
@@ -107,15 +108,67 @@ function scene(rec) {
 fetch("api/viz/records").then((r) => r.json()).then((rec) => { scene(rec); request(); });
 window.vs7dbg = { layout: () => layout, sceneDigest: () => digest, frames: () => frames,
   camera: () => ({ yaw: 30, pitch: 40, distance: 260, vyaw: 0, vpitch: 0 }), brush: () => [] };
+if (F.labels) {
+  /* §8.4's projection and §8.5's labels with the collision cull left out: every candidate
+     whose anchor is on the canvas is labelled, each 110 x 18 at (+10, -9); pick answers the
+     candidate whose anchor it is asked at (its top is never hidden). */
+  let pose = [30, 40, 260];
+  const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                           a[0] * b[1] - a[1] * b[0]];
+  const unit = (a) => { const l = Math.hypot(...a); return [a[0] / l, a[1] / l, a[2] / l]; };
+  const project = (p) => {
+    const t = pose[0] * Math.PI / 180, q = pose[1] * Math.PI / 180, d = pose[2];
+    const eye = [d * Math.cos(q) * Math.sin(t), 1 + d * Math.sin(q), d * Math.cos(q) * Math.cos(t)];
+    const f = unit(sub([0, 1, 0], eye)), r = unit(cross(f, [0, 1, 0])), u = cross(r, f);
+    const v = sub(p, eye), zc = dot(v, f);
+    if (zc <= 0.5) return null;
+    const k = 1 / Math.tan(25 * Math.PI / 180), W = cv.clientWidth, H = cv.clientHeight;
+    return [((k * H / W) * dot(v, r) / zc + 1) / 2 * W, (1 - k * dot(v, u) / zc) / 2 * H];
+  };
+  const candidates = () => [...cols].sort((a, b) => b.major - a.major
+                                          || (a.id < b.id ? -1 : 1)).slice(0, 12);
+  const layer = document.createElement("div");
+  layer.id = "viz-labels";
+  layer.style.cssText = "position:absolute;left:0;top:0;pointer-events:none";
+  document.body.appendChild(layer);
+  const place = () => {
+    layer.replaceChildren();
+    const box = cv.getBoundingClientRect();
+    for (const c of candidates()) {
+      const a = project([c.x, c.h, c.z]);
+      if (!a || a[0] < 0 || a[1] < 0 || a[0] >= cv.clientWidth || a[1] >= cv.clientHeight) continue;
+      const el = document.createElement("div");
+      el.className = "viz-label";
+      el.dataset.id = c.id;
+      el.textContent = c.id;
+      const left = box.left + scrollX + a[0] + 10, top = box.top + scrollY + a[1] - 9;
+      el.style.cssText = "position:absolute;box-sizing:border-box;width:110px;height:18px;"
+        + `overflow:hidden;left:${left}px;top:${top}px`;
+      layer.appendChild(el);
+    }
+  };
+  Object.assign(window.vs7dbg, {
+    setCamera: (yaw, pitch, distance) => { pose = [yaw, pitch, distance]; place(); request(); },
+    pick: (sx, sy) => {
+      const c = candidates().find((k) => { const a = project([k.x, k.h, k.z]);
+        return a && Math.abs(a[0] - sx) <= 0.5 && Math.abs(a[1] - sy) <= 0.5; });
+      return c ? { id: c.id, index: c.n } : null;
+    },
+  });
+}
 </script></body></html>"""
 
-HONEST = {"draws": 1, "loop": False, "lie": False, "utc": False, "d0": D0.isoformat()}
+HONEST = {"draws": 1, "loop": False, "lie": False, "utc": False, "labels": False,
+          "d0": D0.isoformat()}  # fmt: skip
 PAGES = {
     "honest": FIELD.replace("__FLAGS__", json.dumps(HONEST)),
     "per_column": FIELD.replace("__FLAGS__", json.dumps({**HONEST, "draws": 12_288})),
     "idle_loop": FIELD.replace("__FLAGS__", json.dumps({**HONEST, "loop": True})),
     "liar": FIELD.replace("__FLAGS__", json.dumps({**HONEST, "lie": True})),
     "utc_days": FIELD.replace("__FLAGS__", json.dumps({**HONEST, "utc": True})),
+    "unculled": FIELD.replace("__FLAGS__", json.dumps({**HONEST, "labels": True})),
     "div": '<!doctype html><div id="viz3d" style="width:600px;height:300px;'
            'background:linear-gradient(#059669,#D97706)"></div>',
     "image": '<!doctype html><img id="viz3d" width="600" height="300" src="data:image/svg+xml,'

@@ -1,6 +1,7 @@
 """The sb-7 golden in a real Chromium (the session's one grading, ``sb7_golden``): the
 browser phase runs after ``final`` with every scenario of this package, and the golden
-earns 1.0 on each row they feed (part one's 50 rows stay 1.0: test_sb7_harness_golden)."""
+earns 1.0 on each row they feed (part one's 50 rows stay 1.0: test_sb7_harness_golden),
+the 3D field's labels among them."""
 
 from __future__ import annotations
 
@@ -50,3 +51,13 @@ def test_the_console_is_clean_through_load_and_sync(sb7_golden: tuple[Any, float
 def test_the_empty_instance_never_reached_the_graded_vendor(sb7_golden: tuple[Any, float]) -> None:
     empty = sb7_golden[0].observations[BROWSER].scenarios[EMPTY]
     assert empty.rows == 0 and empty.no_page is None
+
+
+def test_the_golden_field_labels_as_the_greedy_cull_through_its_pick(
+    sb7_golden: tuple[Any, float],
+) -> None:
+    """t_labels_culling at the viz lane's decisive pose: labels shown, the row at 1.0."""
+    view = sb7_golden[0].observations[BROWSER].scenarios["viz"]
+    assert view.labels is not None and any(b.shown for b in view.labels.labels)
+    row = next(r for r in sb7_golden[0].rows if r.check_id == "t_labels_culling")
+    assert (row.status, row.score) == (Status.PASS, 1.0), row.detail

@@ -1,7 +1,7 @@
 """The ``viz`` scenario in a real Chromium against small pages (`sb7_viz_pages`): an honest
 field earns 1.0 on the foundation rows, and each hostile page fails the row that names it
 (a styled div, an image, a draw per column, an idle animation loop, a lying vs7dbg, a
-UTC-day layout)."""
+UTC-day layout, labels never culled for collisions)."""
 
 from __future__ import annotations
 
@@ -33,17 +33,18 @@ def seen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, VizView
     shots = tmp_path_factory.mktemp("viz")
     views = {}
     with BackgroundServer(pages_app()) as server:
-        for name in ("honest", "per_column", "idle_loop", "liar", "utc_days", "div", "image"):
+        for name in ("honest", "per_column", "idle_loop", "liar", "utc_days", "div", "image",
+                     "unculled"):  # fmt: skip
             ctx = SimpleNamespace(base_url=f"{server.base_url}/{name}")
             with BrowserSession(artifacts=shots / name) as browser, browser.lane() as lane:
                 views[name] = observe_viz(lane, ctx, shots / name)
     yield views
 
 
-def _rows(view: VizView) -> dict[str, float]:
+def _rows(view: VizView, rows: tuple[str, ...] = ROWS) -> dict[str, float]:
     obs: Observations = replace(perfect(), truth=TRUTH)
     obs = obs.with_phase("browser", BrowserRecord(None, {"viz": view}))
-    return {c: row(obs, c).score for c in ROWS}
+    return {c: row(obs, c).score for c in rows}
 
 
 def test_the_honest_field_earns_one_on_every_foundation_row(seen) -> None:
@@ -77,3 +78,11 @@ def test_a_div_or_an_image_is_no_field(seen, name) -> None:
                                 "p_drag_frames", "e_frames_under_drag")} == dict.fromkeys(
         ("t_context_real", "t_draw_budget", "p_idle_flatness", "p_drag_frames",
          "e_frames_under_drag"), 0.0)  # fmt: skip
+
+
+def test_labels_never_culled_lose_the_set_and_the_overlap(seen) -> None:
+    """Every on-canvas candidate labelled at its anchor, overlapping: the geometry, the
+    data-ids and the occlusion stand (0.5), the set and the overlap fail."""
+    view = seen["unculled"]
+    assert view.labels is not None and sum(b.shown for b in view.labels.labels) >= 2
+    assert _rows(view, ("t_labels_culling",)) == {"t_labels_culling": pytest.approx(0.5)}

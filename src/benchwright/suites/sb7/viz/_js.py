@@ -327,3 +327,32 @@ SHOWN = r"""(id) => {
 }"""
 """The table row of record ``id`` once it is marked brushed: the mark and whether it is in
 the viewport (awaited, bounded: the table moves to the record's page asynchronously)."""
+
+LABELS = r"""([anchors]) => {
+  const { tryit } = window.__sb7viz__;
+  const cv = document.getElementById("viz3d");
+  const layer = document.getElementById("viz-labels");
+  const r = cv.getBoundingClientRect();
+  const ox = r.left + cv.clientLeft, oy = r.top + cv.clientTop;
+  const shown = (e, b) => {
+    const s = getComputedStyle(e);
+    const seen = typeof e.checkVisibility !== "function"
+      || e.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    return !e.hidden && seen && s.display !== "none" && s.visibility === "visible"
+      && Number(s.opacity) > 0 && b.width > 0 && b.height > 0;
+  };
+  const labels = layer ? [...layer.querySelectorAll(".viz-label")].map((e) => {
+    const b = e.getBoundingClientRect();
+    return { id: e.getAttribute("data-id"), x: b.left - ox, y: b.top - oy, w: b.width,
+             h: b.height, shown: shown(e, b) };
+  }) : [];
+  const d = window.vs7dbg;
+  const picks = anchors.map((a) => {
+    if (a === null || !d || typeof d.pick !== "function") return null;
+    const got = tryit(() => d.pick(a[0], a[1]));
+    return got.ok ? got.value : null;
+  });
+  return JSON.stringify({ layer: !!layer, labels, picks });
+}"""
+"""Every ``#viz-labels .viz-label`` (its ``data-id``, border box from the canvas's top
+left, shown or not), read first, then ``vs7dbg.pick`` at each anchor (null for none)."""

@@ -18,7 +18,7 @@ from benchwright.probes.browser import Instrumentation, Lane
 from benchwright.suites.kit.browser.nav import open_page
 from benchwright.suites.kit.browser.reads import PageReads, Stop
 from benchwright.suites.sb7.viz import _js as JS
-from benchwright.suites.sb7.viz import aim, heights, scene
+from benchwright.suites.sb7.viz import aim, heights, labels, scene
 from benchwright.suites.sb7.viz import camera as C
 from benchwright.suites.sb7.viz.view import (
     SCENARIO,
@@ -31,6 +31,8 @@ from benchwright.suites.sb7.viz.view import (
     Drag,
     HeightRun,
     HeightStrip,
+    LabelBox,
+    LabelRun,
     PickProbe,
     PickRun,
     VizView,
@@ -151,6 +153,10 @@ def _drive(run: PageReads, sc: Scenario, parts: dict[str, Any]) -> None:
         if parts.get("heights") is None or not parts["heights"].strips:
             raise Stop
         parts["brush"] = _brush(run, sc, parts["heights"])
+    with run.section("labels"):
+        if parts.get("drag") is None or parts.get("records") is None:
+            raise Stop
+        parts["labels"] = _labels(run, sc, parts["records"])
 
 
 def _context(read: dict[str, Any]) -> ContextFacts:
@@ -441,3 +447,26 @@ def _brush(run: PageReads, sc: Scenario, at: HeightRun) -> BrushRun:
     after_field = look()
     sc.page.mouse.click(*_ground(run, sc))
     return BrushRun(row.get("id"), after_row, target.id, after_field, shown, look())
+
+
+def _labels(run: PageReads, sc: Scenario, records: dict[str, Any]) -> LabelRun:
+    """``setCamera`` to the `labels.decisive` pose for the page's own records, the field
+    settled (labels may follow the frame's pick read-back), then every label element and
+    ``pick`` at each candidate's anchor."""
+    _x, _y, w, h = _centre(sc)
+    served = scene.truth_records(records, {})
+    columns = scene.place(served, scene.basis(served, min((r.day for r in served), default="")))
+    pose = labels.decisive(columns, w, h)
+    view = C.View(pose, w, h)
+    if run.js(JS.INVALIDATE, [pose.yaw, pose.pitch, pose.distance]) is None:
+        raise Stop
+    run.poll(JS.SETTLE, timeout_s=REST_S)
+    chosen = labels.candidates(columns)
+    anchors = [labels.anchor(view, c) for c in chosen]
+    read = run.js(JS.LABELS, [[list(a) if a is not None else None for a in anchors]])
+    found = tuple(LabelBox(None if e.get("id") is None else str(e["id"]), float(e["x"]),
+                           float(e["y"]), float(e["w"]), float(e["h"]), bool(e["shown"]))
+                  for e in read["labels"])  # fmt: skip
+    picks = {c.id: (a, p) for c, a, p in zip(chosen, anchors, read["picks"], strict=True)}
+    return LabelRun((pose.yaw, pose.pitch, pose.distance), (w, h), picks, found,
+                    bool(read["layer"]))  # fmt: skip

@@ -227,6 +227,34 @@ class BrushRun:
 
 
 @dataclass(frozen=True)
+class LabelBox:
+    """One ``#viz-labels .viz-label`` element: its ``data-id`` (None: no attribute), its
+    border box in CSS px from the canvas's top left, and whether it is shown (not hidden,
+    displayed, visible, not transparent, with an area)."""
+
+    id: str | None
+    x: float
+    y: float
+    w: float
+    h: float
+    shown: bool
+
+
+@dataclass(frozen=True)
+class LabelRun:
+    """The labels after ``setCamera(pose)`` settled: the candidates the probe picked at
+    (id -> its anchor from the page's records and ``vs7dbg.pick`` there; None: no anchor
+    or no answer) and every label element."""
+
+    pose: tuple[float, float, float]
+    canvas: tuple[float, float]
+    picks: Mapping[str, tuple[tuple[float, float] | None, Any]]
+    labels: tuple[LabelBox, ...]
+    layer: bool
+    """``#viz-labels`` exists."""
+
+
+@dataclass(frozen=True)
 class VizView:
     """The ``viz`` scenario's view."""
 
@@ -243,6 +271,7 @@ class VizView:
     clicks: ClickRun | None = None
     heights: HeightRun | None = None
     brush: BrushRun | None = None
+    labels: LabelRun | None = None
     lost: Mapping[str, str] = field(default_factory=dict)
     """Section -> why the probe lost it (``context``, ``vs7dbg``, ``idle``, ``drag``,
-    ``camera``, ``picks``, ``clicks``, ``heights``, ``brush``)."""
+    ``camera``, ``picks``, ``clicks``, ``heights``, ``brush``, ``labels``)."""
