@@ -1,0 +1,117 @@
+"""The ``viz`` scenario's stream section (§8.6 "The stream"): vendor changes committed one at
+a time while the page rests at the heights' pose, each read from the page's side.
+
+The targets are columns the heights section measured (clean tops at a close pose, so the
+top-face centre is a known pixel), drawn by the run's seed among payments no earlier commit
+touched. Each change is a status flip committed through the vendor mock's control plane,
+whose signed webhook ledgerd applies and streams to the page over ``/api/stream``; the
+wrapper (`_js.INIT`) stamps the message's receipt and the first frame that shows the new top
+colour, and accounts every buffer byte uploaded between the commit and the page's next rest.
+The vendor's ledgers are cut at the final mark, so nothing committed here reaches part one's
+rows. It observes; the checks judge.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from benchwright.suites.kit.browser.reads import Lost, PageReads
+from benchwright.suites.sb7.viz import _js as JS
+from benchwright.suites.sb7.viz.view import (
+    TOPS,
+    Counters,
+    HeightRun,
+    HeightStrip,
+    StreamBatch,
+    StreamRun,
+    Window,
+)
+
+if TYPE_CHECKING:
+    from benchwright.probes.browser import Scenario
+
+SECTION = "stream"
+BATCHES = 3
+"""Changes committed, one at a time."""
+STATUSES = {k: v for k, v in TOPS.items() if k != "refunded"}
+"""The statuses a change flips between, with their frozen top hexes (never ``refunded``:
+a refund is a reversal too, not a status flip)."""
+APPLY_S = 8.0
+"""Bound on one change reaching the page and showing (delivery, ledgerd, the stream, the
+frame): past it the batch never applied."""
+REST_S = 4.0
+"""Bound on the page resting again after a batch (the window's end)."""
+
+Ground = Callable[[PageReads, "Scenario"], tuple[float, float]]
+
+
+def observe_stream(
+    run: PageReads, sc: Scenario, ctx: Any, parts: dict[str, Any], ground: Ground
+) -> None:
+    """The stream section: ``parts["stream"]`` (a `StreamRun`), or the section lost when
+    the probe had nothing to commit through or no measured column to watch (never the
+    app's 0: the probe could not construct the measurement)."""
+    with run.section(SECTION):
+        mock = getattr(ctx, "mock", None)
+        at: HeightRun | None = parts.get("heights")
+        if mock is None:
+            raise Lost("no vendor control plane to commit changes through")
+        chosen = targets(mock, at, parts.get("records"))
+        if at is None or not chosen:
+            raise Lost("no measured column to watch (the heights section found none)")
+        parts["stream"] = _stream(run, sc, mock, at, chosen, ground)
+
+
+def targets(
+    mock: Any, at: HeightRun | None, records: Mapping[str, Any] | None
+) -> list[tuple[HeightStrip, str]]:
+    """Up to `BATCHES` measured columns drawn by the seed among payments no commit touched
+    (nor the forged event's), each with a new status unlike its served one."""
+    if at is None or not records:
+        return []
+    served = dict(zip(records.get("id") or [], records.get("status") or [], strict=False))
+    touched = {c.payment_id for c in mock.commit_ledger().commits}
+    touched.add(mock.schedule.forged.payment_id)
+    pool = [s for s in at.strips if s.id not in touched and served.get(s.id) in STATUSES]
+    rng = random.Random(mock.seed)
+    chosen = rng.sample(pool, min(BATCHES, len(pool)))
+    return [(s, rng.choice([k for k in STATUSES if k != served[s.id]])) for s in chosen]
+
+
+def _stream(
+    run: PageReads,
+    sc: Scenario,
+    mock: Any,
+    at: HeightRun,
+    chosen: list[tuple[HeightStrip, str]],
+    ground: Ground,
+) -> StreamRun:
+    """Empty the brush (its dim is not the stream's colour), set the pose, then commit and
+    await each change."""
+    if run.js(JS.BRUSH).get("brush"):
+        sc.page.mouse.click(*ground(run, sc))
+        run.wait(200)
+    if run.js(JS.INVALIDATE, list(at.pose)) is None:
+        raise Lost("vs7dbg.setCamera is missing: no pose to watch a column at")
+    run.poll(JS.SETTLE, timeout_s=REST_S)
+    since, batches = 0.0, []
+    for strip, status in chosen:
+        opened = run.js(JS.STREAM_ARM, [strip.id, strip.sx, strip.anchor, STATUSES[status], since])
+        start = Counters.of(opened["start"])
+        mock.commit_mutation(strip.id, status=status)
+        run.poll(JS.STREAM_APPLIED, timeout_s=APPLY_S)
+        run.poll(JS.SETTLE, timeout_s=REST_S)
+        closed = run.js(JS.STREAM_CLOSE, start.t)
+        end = Counters.of(closed["end"])
+        pixel = closed.get("pixel")
+        batches.append(StreamBatch(strip.id, status, strip.sx, strip.anchor, Window(start, end),
+                                   opened.get("digest"), closed.get("digest"),
+                                   closed.get("received"), closed.get("frame"),
+                                   closed.get("applied"),
+                                   tuple(int(c) for c in pixel[:3]) if pixel else None,  # type: ignore[arg-type]
+                                   tuple(closed.get("messages") or ()),
+                                   tuple(opened.get("earlier") or ())))  # fmt: skip
+        since = end.t
+    return StreamRun(at.pose, tuple(batches))
