@@ -67,17 +67,19 @@ def observe_stream(
 def targets(
     mock: Any, at: HeightRun | None, records: Mapping[str, Any] | None
 ) -> list[tuple[HeightStrip, str]]:
-    """Up to `BATCHES` measured columns drawn by the seed among payments no commit touched
-    (nor the forged event's), each with a new status unlike its served one."""
+    """Up to `BATCHES` measured columns drawn by the seed, payments no commit touched first
+    (a re-timed scenario finds its first run's flips touched and takes others while there
+    are), never the forged event's; each with a new status unlike its served one."""
     if at is None or not records:
         return []
     served = dict(zip(records.get("id") or [], records.get("status") or [], strict=False))
     touched = {c.payment_id for c in mock.commit_ledger().commits}
-    touched.add(mock.schedule.forged.payment_id)
-    pool = [s for s in at.strips if s.id not in touched and served.get(s.id) in STATUSES]
+    pool = [s for s in at.strips if s.id != mock.schedule.forged.payment_id
+            and served.get(s.id) in STATUSES]  # fmt: skip
     rng = random.Random(mock.seed)
-    chosen = rng.sample(pool, min(BATCHES, len(pool)))
-    return [(s, rng.choice([k for k in STATUSES if k != served[s.id]])) for s in chosen]
+    rng.shuffle(pool)
+    pool.sort(key=lambda s: s.id in touched)  # stable: the seed's order within each group
+    return [(s, rng.choice([k for k in STATUSES if k != served[s.id]])) for s in pool[:BATCHES]]
 
 
 def _stream(
