@@ -7,13 +7,25 @@ each lose their part; slow applies walk down both ladders; a stream that never l
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 from sb7_observations import dead_sync, row, truth
-from sb7_viz_canned import batch, message, records, stream_run, viz_view, with_viz
+from sb7_viz_canned import (
+    RECORDS,
+    batch,
+    heights_run,
+    message,
+    records,
+    stream_run,
+    strips,
+    viz_view,
+    with_viz,
+)
 
 from benchwright.model import Status
 from benchwright.suites.sb7.viz import scene
+from benchwright.suites.sb7.viz.stream import BATCHES, targets
 from benchwright.suites.sb7.viz.view import Counters, StreamBatch, Window
 
 ROWS = ("t_stream_diff", "p_stream_apply", "e_stream_apply_latency")
@@ -138,3 +150,23 @@ def test_the_counters_are_the_window_s_difference() -> None:
     b = batch(0)
     assert b.window.start.bytes > 4096 and isinstance(b.window.end, Counters)
     assert _rows(b, batch(1), batch(2))["t_stream_diff"] == 1.0
+
+
+def _vendor(touched: set[str], forged: str) -> SimpleNamespace:
+    ledger = SimpleNamespace(commits=[SimpleNamespace(payment_id=pid) for pid in touched])
+    schedule = SimpleNamespace(forged=SimpleNamespace(payment_id=forged))
+    return SimpleNamespace(seed=7, commit_ledger=lambda: ledger, schedule=schedule)
+
+
+def test_the_targets_prefer_untouched_payments_and_never_flip_to_the_same_status() -> None:
+    """Three flips and the D1 batch's record, untouched payments first, never the forged
+    event's; a re-timed run that finds them touched still has targets."""
+    ids = [s.id for s in strips()]
+    chosen = targets(_vendor(set(ids[:2]), ids[2]), heights_run(), RECORDS)
+    picked = [s.id for s, _status in chosen]
+    assert len(chosen) == BATCHES + 1 and ids[2] not in picked
+    assert set(picked[: len(ids) - 3]).isdisjoint(ids[:2])
+    served = dict(zip(RECORDS["id"], RECORDS["status"], strict=True))
+    assert all(status != served[s.id] and status != "refunded" for s, status in chosen)
+    assert len(targets(_vendor(set(ids), "pay_none"), heights_run(), RECORDS)) == BATCHES + 1
+    assert targets(_vendor(set(), "pay_none"), None, RECORDS) == []

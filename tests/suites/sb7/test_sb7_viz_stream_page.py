@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 from sb7_observations import perfect, row
-from sb7_viz_pages import COLUMNS, TRUTH
+from sb7_viz_pages import COLUMNS, FLAT, TRUTH
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
@@ -39,17 +39,7 @@ PAGE = r"""<!doctype html><html><head><meta charset="utf-8"></head><body style="
 <script>
 const TOP = { settled: [5, 150, 105], pending: [217, 119, 6], failed: [185, 28, 28] };
 const N = 12288, STRIDE = 64;
-const cv = document.getElementById("viz3d");
-cv.width = cv.clientWidth * devicePixelRatio; cv.height = cv.clientHeight * devicePixelRatio;
-const gl = cv.getContext("webgl", { antialias: false, alpha: false });
-const shader = (type, src) => { const s = gl.createShader(type); gl.shaderSource(s, src);
-  gl.compileShader(s); return s; };
-const pr = gl.createProgram();
-gl.attachShader(pr, shader(gl.VERTEX_SHADER,
-  "attribute vec2 p; void main() { gl_Position = vec4(p, 0.0, 1.0); }"));
-gl.attachShader(pr, shader(gl.FRAGMENT_SHADER,
-  "precision mediump float; uniform vec3 c; void main() { gl_FragColor = vec4(c, 1.0); }"));
-gl.linkProgram(pr); gl.useProgram(pr);
+__FLAT__
 gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
 gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 3, -1, -1, 3]), gl.STATIC_DRAW);
 gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
@@ -74,7 +64,7 @@ const digest = { count: 30, Sh: 1, Sh2: 1, Sx: 1, Sz: 1, Sxh: 1, Szh: 1, brushed
 window.vs7dbg = { setCamera: () => draw(), sceneDigest: () => digest, brush: () => [],
   frames: () => frames };
 draw();
-</script></body></html>"""
+</script></body></html>""".replace("__FLAT__", FLAT)
 
 IDS = COLUMNS["id"][:3]
 

@@ -391,3 +391,21 @@ STREAM_CLOSE = r"""(since) => {
 """Close the window: the counters, the digest, the watch's instants (receipt, the first
 frame after it, the frame that showed the colour), the pixel now, and the stream messages
 received inside the window (from ``since``, its start)."""
+
+
+AT = r"""([x, y]) => {
+  const cv = document.getElementById("viz3d");
+  cv.scrollIntoView({ block: "center" });
+  const r = cv.getBoundingClientRect();
+  return JSON.stringify([r.left + x, r.top + y]);
+}"""
+"""The viewport point of canvas point (x, y) (CSS, from its top left), the canvas
+scrolled into the middle of the viewport first."""
+
+BRUSHED = r"""(id) => {
+  const d = window.vs7dbg;
+  let got = null;
+  try { got = d && typeof d.brush === "function" ? d.brush() : null; } catch (err) { got = null; }
+  return Array.isArray(got) && got.includes(id);
+}"""
+"""Truthy once ``vs7dbg.brush()`` holds record ``id`` (awaited, bounded)."""

@@ -3,7 +3,9 @@ a time while the page rests at the heights' pose, each read from the page's side
 
 The targets are columns the heights section measured (clean tops at a close pose, so the
 top-face centre is a known pixel), drawn by the run's seed among payments no earlier commit
-touched. Each change is a status flip committed through the vendor mock's control plane,
+touched. A last batch changes a record the probe brushed first (a click on its top), and
+the brush read after it is what DECISIONS D1 is held to. Each change is a status flip
+committed through the vendor mock's control plane,
 whose signed webhook ledgerd applies and streams to the page over ``/api/stream``; the
 wrapper (`_js.INIT`) stamps the message's receipt and the first frame that shows the new top
 colour, and accounts every buffer byte uploaded between the commit and the page's next rest.
@@ -34,7 +36,9 @@ if TYPE_CHECKING:
 
 SECTION = "stream"
 BATCHES = 3
-"""Changes committed, one at a time."""
+"""Changes committed, one at a time, before the D1 batch (a fourth, on a brushed record)."""
+BRUSH_S = 3.0
+"""Bound on a field click's toggle showing in ``vs7dbg.brush()``."""
 STATUSES = {k: v for k, v in TOPS.items() if k != "refunded"}
 """The statuses a change flips between, with their frozen top hexes (never ``refunded``:
 a refund is a reversal too, not a status flip)."""
@@ -67,7 +71,7 @@ def observe_stream(
 def targets(
     mock: Any, at: HeightRun | None, records: Mapping[str, Any] | None
 ) -> list[tuple[HeightStrip, str]]:
-    """Up to `BATCHES` measured columns drawn by the seed, payments no commit touched first
+    """Up to `BATCHES` + 1 measured columns drawn by the seed, payments no commit touched first
     (a re-timed scenario finds its first run's flips touched and takes others while there
     are), never the forged event's; each with a new status unlike its served one."""
     if at is None or not records:
@@ -79,7 +83,8 @@ def targets(
     rng = random.Random(mock.seed)
     rng.shuffle(pool)
     pool.sort(key=lambda s: s.id in touched)  # stable: the seed's order within each group
-    return [(s, rng.choice([k for k in STATUSES if k != served[s.id]])) for s in pool[:BATCHES]]
+    pool = pool[: BATCHES + 1]
+    return [(s, rng.choice([k for k in STATUSES if k != served[s.id]])) for s in pool]
 
 
 def _stream(
@@ -91,29 +96,51 @@ def _stream(
     ground: Ground,
 ) -> StreamRun:
     """Empty the brush (its dim is not the stream's colour), set the pose, then commit and
-    await each change."""
+    await each change; the last on a record brushed first, when there is one left."""
     if run.js(JS.BRUSH).get("brush"):
         sc.page.mouse.click(*ground(run, sc))
         run.wait(200)
     if run.js(JS.INVALIDATE, list(at.pose)) is None:
         raise Lost("vs7dbg.setCamera is missing: no pose to watch a column at")
     run.poll(JS.SETTLE, timeout_s=REST_S)
-    since, batches = 0.0, []
-    for strip, status in chosen:
-        opened = run.js(JS.STREAM_ARM, [strip.id, strip.sx, strip.anchor, STATUSES[status], since])
-        start = Counters.of(opened["start"])
-        mock.commit_mutation(strip.id, status=status)
-        run.poll(JS.STREAM_APPLIED, timeout_s=APPLY_S)
-        run.poll(JS.SETTLE, timeout_s=REST_S)
-        closed = run.js(JS.STREAM_CLOSE, start.t)
-        end = Counters.of(closed["end"])
-        pixel = closed.get("pixel")
-        batches.append(StreamBatch(strip.id, status, strip.sx, strip.anchor, Window(start, end),
-                                   opened.get("digest"), closed.get("digest"),
-                                   closed.get("received"), closed.get("frame"),
-                                   closed.get("applied"),
-                                   tuple(int(c) for c in pixel[:3]) if pixel else None,  # type: ignore[arg-type]
-                                   tuple(closed.get("messages") or ()),
-                                   tuple(opened.get("earlier") or ())))  # fmt: skip
-        since = end.t
-    return StreamRun(at.pose, tuple(batches))
+    batches: list[StreamBatch] = []
+    for strip, status in chosen[:BATCHES]:
+        batches.append(_batch(run, mock, strip, status, batches))
+    if len(chosen) <= BATCHES or not _brush(run, sc, chosen[BATCHES][0]):
+        return StreamRun(at.pose, tuple(batches))
+    strip, status = chosen[BATCHES]
+    batches.append(_batch(run, mock, strip, status, batches))
+    kept = bool(run.js(JS.BRUSHED, strip.id) or False)
+    return StreamRun(at.pose, tuple(batches), strip.id, kept)
+
+
+def _brush(run: PageReads, sc: Scenario, strip: HeightStrip) -> bool:
+    """Click ``strip``'s top in the field and await its record in the brush (bounded; the
+    table's move to it may scroll the page: the pixel reads are the canvas's own)."""
+    sc.page.mouse.click(*run.js(JS.AT, [strip.sx, strip.anchor]))
+    if run.poll(JS.BRUSHED, strip.id, timeout_s=BRUSH_S) is None:
+        return False
+    run.poll(JS.SETTLE, timeout_s=REST_S)
+    return True
+
+
+def _batch(
+    run: PageReads, mock: Any, strip: HeightStrip, status: str, before: list[StreamBatch]
+) -> StreamBatch:
+    """Commit ``strip``'s record's flip to ``status`` and read the page until it rests again
+    (the window opens where the previous batch's closed)."""
+    since = before[-1].window.end.t if before else 0.0
+    opened = run.js(JS.STREAM_ARM, [strip.id, strip.sx, strip.anchor, STATUSES[status], since])
+    start = Counters.of(opened["start"])
+    mock.commit_mutation(strip.id, status=status)
+    run.poll(JS.STREAM_APPLIED, timeout_s=APPLY_S)
+    run.poll(JS.SETTLE, timeout_s=REST_S)
+    closed = run.js(JS.STREAM_CLOSE, start.t)
+    pixel = closed.get("pixel")
+    return StreamBatch(strip.id, status, strip.sx, strip.anchor,
+                       Window(start, Counters.of(closed["end"])), opened.get("digest"),
+                       closed.get("digest"), closed.get("received"), closed.get("frame"),
+                       closed.get("applied"),
+                       tuple(int(c) for c in pixel[:3]) if pixel else None,  # type: ignore[arg-type]
+                       tuple(closed.get("messages") or ()),
+                       tuple(opened.get("earlier") or ()))  # fmt: skip

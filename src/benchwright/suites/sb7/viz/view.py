@@ -275,6 +275,11 @@ class StreamRun:
 
     pose: tuple[float, float, float]
     batches: tuple[StreamBatch, ...]
+    brushed: str | None = None
+    """The record brushed (a field click on its top) before the last batch changed it
+    (None: no such batch: DECISIONS D1 unmeasured)."""
+    kept: bool | None = None
+    """It was still brushed once that batch applied (D1: it stays, or it drops out)."""
 
 
 @dataclass(frozen=True)
