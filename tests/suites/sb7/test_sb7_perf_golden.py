@@ -43,11 +43,13 @@ def test_the_final_reads_cover_the_burst_at_the_vendors_versions(sb7_golden) -> 
 
 
 def test_the_viz_stream_applied_every_change_as_a_true_diff(sb7_golden) -> None:
-    """Three status flips reached the page and showed; each window uploaded a record's
-    bytes, reallocated nothing, and left the digest where the replay puts it."""
+    """Three status flips and the D1 batch's reached the page and showed; each window
+    uploaded a record's bytes, reallocated nothing, and left the digest where the replay
+    puts it; the brushed record stayed brushed, as the golden's DECISIONS D1 says."""
     stream = sb7_golden[0].observations["browser"].scenarios["viz"].stream
-    assert stream is not None and len(stream.batches) == 3
+    assert stream is not None and len(stream.batches) == 4
     assert all(b.apply_ms is not None for b in stream.batches)
+    assert stream.brushed == stream.batches[-1].id and stream.kept is True
     found = _rows(sb7_golden)["t_stream_diff"]
     assert (found.status, found.score) == (Status.PASS, 1.0), found.detail
 
