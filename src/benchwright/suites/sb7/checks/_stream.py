@@ -35,7 +35,9 @@ def stream_of(
         return None, None, row
     run = seen.stream  # type: ignore[union-attr]
     if run is None or not run.batches:
-        return None, None, unavailable(check_id, f"{PROBE}the stream section did not run")
+        return None, None, unavailable(check_id, f"{PROBE}the stream section did not run (no "
+                                       "vendor to commit through, or no measured column "
+                                       "to watch)")  # fmt: skip
     if not any(b.received is not None for b in run.batches):
         return None, None, result(check_id, 0.0, f"0: the live stream never landed (none of "
                                   f"{len(run.batches)} committed changes reached the page "

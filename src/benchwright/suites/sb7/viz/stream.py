@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from benchwright.suites.kit.browser.reads import Lost, PageReads
+from benchwright.suites.kit.browser.reads import Lost, PageReads, Stop
 from benchwright.suites.sb7.viz import _js as JS
 from benchwright.suites.sb7.viz.view import (
     TOPS,
@@ -54,17 +54,16 @@ Ground = Callable[[PageReads, "Scenario"], tuple[float, float]]
 def observe_stream(
     run: PageReads, sc: Scenario, ctx: Any, parts: dict[str, Any], ground: Ground
 ) -> None:
-    """The stream section: ``parts["stream"]`` (a `StreamRun`), or the section lost when
-    the probe had nothing to commit through or no measured column to watch (never the
-    app's 0: the probe could not construct the measurement)."""
+    """The stream section: ``parts["stream"]`` (a `StreamRun`), or nothing when there is
+    no vendor to commit through (a page probed outside a grading) or no measured column to
+    watch: its rows are then UNAVAILABLE (the probe could not construct the measurement,
+    never the app's 0)."""
     with run.section(SECTION):
         mock = getattr(ctx, "mock", None)
         at: HeightRun | None = parts.get("heights")
-        if mock is None:
-            raise Lost("no vendor control plane to commit changes through")
-        chosen = targets(mock, at, parts.get("records"))
+        chosen = targets(mock, at, parts.get("records")) if mock is not None else []
         if at is None or not chosen:
-            raise Lost("no measured column to watch (the heights section found none)")
+            raise Stop
         parts["stream"] = _stream(run, sc, mock, at, chosen, ground)
 
 
