@@ -31,6 +31,8 @@ from benchwright.suites.sb7.viz.view import (
     LabelRun,
     PickProbe,
     PickRun,
+    StreamBatch,
+    StreamRun,
     VizView,
     Vs7Answer,
     Window,
@@ -69,6 +71,12 @@ def records() -> tuple[scene.Record, ...]:
 
 def digest(placed: list[scene.Record] | tuple[scene.Record, ...]) -> dict[str, float]:
     return scene.digest(scene.place(placed, scene.basis(placed, truth().days[0])))
+
+
+@functools.cache
+def rest_digest() -> dict[str, float]:
+    """The truthful page's digest at rest (before any streamed change)."""
+    return digest(records())
 
 
 @functools.cache
@@ -152,6 +160,39 @@ def brush_run(**changes: Any) -> BrushRun:
     return replace(run, **changes)
 
 
+FLIP = {"settled": "pending", "pending": "failed", "failed": "settled", "refunded": "settled"}
+
+
+def message(t: float, pid: str, **changes: Any) -> dict[str, Any]:
+    """The stream message of record ``pid`` as served, ``changes`` applied, stamped at t."""
+    n = RECORDS["id"].index(pid) if pid in RECORDS["id"] else None
+    served = {k: RECORDS[k][n] for k in ("id", "amount_minor", "currency", "status",
+                                         "created_at", "day", "version")} if n is not None \
+        else {"id": pid}  # fmt: skip
+    return {"t": t, "records": [{**served, **changes}]}
+
+
+def batch(k: int, **changes: Any) -> StreamBatch:
+    """Strip ``k``'s column flipped to its next status, as §8.6 says: one 64-byte record
+    uploaded, nothing reallocated, the digest unmoved, the top in its new colour, shown
+    40 ms after its message arrived."""
+    strip = strips()[k]
+    status = FLIP[RECORDS["status"][RECORDS["id"].index(strip.id)]]
+    t = 10_000.0 + 2_000.0 * k
+    same = {**rest_digest(), "brushedCount": 0}
+    run = StreamBatch(strip.id, status, strip.sx, strip.anchor,
+                      Window(Counters(t, 60, 0, 0, 10**6, 1, 20, 4),
+                             Counters(t + 900, 61, 0, 0, 10**6 + 64, 1, 21, 5)),
+                      same, same, t + 100, t + 130, t + 140, TOPS[status],
+                      (message(t + 100, strip.id, status=status),))  # fmt: skip
+    return replace(run, **changes)
+
+
+def stream_run(*batches: StreamBatch) -> StreamRun:
+    """Three changes as §8.6 says (``batches`` instead, when given)."""
+    return StreamRun(HEIGHT_POSE, batches or tuple(batch(k) for k in range(3)))
+
+
 def camera_run(**changes: Any) -> CameraRun:
     grow = 1.1274968515793757  # exp(0.0012 * 100)
     wheel = (HOME, {**HOME, "distance": 260 * grow}, {**HOME, "distance": 260 * grow**2})
@@ -212,12 +253,12 @@ def viz_view(**changes: Any) -> VizView:
     context = ContextFacts(True, True, "webgl2", {"antialias": False, "alpha": False},
                            CANVAS, (1166, 440), 1.0, 12, grid)  # fmt: skip
     vs7 = {"layout": Vs7Answer({"d0": basis.d0, "D0": basis.D0, "R0": basis.R0}),
-           "sceneDigest": Vs7Answer({**digest(placed), "brushedCount": 0}),
+           "sceneDigest": Vs7Answer({**rest_digest(), "brushedCount": 0}),
            "camera": Vs7Answer(dict(HOME))}  # fmt: skip
     drag = Drag(40, Window(at(0.0, 12, 3), at(1700.0, 12 + 42, 3 + 42)))
     base = VizView(scenario(), RECORDS, context, vs7, (window(2000), window(2600)), drag,
                    camera_run(), (picks(),), clicks(), heights_run(),
-                   brush_run(), label_run())  # fmt: skip
+                   brush_run(), label_run(), stream_run())  # fmt: skip
     return replace(base, **changes)
 
 

@@ -46,13 +46,7 @@ TRUTH = Truth(
 )  # fmt: skip
 COLUMNS = {"count": len(RECORDS), **{k: [r[k] for r in RECORDS] for k in RECORDS[0]}}
 
-FIELD = r"""<!doctype html><html><head><meta charset="utf-8"></head>
-<body style="margin:0;background:#fff"><h1>Field</h1>
-<canvas id="viz3d" style="width:600px;height:300px;display:block"></canvas>
-<script>
-const F = __FLAGS__;
-const EXP = { EUR: 2, USD: 2, JPY: 0, KWD: 3 };
-const cv = document.getElementById("viz3d");
+FLAT = r"""const cv = document.getElementById("viz3d");
 cv.width = cv.clientWidth * devicePixelRatio; cv.height = cv.clientHeight * devicePixelRatio;
 const gl = cv.getContext("webgl", { antialias: false, alpha: false });
 const shader = (type, src) => { const s = gl.createShader(type); gl.shaderSource(s, src);
@@ -63,6 +57,17 @@ gl.attachShader(pr, shader(gl.VERTEX_SHADER,
 gl.attachShader(pr, shader(gl.FRAGMENT_SHADER,
   "precision mediump float; uniform vec3 c; void main() { gl_FragColor = vec4(c, 1.0); }"));
 gl.linkProgram(pr); gl.useProgram(pr);
+"""
+"""A WebGL context on ``canvas#viz3d`` (its CSS box x DPR, antialias and alpha off) with
+a program drawing 2D triangles (attribute 0) in one uniform colour ``c``."""
+
+FIELD = r"""<!doctype html><html><head><meta charset="utf-8"></head>
+<body style="margin:0;background:#fff"><h1>Field</h1>
+<canvas id="viz3d" style="width:600px;height:300px;display:block"></canvas>
+<script>
+const F = __FLAGS__;
+const EXP = { EUR: 2, USD: 2, JPY: 0, KWD: 3 };
+__FLAT__
 gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
 gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-0.9, -0.9, 0.0, -0.9, -0.9, 0.8,
   0.1, -0.8, 0.9, -0.8, 0.1, 0.9]), gl.STATIC_DRAW);
@@ -158,7 +163,7 @@ if (F.labels) {
     },
   });
 }
-</script></body></html>"""
+</script></body></html>""".replace("__FLAT__", FLAT)
 
 HONEST = {"draws": 1, "loop": False, "lie": False, "utc": False, "labels": False,
           "d0": D0.isoformat()}  # fmt: skip

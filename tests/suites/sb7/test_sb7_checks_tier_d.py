@@ -8,9 +8,11 @@ from dataclasses import replace
 import pytest
 from sb7_browser_canned import empty_view, with_browser
 from sb7_observations import DECISIONS, answer, error, http, perfect, row, swap
+from sb7_viz_canned import scenario
 
 from benchwright.model import Status
 from benchwright.suites.sb7.observations import B4Window
+from benchwright.suites.sb7.viz.view import StreamRun, VizView
 
 
 def test_content_types_mean_of_the_api_and_stream_cells() -> None:
@@ -72,12 +74,20 @@ def test_a_stance_that_cannot_be_inferred_scores_half() -> None:
     assert row(_decisions(vague), "d_decisions_doc").evidence["corners"]["D2"] == 0.5
 
 
+def _brushed(kept: bool) -> object:
+    """A run whose viz scenario saw its brushed record stay brushed (or drop out) across the
+    stream batch that changed it."""
+    stream = StreamRun((30.0, 40.0, 35.0), (), "pay_00001", kept)
+    return with_browser(_decisions(DECISIONS), viz=VizView(scenario(), None, stream=stream))
+
+
 def test_browser_measured_corners_join_the_mean() -> None:
-    """D3 is what the ``empty`` scenario's page showed before the first sync: the golden's
-    empty table with progress agrees with a D3 saying so, a blocking loading state does not."""
-    kept = row(_decisions(DECISIONS, brush_survived=True), "d_decisions_doc")
+    """D1 is the viz scenario's brushed record across its streamed change; D3 what the
+    ``empty`` scenario's page showed before the first sync: the golden's empty table with
+    progress agrees with a D3 saying so, a blocking loading state does not."""
+    kept = row(_brushed(True), "d_decisions_doc")
     assert kept.score == 1.0 and kept.evidence["corners"] == {"D1": 1.0, "D2": 1.0, "D3": 1.0}
-    contradicted = row(_decisions(DECISIONS, brush_survived=False), "d_decisions_doc")
+    contradicted = row(_brushed(False), "d_decisions_doc")
     assert contradicted.score == pytest.approx(2 / 3)
     blocking = with_browser(_decisions(DECISIONS), empty=empty_view(table_visible=False))
     assert row(blocking, "d_decisions_doc").evidence["corners"]["D3"] == 0.0

@@ -579,9 +579,6 @@ class WorkflowObs:
     drafts_absent: bool = False
     resubmit_status: int | None = None
     """Status of re-submitting a rejected draft (d_decisions_doc D2; None: not tried)."""
-    brush_survived: bool | None = None
-    """A brushed record stayed brushed across its streamed mutation (d_decisions_doc D1;
-    the browser's, None until it runs: issue 29)."""
 
 
 @dataclass(frozen=True)

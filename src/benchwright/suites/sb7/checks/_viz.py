@@ -20,7 +20,14 @@ from benchwright.suites.sb7.checks._common import (
 from benchwright.suites.sb7.observations import Observations
 from benchwright.suites.sb7.viz import camera, scene
 from benchwright.suites.sb7.viz.aim import front
-from benchwright.suites.sb7.viz.view import BACKGROUND, SCENARIO, PickProbe, PickRun, VizView
+from benchwright.suites.sb7.viz.view import (
+    BACKGROUND,
+    SCENARIO,
+    TOPS,
+    PickProbe,
+    PickRun,
+    VizView,
+)
 
 ROOT = "t_vs7dbg_truth"
 """The root a missing ``window.vs7dbg`` is attributed to (scorers/sb7.yaml roots)."""
@@ -97,6 +104,12 @@ def known(obs: Observations) -> dict[str, scene.Known]:
 def truth_scene(obs: Observations, seen: VizView) -> tuple[scene.Basis, tuple[scene.Column, ...]]:
     """The basis and the columns the page should draw: its downloaded records placed by
     the truth (the fixture's rows when it downloaded none)."""
+    basis, records = truth_records(obs, seen)
+    return basis, scene.place(records, basis)
+
+
+def truth_records(obs: Observations, seen: VizView) -> tuple[scene.Basis, list[scene.Record]]:
+    """The basis and the records `truth_scene` places, in the page's arrival order."""
     assert obs.truth is not None
     served = seen.records
     if served is None:
@@ -105,13 +118,9 @@ def truth_scene(obs: Observations, seen: VizView) -> tuple[scene.Basis, tuple[sc
                                        for k in ("amount_minor", "currency", "created_at",
                                                  "day")}}  # fmt: skip
     records = scene.truth_records(served, known(obs))
-    basis = scene.basis(records, obs.truth.days[0])
-    return basis, scene.place(records, basis)
+    return scene.basis(records, obs.truth.days[0]), records
 
 
-TOPS = {"settled": (5, 150, 105), "pending": (217, 119, 6), "refunded": (124, 58, 237),
-        "failed": (185, 28, 28)}  # fmt: skip
-"""The four frozen status hexes (tops); sides are round(0.55 x top) per channel."""
 SIDE = 0.55
 CHANNEL = 8
 """Pixels are read with ±8 per channel (spec §8.1)."""

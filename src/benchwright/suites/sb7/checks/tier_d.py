@@ -22,6 +22,7 @@ from benchwright.suites.sb7.observations import (
     WORKFLOW,
     Observations,
 )
+from benchwright.suites.sb7.viz.view import SCENARIO as VIZ
 
 TIMEOUT_FILES = ("ledgerd.py", "meridian.py", "vendor.py", "sync.py")
 """The backend files §12's residual grep reads."""
@@ -157,9 +158,10 @@ def _observed(obs: Observations) -> dict[str, str | None]:
     d2 = None
     if status is not None and status < 500:
         d2 = "resubmittable" if status < 300 else "terminal"
-    survived = getattr(flow, "brush_survived", None)
-    d1 = None if survived is None else "survives" if survived else "drops"
-    empty = getattr(obs.phases.get(BROWSER), "scenarios", {}).get(EMPTY)
+    scenarios = getattr(obs.phases.get(BROWSER), "scenarios", {})
+    kept = getattr(getattr(scenarios.get(VIZ), "stream", None), "kept", None)
+    d1 = None if kept is None else "survives" if kept else "drops"
+    empty = scenarios.get(EMPTY)
     return {"D1": d1, "D2": d2, "D3": None if empty is None else presync(empty)}
 
 
@@ -168,7 +170,7 @@ def d_decisions_doc(obs: Observations, _s) -> CheckResult:
     """Per corner: undocumented (no ``## Dn`` section of >= 15 characters) 0; documented and
     matching what the run observed 1; documented but not inferable 0.5; contradicted 0. The
     mean over the corners whose instrument ran (D3: the ``empty`` scenario's pre-sync page;
-    D1: the brush across a streamed mutation, not yet measured)."""
+    D1: the ``viz`` scenario's brushed record across its streamed change)."""
     text = obs[TREE].decisions or ""
     found, seen = sections(text), _observed(obs)
     scores: dict[str, float] = {}

@@ -1,11 +1,14 @@
-"""Tier E's 3D field row (§12): excellence-grade frames under the budget drag, with proof
-that the frames drew (the same drag as p_drag_frames, tighter floors)."""
+"""Tier E's 3D field rows (§12): excellence-grade frames under the budget drag, with proof
+that the frames drew (the same drag as p_drag_frames, tighter floors), and the stream's
+median apply time on rungs 2.5x tighter than p_stream_apply's."""
 
 from __future__ import annotations
 
 from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.sb7.browser.record import BROWSER
+from benchwright.suites.sb7.checks._common import CheckSettings
+from benchwright.suites.sb7.checks._stream import apply_row
 from benchwright.suites.sb7.checks.tier_p_viz import drag_of, floor_score
 from benchwright.suites.sb7.observations import Observations
 
@@ -24,3 +27,9 @@ def e_frames_under_drag(obs: Observations, _s) -> CheckResult:
     score = floor_score(frames, FRAME_FLOORS) if draws > 0 else 0.0
     return result("e_frames_under_drag", score, f"{g(score)}: {frames} frames, {draws} "
                   f"default-framebuffer draws over the drag (floors {FRAME_FLOORS})")  # fmt: skip
+
+
+@app_check("e_stream_apply_latency", needs=(BROWSER,))
+def e_stream_apply_latency(obs: Observations, s: CheckSettings) -> CheckResult:
+    """The same median apply time: <=100/200/400/800 ms; no batch landed 0."""
+    return apply_row("e_stream_apply_latency", obs, s)

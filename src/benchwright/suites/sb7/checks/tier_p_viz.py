@@ -1,11 +1,14 @@
-"""Tier P's 3D field rows (§12): frames under the budget drag, and demand rendering's
-idle flatness. Both read the ``viz`` scenario's GL-wrapper counters."""
+"""Tier P's 3D field rows (§12): frames under the budget drag, demand rendering's idle
+flatness (both from the ``viz`` scenario's GL-wrapper counters), and the live stream's
+median apply time (its stream section)."""
 
 from __future__ import annotations
 
 from benchwright.model import CheckResult
 from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.sb7.browser.record import BROWSER
+from benchwright.suites.sb7.checks._common import CheckSettings
+from benchwright.suites.sb7.checks._stream import apply_row
 from benchwright.suites.sb7.checks._viz import graded
 from benchwright.suites.sb7.observations import Observations
 from benchwright.suites.sb7.viz.view import Drag
@@ -64,3 +67,10 @@ def p_idle_flatness(obs: Observations, _s) -> CheckResult:
     return result("p_idle_flatness", score, f"{g(score)}: worst rest window {worst.draws} "
                   f"default-framebuffer draws in {worst.ms:.0f} ms ({len(clean)} clean "
                   f"windows)")  # fmt: skip
+
+
+@app_check("p_stream_apply", needs=(BROWSER,))
+def p_stream_apply(obs: Observations, s: CheckSettings) -> CheckResult:
+    """Median receipt-to-shown time of the committed batches: <=250/500/1000/2000 ms; no
+    batch landed 0."""
+    return apply_row("p_stream_apply", obs, s)

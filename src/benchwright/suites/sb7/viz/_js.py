@@ -9,6 +9,14 @@ uninterrupted run of default-framebuffer draws (a microtask ends it), so a loop 
 ticks without drawing is no frame. The context is created as asked, plus
 ``preserveDrawingBuffer`` so that the probe can read the pixels the page shows. The
 probe's own GL calls run with ``probing`` set and are never counted.
+
+Every ``EventSource`` is tapped: each message's receipt is stamped (page ms) with its parsed
+records, before the app's own handlers run (the tap listens from the constructor). A stream
+watch (`STREAM_ARM`) names a record, a device pixel and the colour it must turn: at the end
+of each frame after the record's message arrived, the wrapper reads that pixel (a read
+waits for the GPU to finish the frame: drawn, not just submitted), and the end of that read
+on the first frame showing the colour is the batch's ``applied`` instant (store, digest and
+pixels).
 """
 
 INIT = r"""(() => {
@@ -16,7 +24,7 @@ INIT = r"""(() => {
   const now = () => performance.now();
   const byGl = new WeakMap(), byCanvas = new WeakMap(), owners = new WeakMap();
   const wrappedExt = new WeakSet();
-  const S = { probing: false, sse: [] };
+  const S = { probing: false, sse: [], watch: null };
   const WEBGL = /^(experimental-)?webgl2?$/i;
   const getContext = HTMLCanvasElement.prototype.getContext;
   HTMLCanvasElement.prototype.getContext = function (type, attrs, ...rest) {
@@ -41,7 +49,7 @@ INIT = r"""(() => {
     if (!rec.inFrame) {
       rec.inFrame = true;
       rec.frames += 1;
-      queueMicrotask(() => { rec.inFrame = false; });
+      queueMicrotask(() => { rec.inFrame = false; if (S.watch) watched(rec); });
     }
   };
   const wrap = (proto, name, before) => {
@@ -105,7 +113,17 @@ INIT = r"""(() => {
     window.EventSource = class extends Native {
       constructor(...args) {
         super(...args);
-        this.addEventListener("message", () => S.sse.push(now()));
+        this.addEventListener("message", (event) => {
+          const t = now();
+          let records = [];
+          try {
+            const batch = JSON.parse(event.data);
+            if (batch && Array.isArray(batch.records)) records = batch.records;
+          } catch (err) { /* not a batch: still a message */ }
+          S.sse.push({ t, records });
+          const w = S.watch;
+          if (w && w.received === null && records.some((r) => r && r.id === w.id)) w.received = t;
+        });
       }
     };
   }
@@ -140,6 +158,13 @@ INIT = r"""(() => {
     } finally { S.probing = false; }
     return out;
   };
+  const watched = (rec) => {
+    const w = S.watch, f = field();
+    if (!w || w.received === null || w.applied !== null || !f || f.rec !== rec) return;
+    if (w.frame === null) w.frame = now();
+    const px = pixels([w.at]);  // waits for the frame's pixels: shown, not just submitted
+    if (px && px[0].every((c, i) => Math.abs(c - w.want[i]) <= 8)) w.applied = now();
+  };
   const tryit = (f) => {
     try {
       const v = f();
@@ -147,7 +172,7 @@ INIT = r"""(() => {
       return { ok: true, value: v === undefined ? null : v };
     } catch (e) { return { ok: false, error: String(e && e.message || e) }; }
   };
-  Object.defineProperty(window, "__sb7viz__", { value: { field, snap, pixels, tryit },
+  Object.defineProperty(window, "__sb7viz__", { value: { field, snap, pixels, tryit, S },
                                                 enumerable: false });
 })();"""
 
@@ -356,3 +381,59 @@ LABELS = r"""([anchors]) => {
 }"""
 """Every ``#viz-labels .viz-label`` (its ``data-id``, border box from the canvas's top
 left, shown or not), read first, then ``vs7dbg.pick`` at each anchor (null for none)."""
+
+STREAM_ARM = r"""([id, x, y, want, since]) => {
+  const { S, snap, tryit } = window.__sb7viz__;
+  const r = window.devicePixelRatio;
+  const start = snap();
+  S.watch = { id, at: [Math.round(x * r), Math.round(y * r)], want, received: null,
+              frame: null, applied: null };
+  const d = window.vs7dbg;
+  const digest = d && typeof d.sceneDigest === "function" ? tryit(() => d.sceneDigest()) : null;
+  return JSON.stringify({ start, digest: digest && digest.ok ? digest.value : null,
+                          earlier: S.sse.filter((m) => m.t >= since && m.t < start.t) });
+}"""
+"""Open a batch's window: the counters and ``vs7dbg.sceneDigest()`` now, the stream
+messages since ``since`` (page ms) that came before it, and a watch on record ``id``'s top
+at CSS point (x, y) turning colour ``want``."""
+
+STREAM_APPLIED = r"""() => {
+  const w = window.__sb7viz__.S.watch;
+  return !!w && w.applied !== null;
+}"""
+"""Truthy once the watched pixel showed its colour at the end of a frame after the
+record's message arrived."""
+
+STREAM_CLOSE = r"""(since) => {
+  const { S, snap, tryit, pixels } = window.__sb7viz__;
+  const end = snap(), w = S.watch;
+  S.watch = null;
+  const d = window.vs7dbg;
+  const digest = d && typeof d.sceneDigest === "function" ? tryit(() => d.sceneDigest()) : null;
+  const px = w ? pixels([w.at]) : null;
+  return JSON.stringify({ end, digest: digest && digest.ok ? digest.value : null,
+                          received: w && w.received, frame: w && w.frame,
+                          applied: w && w.applied, pixel: px && px[0],
+                          messages: S.sse.filter((m) => m.t >= since && m.t < end.t) });
+}"""
+"""Close the window: the counters, the digest, the watch's instants (receipt, the first
+frame after it, the frame that showed the colour), the pixel now, and the stream messages
+received inside the window (from ``since``, its start)."""
+
+
+AT = r"""([x, y]) => {
+  const cv = document.getElementById("viz3d");
+  cv.scrollIntoView({ block: "center" });
+  const r = cv.getBoundingClientRect();
+  return JSON.stringify([r.left + x, r.top + y]);
+}"""
+"""The viewport point of canvas point (x, y) (CSS, from its top left), the canvas
+scrolled into the middle of the viewport first."""
+
+BRUSHED = r"""(id) => {
+  const d = window.vs7dbg;
+  let got = null;
+  try { got = d && typeof d.brush === "function" ? d.brush() : null; } catch (err) { got = null; }
+  return Array.isArray(got) && got.includes(id);
+}"""
+"""Truthy once ``vs7dbg.brush()`` holds record ``id`` (awaited, bounded)."""

@@ -3,8 +3,10 @@
 It opens the page with the GL wrapper (`_js.INIT`), keeps the ``/api/viz/records`` answer
 the page itself downloaded (the scene the grader recomputes is the one the page drew),
 waits for the field to draw and settle, then reads the canvas and its context, the
-``vs7dbg`` answers, 500 ms rest windows, the scripted 40-move drag, and rest windows
-again once any coast has ended. It observes; the checks judge.
+``vs7dbg`` answers, 500 ms rest windows, the scripted 40-move drag, rest windows again
+once any coast has ended, the camera, picks, clicks, heights and brush, and last the live
+stream (`stream`: it commits vendor changes, so nothing reads the field after it). It
+observes; the checks judge.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from benchwright.suites.kit.browser.reads import PageReads, Stop
 from benchwright.suites.sb7.viz import _js as JS
 from benchwright.suites.sb7.viz import aim, heights, labels, scene
 from benchwright.suites.sb7.viz import camera as C
+from benchwright.suites.sb7.viz.stream import observe_stream
 from benchwright.suites.sb7.viz.view import (
     SCENARIO,
     BrushLook,
@@ -86,6 +89,7 @@ def observe_viz(lane: Lane, ctx: Any, shots: Path) -> VizView:
         run.poll(JS.SETTLE, timeout_s=SETTLE_S)
         parts["records"] = _body(sc, got)
         _drive(run, sc, parts)
+        observe_stream(run, sc, ctx, parts, _ground)
         sc.screenshot("viz-field", selector="#viz3d")
     return VizView(scenario=sc.observation, lost=dict(run.lost), **parts)
 

@@ -95,15 +95,17 @@ def place(records: Sequence[Record], at: Basis) -> tuple[Column, ...]:
     for members in by_day.values():
         members.sort(key=lambda n: _instant(records[n]))
         rank.update((n, r) for r, n in enumerate(members))
-    start = date.fromisoformat(at.d0)
-    columns = []
-    for n, r in enumerate(records):
-        d = (date.fromisoformat(r.day) - start).days
-        x = (d - (at.D0 - 1) / 2) * PITCH
-        z = (rank[n] - (at.R0 - 1) / 2) * PITCH
-        columns.append(Column(r.id, n, x, z, height(r.amount_minor, r.currency),
-                              a_major(r.amount_minor, r.currency)))  # fmt: skip
-    return tuple(columns)
+    return tuple(column(r, n, rank[n], at) for n, r in enumerate(records))
+
+
+def column(record: Record, n: int, rank: int, at: Basis) -> Column:
+    """Record ``n``'s column at rank ``rank`` within its day (a streamed create's is its
+    day's count before it: §8.6 appends, never re-ranks)."""
+    d = (date.fromisoformat(record.day) - date.fromisoformat(at.d0)).days
+    x = (d - (at.D0 - 1) / 2) * PITCH
+    z = (rank - (at.R0 - 1) / 2) * PITCH
+    return Column(record.id, n, x, z, height(record.amount_minor, record.currency),
+                  a_major(record.amount_minor, record.currency))  # fmt: skip
 
 
 def digest(columns: Iterable[Column]) -> dict[str, float]:

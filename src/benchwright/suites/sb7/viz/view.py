@@ -18,6 +18,9 @@ SCENARIO = "viz"
 """The scenario's name in the browser record."""
 BACKGROUND = (16, 24, 40)
 """#101828: every pixel that is not a column face."""
+TOPS = {"settled": (5, 150, 105), "pending": (217, 119, 6), "refunded": (124, 58, 237),
+        "failed": (185, 28, 28)}  # fmt: skip
+"""The four frozen status hexes (tops); sides are round(0.55 x top) per channel."""
 
 
 @dataclass(frozen=True)
@@ -255,6 +258,59 @@ class LabelRun:
 
 
 @dataclass(frozen=True)
+class StreamBatch:
+    """One vendor change committed while the page rested at the heights' pose: a status
+    change of a measured column (`HeightStrip`), and what the page did with it, from just
+    before the commit to the rest after it (page ms throughout)."""
+
+    id: str
+    status: str
+    """The status committed: the top's new colour."""
+    sx: int
+    sy: int
+    """The column's top-face centre (CSS px) the pixel watch read."""
+    window: Window
+    """The GL counters around it: every buffer byte uploaded and every reallocation."""
+    digest_before: Mapping[str, Any] | None
+    digest_after: Mapping[str, Any] | None
+    """``vs7dbg.sceneDigest()`` at both ends (None: no answer)."""
+    received: float | None
+    """The record's stream message reached the page (None: it never did)."""
+    frame: float | None
+    """The end of the first frame drawn after that."""
+    applied: float | None
+    """The end of the first frame showing the new colour there (None: none did)."""
+    pixel: tuple[int, int, int] | None
+    """The top's pixel once the page rested again."""
+    messages: tuple[Mapping[str, Any], ...]
+    """Every stream message received inside the window: ``{t, records}``."""
+    earlier: tuple[Mapping[str, Any], ...] = ()
+    """The messages received before the window and after the previous one (after load, for
+    the first): creates among them move a later create's rank."""
+
+    @property
+    def apply_ms(self) -> float | None:
+        """Receipt to the frame that showed the change (None: never applied)."""
+        if self.received is None or self.applied is None:
+            return None
+        return self.applied - self.received
+
+
+@dataclass(frozen=True)
+class StreamRun:
+    """The live stream at the heights' pose, brush empty: one change committed and awaited
+    at a time."""
+
+    pose: tuple[float, float, float]
+    batches: tuple[StreamBatch, ...]
+    brushed: str | None = None
+    """The record brushed (a field click on its top) before the last batch changed it
+    (None: no such batch: DECISIONS D1 unmeasured)."""
+    kept: bool | None = None
+    """It was still brushed once that batch applied (D1: it stays, or it drops out)."""
+
+
+@dataclass(frozen=True)
 class VizView:
     """The ``viz`` scenario's view."""
 
@@ -272,6 +328,7 @@ class VizView:
     heights: HeightRun | None = None
     brush: BrushRun | None = None
     labels: LabelRun | None = None
+    stream: StreamRun | None = None
     lost: Mapping[str, str] = field(default_factory=dict)
     """Section -> why the probe lost it (``context``, ``vs7dbg``, ``idle``, ``drag``,
-    ``camera``, ``picks``, ``clicks``, ``heights``, ``brush``, ``labels``)."""
+    ``camera``, ``picks``, ``clicks``, ``heights``, ``brush``, ``labels``, ``stream``)."""
