@@ -36,10 +36,13 @@ then tells one pose from another), far enough that the whole field is in front o
 GRID = (20, 8)
 """The spot-check points: this grid over the canvas (columns, rows)."""
 FLICK_LEAD_PX, FLICK_PX_S, FLICK_MIN_GAP_MS = 12, 800.0, 40
-"""Two lead moves, then one step sized to `FLICK_PX_S` over the gap the page measured
-between them (at least the spec's 30 ms, with margin): §8.4's fast flick is 600 px/s."""
-FLICK_MIN_PX, FLICK_SPAN = 60, 0.8
+"""Lead moves, then one step sized to `FLICK_PX_S` over the gap the page measured between
+two of them (the last pair at least 40 ms apart: the spec promises 30): §8.4's fast flick
+is 600 px/s."""
+FLICK_MIN_PX, FLICK_SPAN = 60, 0.75
 """The flick's step: at least this many pixels, at most this share of the canvas width."""
+FLICK_TRIES, FLICK_RETRY_PX_S = 2, 650.0
+"""A flick released under this rate (the spec's 600 with margin) is made once more."""
 SLOW_LEAD_PX, SLOW_LAST_PX, SLOW_GAP_MS = 20, 1, 700
 """The slow drag: two lead moves, then a 1 px move 700 ms later (under 1.5 px/s; §8.4
 says a release slower than 6 px/s must not coast)."""
@@ -126,15 +129,34 @@ def _flick(
     run: PageReads, sc: Scenario, start: tuple[float, float], w: float,
     grid: tuple[tuple[int, int], ...],
 ) -> Release:  # fmt: skip
-    """Two lead moves, then the step that makes `FLICK_PX_S` over the gap they took."""
+    """A flick, and (at most `FLICK_TRIES` times) again with its step scaled by how far its
+    release fell short of `FLICK_PX_S`: the host's frame time varies from move to move."""
+    got = _one_flick(run, sc, start, w, grid, None)
+    for _ in range(FLICK_TRIES - 1):
+        if got.px_per_s >= FLICK_RETRY_PX_S or got.px_per_s <= 0:
+            break
+        got = _one_flick(run, sc, start, w, grid, abs(got.dx_px) * FLICK_PX_S / got.px_per_s)
+    return got
+
+
+def _one_flick(
+    run: PageReads, sc: Scenario, start: tuple[float, float], w: float,
+    grid: tuple[tuple[int, int], ...], step: float | None,
+) -> Release:  # fmt: skip
+    """Three lead moves, then ``step`` pixels (None: the step that makes `FLICK_PX_S` over
+    the gap the page measured between the first two; the third keeps that read out of
+    the last gap)."""
     _press(run, sc, start)
     for i in (1, 2):
         sc.page.mouse.move(start[0] + FLICK_LEAD_PX * i, start[1])
-    moves = run.js(MOVES)
-    gap = max(moves[-1][0] - moves[-2][0] if len(moves) == 2 else 0.0, FLICK_MIN_GAP_MS)
-    step = min(max(FLICK_PX_S * gap / 1000, FLICK_MIN_PX), FLICK_SPAN * w)
+    if step is None:
+        moves = run.js(MOVES)
+        gap = max(moves[-1][0] - moves[-2][0] if len(moves) == 2 else 0.0, FLICK_MIN_GAP_MS)
+        step = FLICK_PX_S * (gap + FLICK_MIN_GAP_MS) / 1000
+    sc.page.mouse.move(start[0] + FLICK_LEAD_PX * 3, start[1])
     run.wait(FLICK_MIN_GAP_MS)
-    sc.page.mouse.move(start[0] + 2 * FLICK_LEAD_PX + step, start[1])
+    step = min(max(step, FLICK_MIN_PX), FLICK_SPAN * w)
+    sc.page.mouse.move(start[0] + FLICK_LEAD_PX * 3 + step, start[1])
     return _let_go(run, sc, grid)
 
 
