@@ -46,9 +46,10 @@ FLICK_TRIES, FLICK_RETRY_PX_S = 2, 650.0
 SLOW_LEAD_PX, SLOW_LAST_PX, SLOW_GAP_MS = 20, 1, 700
 """The slow drag: two lead moves, then a 1 px move 700 ms later (under 1.5 px/s; §8.4
 says a release slower than 6 px/s must not coast)."""
-REST_S, QUIET_MS, SPOT_MS = 4.0, 500.0, 30
-"""Bound on a coast ending (the spec caps one at 2.5 s); a field that drew nothing for
-`QUIET_MS` rests; the pause between two spot reads."""
+REST_S, QUIET_MS, SPOT_MS, REST_SPEED = 4.0, 500.0, 30, 2.0
+"""Bound on a coast ending (the spec caps one at 2.5 s); a camera() that stood still for
+`QUIET_MS` of the page's clock, its speeds under `REST_SPEED`, rests (an idle drawing
+loop is p_idle_flatness's to grade, not the coast's); the pause between two spot reads."""
 
 _CAM = """const cam = () => { const d = window.vs7dbg;
   try { return d && typeof d.camera === "function" ? d.camera() : null; }
@@ -95,14 +96,13 @@ SPOT = (
     "(points) => {"
     + _CAM
     + """
-  const { snap, pixels } = window.__sb7viz__;
   const r = devicePixelRatio;
-  const shown = pixels(points.map(([x, y]) => [Math.round(x * r), Math.round(y * r)]));
-  return JSON.stringify({ t: performance.now(), draws: snap().defaultDraws, camera: cam(),
-                          pixels: shown });
+  const shown = window.__sb7viz__.pixels(points.map(([x, y]) => [Math.round(x * r),
+                                                                  Math.round(y * r)]));
+  return JSON.stringify({ t: performance.now(), camera: cam(), pixels: shown });
 }"""
 )
-"""``camera()``, the visible pixels at CSS ``points`` and the draws so far, at one instant."""
+"""``camera()`` and the visible pixels at CSS ``points``, at one instant."""
 
 
 def observe(run: PageReads, sc: Scenario, where: Where, free: Free) -> CoastRun:
@@ -175,14 +175,14 @@ def _let_go(run: PageReads, sc: Scenario, grid: tuple[tuple[int, int], ...]) -> 
     more at rest, and the recorder."""
     sc.page.mouse.up()
     spots: list[Spot] = []
-    quiet: tuple[float, int] | None = None  # (page time, draws) when the draws last moved
+    quiet: tuple[float, Any] | None = None  # (page time, camera()) when the pose last moved
     rested, deadline = False, time.monotonic() + REST_S
     while time.monotonic() < deadline:
         read = run.js(SPOT, [list(p) for p in grid])
         if not spots or read["camera"] != spots[-1].camera:
             spots.append(_spot(read))
-        if quiet is None or read["draws"] != quiet[1]:
-            quiet = (read["t"], read["draws"])
+        if quiet is None or read["camera"] != quiet[1] or _coasting(read["camera"]):
+            quiet = (read["t"], read["camera"])
         elif read["t"] - quiet[0] >= QUIET_MS:
             rested = True
             break
@@ -194,6 +194,13 @@ def _let_go(run: PageReads, sc: Scenario, grid: tuple[tuple[int, int], ...]) -> 
     release = (got.get("release") or {}).get("camera")
     return Release(x2 - x1, t2 - t1, float(got["up"] or 0.0), release, frames, rested,
                    last.camera, (*spots, last) if grid else ())  # fmt: skip
+
+
+def _coasting(cam: Mapping[str, Any] | None) -> bool:
+    """camera() says it still moves (§8.4: a coast stops under 2 deg/s on both axes): a
+    pose that held between two slow frames is no rest."""
+    speeds = [(cam or {}).get(k) for k in ("vyaw", "vpitch")]
+    return any(isinstance(v, int | float) and abs(v) >= REST_SPEED for v in speeds)
 
 
 def _spot(read: Mapping[str, Any]) -> Spot:

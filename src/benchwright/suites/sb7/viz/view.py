@@ -259,7 +259,7 @@ class Release:
     """``camera()`` right after the app handled the pointerup."""
     frames: tuple[CoastFrame, ...]
     rested: bool
-    """The field drew nothing for 500 ms within the bound."""
+    """``camera()`` stood still, its speeds under 2 deg/s, for 500 ms within the bound."""
     rest: Mapping[str, Any] | None
     """``camera()`` once rested (or at the bound)."""
     spots: tuple[Spot, ...] = ()
