@@ -22,7 +22,7 @@ MODULE_NAMES = ("tier_a", "tier_b", "tier_b_wire", "tier_c", "tier_d", "tier_x",
                 "tier_v", "tier_j_flows", "tier_e_paint", "tier_t", "tier_t_pick",
                 "tier_t_camera", "tier_t_click", "tier_t_height", "tier_p_viz",
                 "tier_e_viz", "tier_t_brush", "tier_t_labels",
-                "tier_t_stream")  # fmt: skip
+                "tier_t_stream", "tier_t_coast")  # fmt: skip
 """The check modules of this package."""
 MODULES = tuple(importlib.import_module(f"{__name__}.{name}") for name in MODULE_NAMES)
 

@@ -55,6 +55,7 @@ HOSTS: Mapping[str, HostOf] = {
     "j_first_use": _scenario("load"),
     "j_sync_journey": _scenario("sync"),
     "p_drag_frames": _scenario("viz"),
+    "t_coast_identity": _scenario("viz"),
     "e_frames_under_drag": _scenario("viz"),
     "p_stream_apply": _scenario("viz"),
     "e_stream_apply_latency": _scenario("viz"),

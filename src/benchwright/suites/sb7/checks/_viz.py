@@ -136,12 +136,20 @@ _SCREENS: dict[tuple[Any, ...], camera.Screen] = {}
 
 def screen(obs: Observations, seen: VizView, run: PickRun) -> camera.Screen:
     """The truth's scene under the picks' pose, on the canvas they were taken on."""
-    key = (id(obs.truth), id(seen.records), run.pose, run.canvas)
+    return screen_at(obs, seen, run.pose, run.canvas)
+
+
+def screen_at(
+    obs: Observations, seen: VizView, pose: tuple[float, float, float],
+    canvas: tuple[float, float],
+) -> camera.Screen:  # fmt: skip
+    """The truth's scene under ``pose`` on a canvas of ``canvas`` CSS px."""
+    key = (id(obs.truth), id(seen.records), pose, canvas)
     if key not in _SCREENS:
         _basis, columns = truth_scene(obs, seen)
-        if len(_SCREENS) >= 4:
+        if len(_SCREENS) >= 8:
             _SCREENS.clear()
-        _SCREENS[key] = camera.Screen(columns, camera.View(camera.Pose(*run.pose), *run.canvas))
+        _SCREENS[key] = camera.Screen(columns, camera.View(camera.Pose(*pose), *canvas))
     return _SCREENS[key]
 
 
@@ -160,11 +168,17 @@ def expected_colour(seen: VizView, hit: camera.Hit | None) -> tuple[int, int, in
 
 def pixels_agree(obs: Observations, seen: VizView, run: PickRun) -> tuple[int, int]:
     """(points whose visible pixel shows the analytic colour, points read)."""
-    at = screen(obs, seen, run)
-    read = [p for p in run.points if p.shown is not None]
+    read = [(p.sx, p.sy, p.shown) for p in run.points if p.shown is not None]
+    return shown_as_projected(seen, screen(obs, seen, run), read)  # type: ignore[arg-type]
+
+
+def shown_as_projected(
+    seen: VizView, at: camera.Screen, read: Sequence[tuple[float, float, Sequence[int]]]
+) -> tuple[int, int]:
+    """(points whose visible pixel shows the colour ``at`` projects there, points read)."""
     hits = sum(
-        (want := expected_colour(seen, front(at, p.sx, p.sy))) is not None and near(p.shown, want)  # type: ignore[arg-type]
-        for p in read
+        (want := expected_colour(seen, front(at, sx, sy))) is not None and near(shown, want)
+        for sx, sy, shown in read
     )
     return hits, len(read)
 

@@ -8,7 +8,8 @@ uploaded (``bufferData`` over 4,096 bytes is also a reallocation). A frame is on
 uninterrupted run of default-framebuffer draws (a microtask ends it), so a loop that
 ticks without drawing is no frame. The context is created as asked, plus
 ``preserveDrawingBuffer`` so that the probe can read the pixels the page shows. The
-probe's own GL calls run with ``probing`` set and are never counted.
+probe's own GL calls run with ``probing`` set and are never counted. ``watch(fn)`` calls
+``fn`` as each frame begins (its first visible draw: the pose the page is drawing).
 
 Every ``EventSource`` is tapped: each message's receipt is stamped (page ms) with its parsed
 records, before the app's own handlers run (the tap listens from the constructor). A stream
@@ -49,6 +50,7 @@ INIT = r"""(() => {
     if (!rec.inFrame) {
       rec.inFrame = true;
       rec.frames += 1;
+      if (S.onFrame) S.onFrame();
       queueMicrotask(() => { rec.inFrame = false; if (S.watch) watched(rec); });
     }
   };
@@ -172,7 +174,8 @@ INIT = r"""(() => {
       return { ok: true, value: v === undefined ? null : v };
     } catch (e) { return { ok: false, error: String(e && e.message || e) }; }
   };
-  Object.defineProperty(window, "__sb7viz__", { value: { field, snap, pixels, tryit, S },
+  const watch = (fn) => { S.onFrame = fn; };
+  Object.defineProperty(window, "__sb7viz__", { value: { field, snap, pixels, tryit, S, watch },
                                                 enumerable: false });
 })();"""
 

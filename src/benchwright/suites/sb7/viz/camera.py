@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from benchwright.suites.sb7.viz.scene import Column
 
@@ -58,7 +59,7 @@ class View:
     w: float
     h: float
 
-    @property
+    @cached_property
     def eye(self) -> Vec:
         t, p = math.radians(self.pose.yaw), math.radians(self.pose.pitch)
         d = self.pose.distance
@@ -66,11 +67,16 @@ class View:
                 TARGET[2] + d * math.cos(p) * math.cos(t))  # fmt: skip
 
     def basis(self) -> tuple[Vec, Vec, Vec]:
+        return self._basis
+
+    @cached_property
+    def _basis(self) -> tuple[Vec, Vec, Vec]:
+        """Computed once per view: a scene's projection asks for it per corner."""
         f = _unit(_sub(TARGET, self.eye))
         r = _unit(_cross(f, (0.0, 1.0, 0.0)))
         return f, r, _cross(r, f)
 
-    @property
+    @cached_property
     def k(self) -> float:
         return 1.0 / math.tan(math.radians(FOV_Y / 2))
 

@@ -20,7 +20,7 @@ from benchwright.probes.browser import Instrumentation, Lane
 from benchwright.suites.kit.browser.nav import open_page
 from benchwright.suites.kit.browser.reads import PageReads, Stop
 from benchwright.suites.sb7.viz import _js as JS
-from benchwright.suites.sb7.viz import aim, heights, labels, scene
+from benchwright.suites.sb7.viz import aim, coast, heights, labels, scene
 from benchwright.suites.sb7.viz import camera as C
 from benchwright.suites.sb7.viz.stream import observe_stream
 from benchwright.suites.sb7.viz.view import (
@@ -141,6 +141,10 @@ def _drive(run: PageReads, sc: Scenario, parts: dict[str, Any]) -> None:
         if parts.get("drag") is None:
             raise Stop
         parts["camera"] = _camera(run, sc)
+    with run.section("coast"):
+        if parts.get("drag") is None:
+            raise Stop
+        parts["coast"] = coast.observe(run, sc, lambda: _centre(sc), lambda p: _free(run, sc, p))
     with run.section("picks"):
         if parts.get("drag") is None or parts.get("records") is None:
             raise Stop

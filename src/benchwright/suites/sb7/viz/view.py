@@ -311,6 +311,62 @@ class StreamRun:
 
 
 @dataclass(frozen=True)
+class CoastFrame:
+    """A frame the page began to draw after a release: its page time (ms) and
+    ``vs7dbg.camera()`` then (the pose that frame draws; None: no answer)."""
+
+    t: float
+    camera: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Spot:
+    """``vs7dbg.camera()`` and the visible pixels at the coast's grid, read in one
+    evaluation, between two frames: the pose and the image of the same frame."""
+
+    t: float
+    camera: Mapping[str, Any] | None
+    pixels: tuple[tuple[int, int, int], ...] | None
+
+
+@dataclass(frozen=True)
+class Release:
+    """One scripted drag's release and what followed until the field rested (bounded)."""
+
+    dx_px: float
+    """The drag's last two moves: the pixels (signed, +x to the right) and the page
+    milliseconds between them (their ``event.timeStamp``s): the release's rate."""
+    dt_ms: float
+    up_t: float
+    """Page time of the pointerup, before the app handled it."""
+    camera: Mapping[str, Any] | None
+    """``camera()`` right after the app handled the pointerup."""
+    frames: tuple[CoastFrame, ...]
+    rested: bool
+    """``camera()`` stood still, its speeds under 2 deg/s, for 500 ms within the bound."""
+    rest: Mapping[str, Any] | None
+    """``camera()`` once rested (or at the bound)."""
+    spots: tuple[Spot, ...] = ()
+    """The release's spot, then one per pose change while it coasted, then the rest's."""
+
+    @property
+    def px_per_s(self) -> float:
+        return abs(self.dx_px) / (self.dt_ms / 1000) if self.dt_ms > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class CoastRun:
+    """A fast flick and a slow drag (spec §8.4's inertia), at a pose set close enough that
+    columns are several pixels wide, on a canvas of ``canvas`` CSS px."""
+
+    canvas: tuple[float, float]
+    grid: tuple[tuple[int, int], ...]
+    """The CSS points every spot reads."""
+    flick: Release
+    slow: Release
+
+
+@dataclass(frozen=True)
 class VizView:
     """The ``viz`` scenario's view."""
 
@@ -329,6 +385,8 @@ class VizView:
     brush: BrushRun | None = None
     labels: LabelRun | None = None
     stream: StreamRun | None = None
+    coast: CoastRun | None = None
     lost: Mapping[str, str] = field(default_factory=dict)
     """Section -> why the probe lost it (``context``, ``vs7dbg``, ``idle``, ``drag``,
-    ``camera``, ``picks``, ``clicks``, ``heights``, ``brush``, ``labels``, ``stream``)."""
+    ``camera``, ``coast``, ``picks``, ``clicks``, ``heights``, ``brush``, ``labels``,
+    ``stream``)."""
