@@ -49,6 +49,10 @@ EXPECTED: dict[str, list[tuple[str, float, str]]] = {
     "needs-peer-to-boot": [("d_peer_absence", 0.25, "failing: proxy 502, notifier_unreachable, "
                             "ledgerd alive")],
     "no-if-match": [("d_validation", 0.9643, "note is written through (502, want 200)")],
+    "raw-iso-dates": [("v_dates_readable", 0.0, "raw ISO-8601 shown to users")],
+    "console-error-on-load": [
+        ("console_clean", 0.0, "console errors across load, sync, flow, viz, empty"),
+        ("j_first_use", 0.6, "console errors -> 0.6")],
 }  # fmt: skip
 """(check, the control's score, a phrase of its detail naming the evidence) per control, as
 graded at seed 0. volatile-processed-set is left to its ceiling: how many seqs cross after
