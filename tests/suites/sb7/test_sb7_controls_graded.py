@@ -53,6 +53,9 @@ EXPECTED: dict[str, list[tuple[str, float, str]]] = {
     "console-error-on-load": [
         ("console_clean", 0.0, "console errors across load, sync, flow, viz, empty"),
         ("j_first_use", 0.6, "console errors -> 0.6")],
+    "approve-does-nothing": [("j_workflow_journey", 0.4286,
+                              "failing: approved, list_ok, notification_seen, payment_in_table")],
+    "horizontal-scroll-375": [("v_responsive_375", 0.0, "horizontal scroll at 375 px")],
 }  # fmt: skip
 """(check, the control's score, a phrase of its detail naming the evidence) per control, as
 graded at seed 0. volatile-processed-set is left to its ceiling: how many seqs cross after
