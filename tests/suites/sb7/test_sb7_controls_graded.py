@@ -56,10 +56,13 @@ EXPECTED: dict[str, list[tuple[str, float, str]]] = {
     "approve-does-nothing": [("j_workflow_journey", 0.4286,
                               "failing: approved, list_ok, notification_seen, payment_in_table")],
     "horizontal-scroll-375": [("v_responsive_375", 0.0, "horizontal scroll at 375 px")],
+    "per-column-draws": [("t_pick_real_pass", 0.0, "failed: at most 4 offscreen draws")],
 }  # fmt: skip
 """(check, the control's score, a phrase of its detail naming the evidence) per control, as
 graded at seed 0. volatile-processed-set is left to its ceiling: how many seqs cross after
-the notifier's restart, hence its coverage, depends on when the relay catches up."""
+the notifier's restart, hence its coverage, depends on when the relay catches up.
+per-column-draws does not lower t_draw_budget, the row §12 names for it: its per-column
+draws land in the offscreen target, and the canvas gets one copy per frame."""
 GRADED = sorted(c.name for c in load_controls(SUITE))
 WORKERS = 3
 """Controls graded side by side (`SessionGoldenAuditor.prefetch`): an sb-7 grading uses
