@@ -59,6 +59,7 @@ EXPECTED: dict[str, list[tuple[str, float, str]]] = {
     "per-column-draws": [("t_pick_real_pass", 0.0, "failed: at most 4 offscreen draws")],
     "lying-vs7dbg": [("t_vs7dbg_truth", 0.7, "lying legs: digest"),
                      ("t_scene_binding", 0.2143, "3/7 digest moments match")],
+    "yen-two-decimals": [("b_money_rendered", 0.692, "traps JPY wrong, KWD clean")],
 }  # fmt: skip
 """(check, the control's score, a phrase of its detail naming the evidence) per control, as
 graded at seed 0. volatile-processed-set is left to its ceiling: how many seqs cross after
