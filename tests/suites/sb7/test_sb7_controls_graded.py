@@ -60,6 +60,8 @@ EXPECTED: dict[str, list[tuple[str, float, str]]] = {
     "lying-vs7dbg": [("t_vs7dbg_truth", 0.7, "lying legs: digest"),
                      ("t_scene_binding", 0.2143, "3/7 digest moments match")],
     "yen-two-decimals": [("b_money_rendered", 0.692, "traps JPY wrong, KWD clean")],
+    "utc-day-field": [("t_scene_binding", 0.2143, "3/7 digest moments match")],
+    "blocking-empty-state": [("d_decisions_doc", 0.0, "D3 says empty, run saw blocks")],
 }  # fmt: skip
 """(check, the control's score, a phrase of its detail naming the evidence) per control, as
 graded at seed 0. volatile-processed-set is left to its ceiling: how many seqs cross after
