@@ -33,7 +33,8 @@ EXPECTED: dict[str, list[tuple[str, float, str]]] = {
     "kwd-two-decimals": [
         ("x_conservation_residual", 0.0, "residual KWD -8489"),
         ("x_m1_amount_immutability", 0.0, "differ from the vendor's"),
-        ("x_m3_terminal_conservation", 0.825, "KWD (1878, 1440113360) != (1878, 1440121849)")],
+        ("x_m3_terminal_conservation", 0.825, "KWD (1878, 1440113360) != (1878, 1440121849)"),
+        ("b_money_rendered", 0.68, "traps JPY clean, KWD wrong")],
     "wipe-cache-on-boot": [("r_no_row_loss", 0.0, "kills lost rows")],
     "fresh-idempotency-key": [
         ("r_no_dupe_effect", 0.0, "doubled vendor payments for the approval"),
