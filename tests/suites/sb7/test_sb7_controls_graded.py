@@ -63,6 +63,7 @@ EXPECTED: dict[str, list[tuple[str, float, str]]] = {
     "yen-two-decimals": [("b_money_rendered", 0.692, "traps JPY wrong, KWD clean")],
     "utc-day-field": [("t_scene_binding", 0.2143, "3/7 digest moments match")],
     "blocking-empty-state": [("d_decisions_doc", 0.0, "D3 says empty, run saw blocks")],
+    "idle-redraw-timer": [("p_idle_flatness", 0.0, "default-framebuffer draws in")],
 }  # fmt: skip
 """(check, the control's score, a phrase of its detail naming the evidence) per control, as
 graded at seed 0. volatile-processed-set is left to its ceiling: how many seqs cross after
