@@ -33,7 +33,8 @@ EXPECTED: dict[str, list[tuple[str, float, str]]] = {
     "kwd-two-decimals": [
         ("x_conservation_residual", 0.0, "residual KWD -8489"),
         ("x_m1_amount_immutability", 0.0, "differ from the vendor's"),
-        ("x_m3_terminal_conservation", 0.825, "KWD (1878, 1440113360) != (1878, 1440121849)")],
+        ("x_m3_terminal_conservation", 0.825, "KWD (1878, 1440113360) != (1878, 1440121849)"),
+        ("b_money_rendered", 0.68, "traps JPY clean, KWD wrong")],
     "wipe-cache-on-boot": [("r_no_row_loss", 0.0, "kills lost rows")],
     "fresh-idempotency-key": [
         ("r_no_dupe_effect", 0.0, "doubled vendor payments for the approval"),
@@ -49,10 +50,26 @@ EXPECTED: dict[str, list[tuple[str, float, str]]] = {
     "needs-peer-to-boot": [("d_peer_absence", 0.25, "failing: proxy 502, notifier_unreachable, "
                             "ledgerd alive")],
     "no-if-match": [("d_validation", 0.9643, "note is written through (502, want 200)")],
+    "raw-iso-dates": [("v_dates_readable", 0.0, "raw ISO-8601 shown to users")],
+    "console-error-on-load": [
+        ("console_clean", 0.0, "console errors across load, sync, flow, viz, empty"),
+        ("j_first_use", 0.6, "console errors -> 0.6")],
+    "approve-does-nothing": [("j_workflow_journey", 0.4286,
+                              "failing: approved, list_ok, notification_seen, payment_in_table")],
+    "horizontal-scroll-375": [("v_responsive_375", 0.0, "horizontal scroll at 375 px")],
+    "per-column-draws": [("t_pick_real_pass", 0.0, "failed: at most 4 offscreen draws")],
+    "lying-vs7dbg": [("t_vs7dbg_truth", 0.7, "lying legs: digest"),
+                     ("t_scene_binding", 0.2143, "3/7 digest moments match")],
+    "yen-two-decimals": [("b_money_rendered", 0.692, "traps JPY wrong, KWD clean")],
+    "utc-day-field": [("t_scene_binding", 0.2143, "3/7 digest moments match")],
+    "blocking-empty-state": [("d_decisions_doc", 0.0, "D3 says empty, run saw blocks")],
+    "idle-redraw-timer": [("p_idle_flatness", 0.0, "default-framebuffer draws in")],
 }  # fmt: skip
 """(check, the control's score, a phrase of its detail naming the evidence) per control, as
 graded at seed 0. volatile-processed-set is left to its ceiling: how many seqs cross after
-the notifier's restart, hence its coverage, depends on when the relay catches up."""
+the notifier's restart, hence its coverage, depends on when the relay catches up.
+per-column-draws does not lower t_draw_budget, the row §12 names for it: its per-column
+draws land in the offscreen target, and the canvas gets one copy per frame."""
 GRADED = sorted(c.name for c in load_controls(SUITE))
 WORKERS = 3
 """Controls graded side by side (`SessionGoldenAuditor.prefetch`): an sb-7 grading uses

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import py_compile
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +28,7 @@ SCORER = load_scorer(REPO / "scorers" / "sb7.yaml")
 CONTROLS = {c.name: c for c in load_controls(SUITE)}
 CRITICALS = {e.check for e in SCORER.config.criticals.checks}  # type: ignore[union-attr]
 PART_ONE_TIERS = ("A", "B", "X", "R")
+NODE = shutil.which("node")
 BROWSER_CRITICALS = {"b_money_rendered"}
 """Read from rendered amounts: part two's (issue 29), UNAVAILABLE until then."""
 ISSUE_DEFECTS = {
@@ -54,20 +56,29 @@ def test_every_control_loads_with_a_known_severity() -> None:
 @pytest.mark.parametrize("name", sorted(CONTROLS))
 def test_each_control_s_edits_apply_to_the_golden_and_compile(name: str) -> None:
     """Applied, changed, compiling, and naming nothing undefined (ruff's F821): a control
-    whose edit breaks the tree some other way than its defect says would test nothing."""
+    whose edit breaks the tree some other way than its defect says would test nothing. A
+    browser control's edited script parses (``node --check``, where node is installed);
+    a stylesheet edit is only applied and changed."""
     control = CONTROLS[name]
     assert control.trajectory is not None
     edited = sorted({edit.path for edit in control.trajectory.file_edits()})
+    python = [path for path in edited if path.endswith(".py")]
     with control_tree(control, GOLDEN) as tree:
         for path in edited:
             changed = (tree / path).read_text(encoding="utf-8")
             assert changed != (GOLDEN / path).read_text(encoding="utf-8"), path
-            py_compile.compile(str(tree / path), doraise=True)
-        names = subprocess.run(
-            [sys.executable, "-m", "ruff", "check", "--no-cache", "--isolated", "--select",
-             "F821", *edited], cwd=tree, capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
-        assert names.returncode == 0, names.stdout
+            if path in python:
+                py_compile.compile(str(tree / path), doraise=True)
+            elif path.endswith(".js") and NODE:
+                parsed = subprocess.run([NODE, "--check", str(tree / path)], capture_output=True,
+                                        text=True, timeout=60)  # fmt: skip
+                assert parsed.returncode == 0, parsed.stderr
+        if python:
+            names = subprocess.run(
+                [sys.executable, "-m", "ruff", "check", "--no-cache", "--isolated", "--select",
+                 "F821", *python], cwd=tree, capture_output=True, text=True, timeout=60,
+            )  # fmt: skip
+            assert names.returncode == 0, names.stdout
 
 
 @pytest.mark.parametrize("name", sorted(CONTROLS))
