@@ -102,7 +102,11 @@ def test_the_first_sync_ends_with_exactly_the_committed_collection(
     assert health["webhook"]["registered"] is True
 
 
-def test_the_first_walk_meets_each_fault_as_the_docs_say(vendor: MeridianV3Mock) -> None:
+def test_the_first_walk_meets_each_fault_as_the_docs_say(
+    golden: Golden, vendor: MeridianV3Mock
+) -> None:
+    """The golden's first walk (``golden`` boots it: the walk runs there, so this test
+    asks for it, not only for the vendor it reads)."""
     walk = vendor.walk_ledger()
     assert walk.completed and walk.pages_served == walk.distinct_pages == 192
     assert walk.restarts == 0 and walk.undocumented_params == 0
