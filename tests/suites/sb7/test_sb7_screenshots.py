@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sb7_observations import row
 
 from benchwright.suites.sb7.grader import SHOT_RULE
 
@@ -35,7 +36,9 @@ def test_a_screenshot_over_the_boards_limit_is_passed_over_never_cut() -> None:
 
 @pytest.mark.slow
 def test_the_field_row_names_the_fields_screenshot(sb7_golden: tuple[Any, float]) -> None:
-    """t_scene_binding judges the field as drawn: its evidence names the field's PNG, so
-    the card keeps it (a PNG no row names is evidence of nothing and is not kept)."""
-    row = next(r for r in sb7_golden[0].rows if r.check_id == "t_scene_binding")
-    assert [Path(p).stem for p in row.evidence["screenshots"]] == ["viz-field"]
+    """t_scene_binding judges the field as drawn: on the golden's observations its row
+    names the field's PNG, so a card keeps it (a PNG no row names is evidence of nothing
+    and is not kept). Judged on the check's own row: the session grading keeps no evidence
+    directory, and a row's screenshots are dropped where nothing is kept."""
+    found = row(sb7_golden[0].observations, "t_scene_binding")
+    assert [Path(p).stem for p in found.evidence["screenshots"]] == ["viz-field"], found.detail
