@@ -13,6 +13,7 @@ import pytest
 import yaml
 from sb7_observations import perfect
 from sb7_perf_records import battery, with_perf
+from sb7_viz_canned import viz_view, with_viz
 
 from benchwright.scoring import Rung, load_scorer
 from benchwright.scoring.calibration import run_figures
@@ -75,3 +76,20 @@ def test_the_harness_side_rows_carry_their_calibration_figures() -> None:
     assert figures["p_api_latency"] == 135.0
     assert figures["p_under_stream"] == figures["e_under_load_latency"] == 20.0
     assert figures["p_sync_wall"] == pytest.approx(20_400, abs=1.0)
+
+
+VIEW_SIDE = ("p_drag_frames", "e_frames_under_drag", "p_stream_apply", "e_stream_apply_latency")
+
+
+def test_the_fields_timed_rows_carry_their_calibration_figures() -> None:
+    """The viz lane's calibration-owned rows name the figure `calibrate` fits on: the
+    drag's frames and the median apply (``calibrate suites/sb7`` refused without them)."""
+    obs = with_viz(viz_view())
+    rows = [r for r in judge(obs) if r.check_id in VIEW_SIDE]
+    mine = [m for m in CALIBRATION if m.check in VIEW_SIDE]
+    figures, problems = run_figures(rows, mine)
+    assert problems == [] and set(figures) == set(VIEW_SIDE)
+    assert (
+        figures["p_drag_frames"] == figures["e_frames_under_drag"] == viz_view().drag.window.frames
+    )
+    assert figures["p_stream_apply"] == figures["e_stream_apply_latency"] > 0

@@ -65,7 +65,8 @@ def apply_row(check_id: str, obs: Observations, s: CheckSettings) -> CheckResult
                       f"change within {APPLY_S:g} s", apply_ms=shown, timing_score=0.0)  # fmt: skip
     score, rest = rung(median, s.ladders[check_id], s.k_p, "ms")
     return result(check_id, score, f"{g(score)}: median apply {rest} over {len(times)} "
-                  f"batches ({applied} applied)", apply_ms=shown, timing_score=score)  # fmt: skip
+                  f"batches ({applied} applied)", apply_ms=shown, timing_score=score,
+                  median_apply_ms=round(median, 1))  # fmt: skip
 
 
 Moments = dict[str, float]

@@ -26,7 +26,8 @@ def e_frames_under_drag(obs: Observations, _s) -> CheckResult:
     frames, draws = drag.window.frames, drag.window.draws  # type: ignore[union-attr]
     score = floor_score(frames, FRAME_FLOORS) if draws > 0 else 0.0
     return result("e_frames_under_drag", score, f"{g(score)}: {frames} frames, {draws} "
-                  f"default-framebuffer draws over the drag (floors {FRAME_FLOORS})")  # fmt: skip
+                  f"default-framebuffer draws over the drag (floors {FRAME_FLOORS})",
+                  frames=frames)  # fmt: skip
 
 
 @app_check("e_stream_apply_latency", needs=(BROWSER,))

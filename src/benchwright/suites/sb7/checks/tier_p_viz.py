@@ -45,7 +45,7 @@ def p_drag_frames(obs: Observations, _s) -> CheckResult:
     score = floor_score(frames, DRAG_FLOORS)
     return result("p_drag_frames", score, f"{g(score)}: {frames} frames drawn over the "
                   f"{drag.moves}-move drag in {drag.window.ms:.0f} ms (floors "  # type: ignore[union-attr]
-                  f"{DRAG_FLOORS})")  # fmt: skip
+                  f"{DRAG_FLOORS})", frames=frames)  # fmt: skip
 
 
 @app_check("p_idle_flatness", needs=(BROWSER,))
