@@ -7,6 +7,7 @@ view; tests derive each defect from it with ``replace``. `with_viz` puts a view 
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -22,6 +23,8 @@ from benchwright.suites.sb7.viz.view import (
     BrushRun,
     CameraRun,
     ClickRun,
+    CoastFrame,
+    CoastRun,
     ContextFacts,
     Counters,
     Drag,
@@ -31,6 +34,8 @@ from benchwright.suites.sb7.viz.view import (
     LabelRun,
     PickProbe,
     PickRun,
+    Release,
+    Spot,
     StreamBatch,
     StreamRun,
     VizView,
@@ -245,6 +250,62 @@ def label_run(**changes: Any) -> LabelRun:
     return replace(run, **changes)
 
 
+TAU, V0, UP, FRAME_MS = 0.4, -240.0, 10_000.0, 400.0
+"""The canned coast (spec §8.4): a flick to the right (yaw falls) at 800 px/s, frames
+0.4 s apart (the host's)."""
+START = (100.0, 40.0, 80.0)
+GRID = tuple((round((i + 0.5) * CANVAS[0] / 20), round((j + 0.5) * CANVAS[1] / 8))
+             for j in range(8) for i in range(20))  # fmt: skip
+
+
+def cam(yaw: float, vyaw: float = 0.0) -> dict[str, float]:
+    return {"yaw": yaw, "pitch": START[1], "distance": START[2], "vyaw": vyaw, "vpitch": 0.0}
+
+
+@functools.cache
+def pixels(yaw: float) -> tuple[tuple[int, int, int], ...]:
+    """What a truthful canvas shows at yaw (the canned scene at the coast's pose)."""
+    at = screen((yaw, START[1], START[2]))
+    return tuple(colour(aim.front(at, sx, sy)) for sx, sy in GRID)
+
+
+def closed_form(cap_s: float = 2.5) -> tuple[list[CoastFrame], float]:
+    """§8.4's coast drawn every `FRAME_MS`: the frames and the rest (the asymptote, reached
+    at the first frame whose speed is under 2 deg/s, or at ``cap_s``)."""
+    frames, rest = [CoastFrame(UP + 5, cam(START[0], V0))], START[0] + V0 * TAU
+    for k in range(1, 20):
+        t = k * FRAME_MS / 1000
+        v = V0 * math.exp(-t / TAU)
+        if abs(v) < 2 or t >= cap_s:
+            frames.append(CoastFrame(UP + k * FRAME_MS, cam(rest)))
+            break
+        yaw = START[0] + V0 * TAU * (1 - math.exp(-t / TAU))
+        frames.append(CoastFrame(UP + k * FRAME_MS, cam(yaw, v)))
+    return frames, rest
+
+
+def spots(frames: list[CoastFrame], still: bool = False) -> tuple[Spot, ...]:
+    """A spot read after each frame (pixels of that frame, or the release's if ``still``)."""
+    return tuple(Spot(f.t + 30, f.camera, pixels(START[0] if still else f.camera["yaw"]))
+                 for f in frames)  # fmt: skip
+
+
+def flick(**changes) -> Release:
+    frames, rest = closed_form()
+    base = Release(320.0, 400.0, UP, cam(START[0], V0), tuple(frames), True, cam(rest),
+                   spots(frames))  # fmt: skip
+    return replace(base, **changes)
+
+
+def slow(drift: float = 0.0) -> Release:
+    return Release(1.0, 700.0, UP + 9000, cam(4.0), (), True, cam(4.0 - drift))
+
+
+def coast_run() -> CoastRun:
+    """The closed-form flick and a slow release that does not coast."""
+    return CoastRun(CANVAS, GRID, flick(), slow())
+
+
 def viz_view(**changes: Any) -> VizView:
     """The truthful field's view; ``changes`` replace fields."""
     placed = records()
@@ -258,7 +319,7 @@ def viz_view(**changes: Any) -> VizView:
     drag = Drag(40, Window(at(0.0, 12, 3), at(1700.0, 12 + 42, 3 + 42)))
     base = VizView(scenario(), RECORDS, context, vs7, (window(2000), window(2600)), drag,
                    camera_run(), (picks(),), clicks(), heights_run(),
-                   brush_run(), label_run(), stream_run())  # fmt: skip
+                   brush_run(), label_run(), stream_run(), coast=coast_run())  # fmt: skip
     return replace(base, **changes)
 
 

@@ -51,6 +51,21 @@ def test_a_loss_that_timing_did_not_decide_stands_on_a_contended_host(
     assert "0: claimed total 12 vs 1553" in judged.detail
 
 
+def test_a_row_its_other_parts_capped_stands_on_a_contended_host() -> None:
+    """j_first_use with a console error: 0.6 whatever the paint time, so a busy host that
+    slowed the paint to 0.75 of the top rung decided nothing; a row whose timing part is
+    below its cap still proves nothing."""
+    capped = row(0.6, 0.75, "0.6: 2 console errors")
+    capped = CheckResult(capped.check_id, capped.status, 0.6, capped.detail,
+                         {**capped.evidence, "score_at_top_timing": 0.6})  # fmt: skip
+    judged = judge_timed(capped, BUSY)
+    assert judged.status is Status.FAIL and judged.score == 0.6
+    assert "[decided by its other parts" in judged.detail
+    below = CheckResult(capped.check_id, Status.FAIL, 0.3, "0.3: first data 5 s",
+                        {"timing_score": 0.3, "score_at_top_timing": 0.6})  # fmt: skip
+    assert judge_timed(below, BUSY).status is Status.UNAVAILABLE
+
+
 def test_rows_that_judged_nothing_and_unobserved_hosts_pass_through() -> None:
     refused = CheckResult("p_first_frame", Status.UNAVAILABLE, 0.0, "viz probe unavailable")
     assert judge_timed(refused, BUSY) is refused

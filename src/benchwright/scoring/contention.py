@@ -9,7 +9,11 @@ score (DESIGN principle 9). A row whose loss came from elsewhere (a wrong total,
 frame loop, no timing part at all) stands as measured: contention did not decide it.
 
 Checks mark their timing part with the evidence key ``timing_score`` (the rung the timed
-figure earned, in [0, 1]); a row without it was not decided by a timing figure.
+figure earned, in [0, 1]); a row without it was not decided by a timing figure. A row may
+also say what it would score with its timing part at the top rung (``score_at_top_timing``):
+when that is its measured score, its other parts decided it (a console error caps
+j_first_use at 0.6 whatever the paint time), and it stands on a contended host too, since
+a quiet host could only have raised the timing part.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any, Protocol
 from benchwright.model import CheckResult, Status
 
 TIMING_SCORE = "timing_score"
+SCORE_AT_TOP = "score_at_top_timing"
 HOST_CONTENDED = "host contended: "
 """How the detail of a row this rule made UNAVAILABLE begins."""
 TOP = 1.0 - 1e-9
@@ -48,6 +53,11 @@ def judge_timed(row: CheckResult, host: HostWindowState | None) -> CheckResult:
         return replace(row, evidence=evidence)
     if timing >= TOP:
         detail = f"{row.detail} [top rung earned on a contended host: {host.summary}]"
+        return replace(row, detail=detail, evidence=evidence)
+    at_top = row.evidence.get(SCORE_AT_TOP)
+    if isinstance(at_top, int | float) and at_top <= row.score + 1e-9:
+        detail = (f"{row.detail} [decided by its other parts: the top timing rung scores the "
+                  f"same; host contended: {host.summary}]")  # fmt: skip
         return replace(row, detail=detail, evidence=evidence)
     return CheckResult(
         row.check_id,

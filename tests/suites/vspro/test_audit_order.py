@@ -146,6 +146,11 @@ def test_the_full_audit_holds_the_scorers_own_selftest_order():
     problems = ruler_problems(inverted)
     assert problems and all(p.startswith("scorer selftest: ") for p in problems)
     assert any("cosmetic" in p for p in problems), problems
+    raw["selftest"] = {"wrong-money": raw["selftest"]["wrong-money"]}  # a partial ruler
+    partial = replace(sb7, config=type(sb7.config).model_validate(raw))
+    assert any("no synthetic defect configured" in p for p in ruler_problems(partial))
+    raw["selftest"] = {}  # a kit suite's scorer prices no consequence classes: no ruler
+    assert ruler_problems(replace(sb7, config=type(sb7.config).model_validate(raw))) == ()
 
 
 @pytest.mark.parametrize(

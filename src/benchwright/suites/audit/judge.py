@@ -127,5 +127,9 @@ def ruler_problems(scorer: Scorer) -> tuple[str, ...]:
     """The scorer's own monotonicity selftest (one synthetic defect per class of
     `DEFECT_ORDER`, each costing strictly more than the next): a full audit holds the
     ruler's order before it holds the controls' to it, so an inverted scorer fails the
-    audit even where no control represents the classes it inverts."""
+    audit even where no control represents the classes it inverts. A scorer that configures
+    no synthetic defect at all (a kit suite's, which prices no consequence classes) has no
+    ruler to hold: only a partial selftest is a problem."""
+    if not scorer.config.selftest:
+        return ()
     return tuple(f"scorer selftest: {p}" for p in selftest(scorer).problems)

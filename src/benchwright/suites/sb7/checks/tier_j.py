@@ -87,6 +87,7 @@ def j_first_use(obs: Observations, _s) -> CheckResult:
              f"claimed total {load.claimed_total} vs {expected(load)} -> {g(recon)}",
              f"{len(errors)} console errors -> {g(clean)}"
              + (f" (first: {quote(errors[0])})" if errors else "")]  # fmt: skip
+    ev["score_at_top_timing"] = min(recon, clean)  # the other parts decide it at or below
     return result("j_first_use", score, f"{g(score)}: gate open, min of " + "; ".join(parts),
                   timing_score=rung.score, **ev)  # fmt: skip
 

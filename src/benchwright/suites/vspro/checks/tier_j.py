@@ -34,6 +34,7 @@ def j_first_use(obs: Observations, s: CheckSettings) -> CheckResult:
     errors = errors_of(load)
     clean = 0.0 if errors else 1.0
     score = min(rung.score, recon, clean)
+    ev["score_at_top_timing"] = min(recon, clean)  # the other parts decide it at or below
     parts = [f"{first} -> {g(rung.score)}",
              f"claimed total {load.claimed_total} vs {obs.expect.total} -> {g(recon)}",
              f"{len(errors)} console errors -> {g(clean)}"
