@@ -28,3 +28,8 @@ def test_an_audit_job_declares_its_grading_needs():
     assert _job(auditor, None, None).resources == grading_resources("vspro", None)
     control = _job(auditor, "blind-write", ("sync_full", "conflict")).resources
     assert not control.browser and control.memory_mb == MEMORY_MB["http"]
+
+
+def test_a_grading_of_some_browser_scenarios_asks_for_the_browser():
+    """``browser:load`` runs the browser phase in part: a node still needs Chromium."""
+    assert grading_resources("sb7", ("boot", "browser:load")).browser

@@ -48,11 +48,11 @@ def grader_for(suite: str) -> ModuleType:
 
 def grading_resources(suite: str, phases: tuple[str, ...] | None) -> Resources:
     """What one grading of ``suite`` through ``phases`` (None: all) asks of a node: the
-    browser when the ``browser`` phase runs, and the memory its grader measured for that
-    case (``MEMORY_MB``), so a Ray scheduler never packs more gradings on a node than
-    its memory holds."""
+    browser when the ``browser`` phase runs (whole or in parts: ``browser:load``), and
+    the memory its grader measured for that case (``MEMORY_MB``), so a Ray scheduler
+    never packs more gradings on a node than its memory holds."""
     from benchwright.execution.executor import Resources
 
-    browser = phases is None or "browser" in phases
+    browser = phases is None or any(p.partition(":")[0] == "browser" for p in phases)
     memory = getattr(grader_for(suite), "MEMORY_MB", {})
     return Resources(memory_mb=memory.get("browser" if browser else "http", 0), browser=browser)

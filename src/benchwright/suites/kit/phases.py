@@ -2,7 +2,8 @@
 
 A phase is ``(ctx, observations) -> observation``; the runner appends each result to
 the record under the phase's name. A suite lists its phases in its canonical order;
-a caller may ask for some of them by name, and the suite's always-with-app phases
+a caller may ask for some of them by name (and for parts of a phase that has them:
+``browser:load+viz``), and the suite's always-with-app phases
 (its boot: nothing runs unbooted; its trace: what several checks read) join any
 selection that touches the app.
 """
@@ -10,7 +11,7 @@ selection that touches the app.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from benchwright.errors import SpecError
@@ -26,6 +27,15 @@ class Phase:
     app phases do not run: the boot and the restart."""
     after_down: bool = False
     """Runs even when a gate closed: it reads what the vendor saw, not the app (the trace)."""
+    parts: Callable[[], tuple[str, ...]] | None = None
+    """The parts a caller may select (``browser:load+viz``), when the phase has any: its
+    ``run`` then takes ``only=``, the selected ones."""
+    only: tuple[str, ...] = ()
+    """The parts selected (empty: the whole phase)."""
+
+    def __call__(self, ctx: Any, obs: Any) -> Any:
+        """Run the phase (its selected parts only, when a caller chose some)."""
+        return self.run(ctx, obs, only=self.only) if self.only else self.run(ctx, obs)
 
     @property
     def summary(self) -> str:
@@ -67,14 +77,46 @@ def select_phases(
     if names is None:
         return tuple(phases)
     known = tuple(p.name for p in phases)
-    wanted = {n.strip() for n in names if n.strip()}
+    asked = _parts_asked(n.strip() for n in names if n.strip())
+    wanted = set(asked)
     unknown = sorted(wanted - set(known))
     if unknown:
         raise SpecError.single("--phases", f"unknown phase(s) {', '.join(unknown)} "
                                f"(known: {', '.join(known)})")  # fmt: skip
     if any(p.needs_app for p in phases if p.name in wanted):
         wanted |= set(always_with_app)
-    return tuple(p for p in phases if p.name in wanted)
+    return tuple(_with_parts(p, asked.get(p.name, ())) for p in phases if p.name in wanted)
+
+
+def _parts_asked(names: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Phase -> the parts asked of it (``browser:load+viz``: ``("load", "viz")``; a bare
+    name: none, the whole phase)."""
+    asked: dict[str, tuple[str, ...]] = {}
+    for name in names:
+        phase, _, parts = name.partition(":")
+        if phase in asked:
+            raise SpecError.single("--phases", f"phase {phase} named twice ({name})")
+        asked[phase] = tuple(p for p in parts.split("+") if p)
+    return asked
+
+
+def _with_parts(phase: Phase, parts: tuple[str, ...]) -> Phase:
+    """``phase`` running only ``parts`` (none: as it is).
+
+    Raises:
+        SpecError: the phase has no parts, or not those.
+    """
+    if not parts:
+        return phase
+    if phase.parts is None:
+        raise SpecError.single("--phases", f"phase {phase.name} has no parts to select "
+                               f"({phase.name}:{'+'.join(parts)})")  # fmt: skip
+    known = phase.parts()
+    unknown = sorted(set(parts) - set(known))
+    if unknown:
+        raise SpecError.single("--phases", f"phase {phase.name} has no part(s) "
+                               f"{', '.join(unknown)} (known: {', '.join(known)})")  # fmt: skip
+    return replace(phase, only=parts)
 
 
 def plain(*runs: Callable[..., Any]) -> tuple[Phase, ...]:

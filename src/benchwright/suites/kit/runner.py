@@ -134,7 +134,7 @@ def _one(
     notify(phase.name, None)
     parts: Mapping[str, float] = {}
     try:
-        observed = phase.run(ctx, obs)
+        observed = phase(ctx, obs)
         obs = obs.with_phase(phase.name, observed)
         failure = boot_failure(obs) if phase.name == BOOT else None
         outcome = failure.headline if failure else "ok"

@@ -16,19 +16,24 @@ from benchwright.suites.kit.browser.lanes import (
 )
 from benchwright.suites.kit.browser.nav import NoPage, open_or_read, open_page
 from benchwright.suites.kit.browser.record import BrowserRecord
+from benchwright.suites.kit.browser.select import NamedStep, keep_lanes, named, scenarios_of
 
 __all__ = [
     "BrowserRecord",
     "InstanceHost",
+    "NamedStep",
     "NoPage",
     "Observe",
     "ScenarioLog",
     "Step",
     "fresh_instance",
+    "keep_lanes",
+    "named",
     "open_or_read",
     "open_page",
     "retime",
     "run_browser",
     "run_lanes",
     "scenario",
+    "scenarios_of",
 ]

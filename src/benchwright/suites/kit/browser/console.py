@@ -7,7 +7,7 @@ is the probe's fault and UNAVAILABLE."""
 
 from __future__ import annotations
 
-from benchwright.model import CheckResult
+from benchwright.model import CheckResult, Status
 from benchwright.suites.kit.browser.rows import errors_of, missing, quote
 from benchwright.suites.kit.checks import result, unavailable
 from benchwright.suites.kit.record import PhaseLog
@@ -18,10 +18,15 @@ CONSOLE_CLEAN = "console_clean"
 
 def console_clean_row(obs: PhaseLog, nominal: tuple[str, ...]) -> CheckResult:
     """1.0 when every scenario of ``nominal`` ran with zero console and page errors; 0.0
-    with the first error, or naming the scenarios that left no view."""
+    with the first error, or naming the scenarios that left no view; NOT_ATTEMPTED when a
+    sub-selection of the phase left one out."""
     found = obs["browser"]
     if found.unavailable is not None:
         return unavailable(CONSOLE_CLEAN, f"browser unavailable: {found.unavailable}")
+    left_out = [n for n in nominal if n in found.skipped]
+    if left_out:
+        why = f"the {', '.join(left_out)} scenario(s) were not selected (--phases browser:...)"
+        return CheckResult(CONSOLE_CLEAN, Status.NOT_ATTEMPTED, 0.0, why)
     unproven = [n for n in nominal if n not in found.scenarios]
     if unproven:
         why = "; ".join(f"{n}: {missing(found, n)}" for n in unproven)

@@ -31,6 +31,7 @@ from benchwright.probes.browser import BrowserSession, BrowserUnavailable, Lane
 from benchwright.probes.host import REPEATS, HostState, least_contended, window
 from benchwright.suites.kit.browser.nav import NoPage
 from benchwright.suites.kit.browser.record import BrowserRecord
+from benchwright.suites.kit.browser.select import named
 
 SHOTS = "browser"
 """Screenshots go to ``<work>/browser/<scenario>/``; the grader keeps them as evidence."""
@@ -58,6 +59,8 @@ class ScenarioLog:
     host: dict[str, HostState] = field(default_factory=dict)
     retimed: dict[str, Any] = field(default_factory=dict)
     no_page: dict[str, str] = field(default_factory=dict)
+    skipped: tuple[str, ...] = ()
+    """The scenarios a sub-selection of the phase left out (`select.keep_lanes`)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def run(self, name: str, observe: Observe, lane: Lane, ctx: Any, shots: Path) -> None:
@@ -105,6 +108,7 @@ class ScenarioLog:
                 scenario_host=dict(sorted(self.host.items())),
                 retimed=dict(sorted(self.retimed.items())),
                 no_page=dict(sorted(self.no_page.items())),
+                skipped=self.skipped,
                 **self.extras(),
             )
 
@@ -114,12 +118,13 @@ Step = Callable[[Lane, Any, Path, Any], None]
 
 
 def scenario(name: str, observe: Observe) -> Step:
-    """A step that runs one scenario and records what it saw, or why it could not."""
+    """A step that runs one scenario and records what it saw, or why it could not (named,
+    so that a sub-selection of the phase finds it: `select.keep_lanes`)."""
 
     def step(lane: Lane, ctx: Any, shots: Path, seen: ScenarioLog) -> None:
         seen.run(name, observe, lane, ctx, shots)
 
-    return step
+    return named(step, name)
 
 
 def run_browser(

@@ -39,6 +39,9 @@ class BrowserRecord:
     no_page: Mapping[str, str] = field(default_factory=dict)
     """Scenario -> what ``/`` answered when that was no page to drive (`kit.browser.nav`):
     the scenario stopped at its navigation, and its rows fail with this as their detail."""
+    skipped: tuple[str, ...] = ()
+    """Scenarios a sub-selection of the phase left out (``--phases browser:load``): their
+    rows are NOT_ATTEMPTED, as those of an unselected phase."""
 
     def __post_init__(self) -> None:
         for name in ("scenarios", "scenario_errors", "scenario_seconds", "scenario_host",

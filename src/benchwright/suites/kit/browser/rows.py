@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchwright.model import CheckResult
+from benchwright.model import CheckResult, Status
 from benchwright.suites.kit.checks import result, unavailable
 from benchwright.suites.kit.record import PhaseLog
 
@@ -16,11 +16,15 @@ def view(
     """(the scenario's view, None), or (None, the row that says why there is none): a 0
     when the app's ``/`` answered with no page to drive; UNAVAILABLE when there was no
     browser, the scenario raised, or it never ran (a probe that could not measure is
-    never an app zero). ``timed``: the view a timing row reads -- the repeat taken because
+    never an app zero); NOT_ATTEMPTED when a sub-selection of the phase left it out.
+    ``timed``: the view a timing row reads -- the repeat taken because
     the first run was contended, when there is one."""
     found = obs["browser"]
     if found.unavailable is not None:
         return None, unavailable(check_id, f"browser unavailable: {found.unavailable}")
+    if name in found.skipped:
+        why = f"the {name} scenario was not selected (--phases browser:<scenarios>)"
+        return None, CheckResult(check_id, Status.NOT_ATTEMPTED, 0.0, why)
     if name in found.no_page:
         return None, no_page(check_id, found, name)
     if name in found.scenario_errors:

@@ -3,7 +3,7 @@ then the second instance and its ``empty``."""
 
 from __future__ import annotations
 
-from benchwright.suites.kit.browser import Observe, Step, scenario
+from benchwright.suites.kit.browser import Observe, Step, named, scenario
 from benchwright.suites.sb7.browser.load import observe_load
 from benchwright.suites.sb7.browser.states import observe_sb7_error, second_instance
 
@@ -13,7 +13,8 @@ LOAD, ERROR, EMPTY = "load", "error", "empty"
 def own_lanes() -> list[tuple[Step, ...]]:
     """``load`` alone (it reads the pristine page and is re-timed when contended), and
     ``error`` then the second instance (both independent of the graded data)."""
-    return [(scenario(LOAD, observe_load),), (scenario(ERROR, observe_sb7_error), second_instance)]
+    error_then_empty = (scenario(ERROR, observe_sb7_error), named(second_instance, EMPTY))
+    return [(scenario(LOAD, observe_load),), error_then_empty]
 
 
 def own_repeatable() -> dict[str, Observe]:

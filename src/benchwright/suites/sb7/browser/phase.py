@@ -38,7 +38,14 @@ from types import ModuleType
 from typing import Any
 
 from benchwright.probes.browser import Lane
-from benchwright.suites.kit.browser import Observe, ScenarioLog, Step, run_browser
+from benchwright.suites.kit.browser import (
+    Observe,
+    ScenarioLog,
+    Step,
+    keep_lanes,
+    run_browser,
+    scenarios_of,
+)
 from benchwright.suites.sb7.browser.record import Sb7BrowserRecord
 from benchwright.suites.sb7.context import GradeContext
 from benchwright.suites.sb7.observations import Observations
@@ -69,20 +76,29 @@ class _Seen(ScenarioLog):
                 self.done.notify_all()
 
     def finished(self, names: tuple[str, ...]) -> bool:
+        """Whether each of ``names`` has ended (one a sub-selection left out never starts)."""
         with self.lock:
-            return all(n in self.seconds for n in names)
+            return all(n in self.seconds or n in self.skipped for n in names)
 
     def extras(self) -> dict[str, Any]:
         return {"lane_modules": self.modules}
 
 
-def browser(ctx: GradeContext, obs: Observations) -> Sb7BrowserRecord:
+def browser(ctx: GradeContext, obs: Observations, only: tuple[str, ...] = ()) -> Sb7BrowserRecord:
     """Headless Chromium: ``load``; ``error`` then ``empty`` on a second instance; one lane
-    per discovered scenario module. No browser here, or one that dies: every browser row
-    is UNAVAILABLE."""
+    per discovered scenario module (``only``: the lanes carrying those scenarios, the
+    others' rows NOT_ATTEMPTED). No browser here, or one that dies: every browser row is
+    UNAVAILABLE."""
     modules = discovered()
-    seen = _Seen(modules=tuple(m.__name__ for m in modules))
-    return run_browser(Sb7BrowserRecord, ctx, _plan(modules), _repeatable(modules), seen)
+    plan, skipped = keep_lanes(_plan(modules), only)
+    seen = _Seen(modules=tuple(m.__name__ for m in modules), skipped=skipped)
+    return run_browser(Sb7BrowserRecord, ctx, plan, _repeatable(modules), seen)
+
+
+def scenario_names() -> tuple[str, ...]:
+    """Every scenario the phase runs, in lane order: the parts ``--phases browser:...``
+    may select."""
+    return tuple(n for lane in _plan(discovered()) for n in scenarios_of(lane))
 
 
 def discovered() -> list[ModuleType]:
@@ -122,8 +138,9 @@ def _repeatable(modules: list[ModuleType]) -> dict[str, Observe]:
 
 def settled(*names: str) -> Step:
     """A step that waits (at most `SETTLED_S`) until the scenarios ``names`` have ended in
-    any way (a view, an error, no page), whichever lane runs them. Name only planned
-    scenarios: one never planned is waited for the whole bound."""
+    any way (a view, an error, no page), whichever lane runs them; one a sub-selection
+    left out is not waited for. Name only scenarios the plan has: one it never had is
+    waited for the whole bound."""
 
     def step(lane: Lane, ctx: Any, shots: Path, seen: _Seen) -> None:
         deadline = time.monotonic() + SETTLED_S

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from benchwright.suites.kit import Phase
 from benchwright.suites.kit.phases import PhasePlan, plain
-from benchwright.suites.sb7.browser import browser
+from benchwright.suites.sb7.browser import browser, scenario_names
 from benchwright.suites.sb7.phases.boot import boot
 from benchwright.suites.sb7.phases.final import final
 from benchwright.suites.sb7.phases.idle_perf import idle_perf
@@ -49,8 +49,8 @@ PLAN = PhasePlan(
             final,
             stream,
             idle_perf,
-            browser,
         ),
+        Phase("browser", browser, parts=scenario_names),
         Phase("vendor", vendor, after_down=True),
     ),
     always_with_app=("boot", "vendor"),
