@@ -14,6 +14,7 @@ from benchwright.errors import HarnessError
 from benchwright.execution.executor import Job, LocalPool
 from benchwright.model import CheckResult, Scorecard
 from benchwright.scoring import compose
+from benchwright.suites import browser_slots, grading_resources
 from benchwright.suites.audit import Auditor, load_controls
 from benchwright.suites.audit.controls import REPORT_ONLY, Control
 from benchwright.suites.audit.drive import GradingJob, grade_job
@@ -45,12 +46,15 @@ class SessionGoldenAuditor(Auditor):
         sb-7 grading spends most of its wall time in the schedule's fixed waits (vendor
         down, Retry-After, kill windows), so gradings side by side finish in a fraction
         of the time one after another takes. Each is graded from names in its worker,
-        exactly as a test's own ``grade_control`` would grade it."""
+        exactly as a test's own ``grade_control`` would grade it. The pool runs as many
+        browser gradings at once as the suite says (sb-7: one), so they start first and
+        the others fill the remaining workers beside them."""
         controls = load_controls(self.suite_dir, list(names))
-        jobs = [Job(c.name, GradingJob(self.suite, self.seed, self.confinement, c.name, c.phases))
-                for c in controls]  # fmt: skip
+        jobs = [Job(c.name, GradingJob(self.suite, self.seed, self.confinement, c.name, c.phases),
+                    grading_resources(self.suite, c.phases)) for c in controls]  # fmt: skip
+        jobs.sort(key=lambda job: not job.resources.browser)  # the long chain starts first
         phases = {c.name: c.phases for c in controls}
-        for done in LocalPool(workers).run(grade_job, jobs):
+        for done in LocalPool(workers, browser_slots(self.suite)).run(grade_job, jobs):
             if done.error is not None or done.result is None:
                 raise HarnessError(f"control {done.key}: {done.error}")
             self._graded[(done.key, phases[done.key])] = done.result

@@ -15,6 +15,7 @@ from benchwright.errors import SpecError
 from benchwright.execution.executor import (
     Job,
     LocalPool,
+    Resources,
     SerialExecutor,
     default_workers,
     fitted,
@@ -35,6 +36,29 @@ def explode_on_three(n: int) -> int:
 def sleep_then_pid(seconds: float) -> int:
     time.sleep(seconds)
     return os.getpid()
+
+
+def timed(seconds: float) -> tuple[float, float]:
+    """(start, end) of a job that sleeps ``seconds``, on the wall clock all processes share."""
+    started = time.time()
+    time.sleep(seconds)
+    return started, time.time()
+
+
+def test_browser_jobs_never_overlap_and_the_others_fill_the_workers() -> None:
+    """Three workers, one browser slot: the two browser jobs run one after the other (two
+    Chromiums rendering on the CPU would contend), and the jobs behind them that need no
+    browser start meanwhile instead of waiting their turn."""
+    browser = Resources(browser=True)
+    jobs = [Job("b1", 0.6, browser), Job("b2", 0.6, browser), Job("s1", 0.2), Job("s2", 0.2)]
+    done = {d.key: d.result for d in LocalPool(3, browser_slots=1).run(timed, jobs)}
+    b1, b2 = sorted((done["b1"], done["b2"]))
+    assert b2[0] >= b1[1], "two browser jobs ran at once"
+    assert max(done["s1"][0], done["s2"][0]) < b2[0], "a job without a browser waited for one"
+    with pytest.raises(ValueError, match="browser_slots must be >= 1"):
+        LocalPool(2, browser_slots=0)
+    uncapped = {d.key: d.result for d in LocalPool(2).run(timed, jobs[:2])}  # no cap: at once
+    assert max(s for s, _ in uncapped.values()) < min(e for _, e in uncapped.values())
 
 
 def test_serial_runs_in_order_in_this_process() -> None:

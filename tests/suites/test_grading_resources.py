@@ -33,3 +33,11 @@ def test_an_audit_job_declares_its_grading_needs():
 def test_a_grading_of_some_browser_scenarios_asks_for_the_browser():
     """``browser:load`` runs the browser phase in part: a node still needs Chromium."""
     assert grading_resources("sb7", ("boot", "browser:load")).browser
+
+
+def test_sb7_caps_its_browser_gradings_at_one_per_machine_and_vspro_does_not():
+    """sb-7's field renders on the CPU: two browser gradings at once would contend."""
+    from benchwright.suites import browser_slots
+
+    assert browser_slots("suites/sb7") == 1
+    assert browser_slots("vspro") is None and browser_slots("no-such-suite") is None

@@ -42,11 +42,12 @@ def audit_cmd(
     from benchwright.execution.executor import make_executor
     from benchwright.reports.scorecard import UNCONFINED_WARNING
     from benchwright.sandbox import require
+    from benchwright.suites import browser_slots
     from benchwright.suites.audit import audit, audit_lines, exit_code, write_audit
     from benchwright.suites.hermetic import require_hermetic
 
     confinement = require(no_sandbox)
-    pool = make_executor(executor, workers, ray_address)
+    pool = make_executor(executor, workers, ray_address, browser_slots(suite))
     require_hermetic(confinement, pool)
     result = audit(suite, only=only.split(",") if only else None, quick=quick, seed=seed,
                    confinement=confinement, executor=pool)  # fmt: skip

@@ -160,12 +160,13 @@ def many_cmd(
     """``grade --many``: the rows in the order given, then exit with the worst."""
     from benchwright.execution.executor import make_executor
     from benchwright.sandbox import require
+    from benchwright.suites import browser_slots
     from benchwright.suites.grade_many import grade_many, read_trees, row_line, worst
     from benchwright.suites.hermetic import require_hermetic
 
     listed = read_trees(trees, trees_from)
     confinement = require(no_sandbox)
-    executor = make_executor(*pool)
+    executor = make_executor(*pool, browser_slots(suite))
     require_hermetic(confinement, executor)
     rows = list(grade_many(suite, listed, executor=executor, confinement=confinement,
                            json_dir=json_dir, seed=seed, phases=phases, thresholds=pin,

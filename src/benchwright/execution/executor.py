@@ -27,6 +27,7 @@ import socket
 import threading
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -46,7 +47,7 @@ workers than cores pays, but each holds an app, a vendor mock and a browser."""
 @dataclass(frozen=True, slots=True)
 class Resources:
     """What one job needs of a node, for schedulers that place work (Ray); the local
-    pool treats every job as one slot."""
+    pool treats every job as one slot (and may cap its browser jobs: ``browser_slots``)."""
 
     cpus: float = 1.0
     memory_mb: int = 0
@@ -143,14 +144,22 @@ class LocalPool:
 
     name = "local"
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, browser_slots: int | None = None) -> None:
+        """``browser_slots``: at most that many browser jobs at once (None: no cap). A suite
+        whose browser grading keeps the CPU busy (sb-7's field renders in SwiftShader)
+        asks for 1: two side by side would contend, every timed row of both would come
+        back UNAVAILABLE and each would retake its scenarios alone; the other workers
+        take the jobs that need no browser meanwhile."""
         if workers < 1:
             raise SpecError.single("--workers", f"must be >= 1, got {workers}")
+        if browser_slots is not None and browser_slots < 1:  # no slot: held back for ever
+            raise ValueError(f"browser_slots must be >= 1, got {browser_slots}")
         self.workers = workers
+        self.browser_slots = browser_slots
 
     def run(self, fn: Callable[[P], R], jobs: Iterable[Job[P]]) -> Iterator[Done[R]]:
-        pending: dict[Future[Done[R]], str] = {}
-        source = iter(jobs)
+        pending: dict[Future[Done[R]], Job[P]] = {}
+        queue = _BrowserQueue(iter(jobs), self.workers)
         pool = ProcessPoolExecutor(
             self.workers,
             mp_context=get_context("spawn"),
@@ -160,15 +169,17 @@ class LocalPool:
         try:
             while True:
                 while len(pending) < self.workers:
-                    job = next(source, None)
+                    browsers = sum(j.resources.browser for j in pending.values())
+                    cap = self.browser_slots
+                    job = queue.next(browser_free=cap is None or browsers < cap)
                     if job is None:
                         break
-                    pending[pool.submit(_apply, fn, job.key, job.payload)] = job.key
+                    pending[pool.submit(_apply, fn, job.key, job.payload)] = job
                 if not pending:
                     return
                 finished, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
-                    key = pending.pop(future)
+                    key = pending.pop(future).key
                     yield _outcome(future, key)
         finally:
             for future in pending:
@@ -176,6 +187,27 @@ class LocalPool:
             if pending:  # left early: an interrupt, or the caller closed the stream
                 _interrupt_workers(pool)
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _BrowserQueue(Generic[P]):
+    """The jobs in their order, except that a browser job waits (held back, at most
+    ``hold`` of them, so a stream is never read far ahead) while the browser slots are
+    taken, and the jobs behind it that need no browser go first."""
+
+    def __init__(self, source: Iterator[Job[P]], hold: int) -> None:
+        self.source, self.hold = source, hold
+        self.held: deque[Job[P]] = deque()
+
+    def next(self, browser_free: bool) -> Job[P] | None:
+        """The next job to start now; None when none may (or none is left)."""
+        if browser_free and self.held:
+            return self.held.popleft()
+        while len(self.held) < self.hold:
+            job = next(self.source, None)
+            if job is None or not job.resources.browser or browser_free:
+                return job
+            self.held.append(job)
+        return None
 
 
 def _interrupt_workers(pool: ProcessPoolExecutor) -> None:
@@ -243,18 +275,23 @@ def fitted(executor: Executor, jobs: int) -> Executor:
 
 
 def make_executor(
-    name: str = "local", workers: int | None = None, ray_address: str | None = None
+    name: str = "local",
+    workers: int | None = None,
+    ray_address: str | None = None,
+    browser_slots: int | None = None,
 ) -> Executor:
     """The executor a command's ``--executor``/``--workers``/``--ray-address`` ask for.
 
     ``local`` with one worker is the serial executor (no pool, no pickling), so a
-    single-worker run behaves exactly as before executors existed.
+    single-worker run behaves exactly as before executors existed. ``browser_slots``:
+    the local pool's cap on browser jobs (a suite's ``BROWSER_SLOTS``; Ray places them
+    by its ``browser`` resource instead).
     """
     count = default_workers() if workers is None else workers
     if count < 1:
         raise SpecError.single("--workers", f"must be >= 1, got {count}")
     if name == "local":
-        return SerialExecutor() if count == 1 else LocalPool(count)
+        return SerialExecutor() if count == 1 else LocalPool(count, browser_slots)
     if name == "ray":
         from benchwright.execution.ray_executor import RayExecutor
 

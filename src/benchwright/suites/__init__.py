@@ -46,6 +46,16 @@ def grader_for(suite: str) -> ModuleType:
     return module
 
 
+def browser_slots(suite: str) -> int | None:
+    """How many of ``suite``'s browser gradings one machine's pool runs at once (the
+    grader's ``BROWSER_SLOTS``; None: no cap). An unknown suite has none: its own error
+    comes from where it is graded."""
+    try:
+        return getattr(grader_for(suite), "BROWSER_SLOTS", None)
+    except SpecError:
+        return None
+
+
 def grading_resources(suite: str, phases: tuple[str, ...] | None) -> Resources:
     """What one grading of ``suite`` through ``phases`` (None: all) asks of a node: the
     browser when the ``browser`` phase runs (whole or in parts: ``browser:load``), and

@@ -25,6 +25,10 @@ SCORER = "sb7.yaml"
 """The scorer config under ``scorers/``."""
 CALIBRATION = MEASUREMENTS
 """Where ``benchwright calibrate`` finds each calibration-owned figure (`calibration`)."""
+BROWSER_SLOTS = 1
+"""One browser grading at a time in a machine's pool (``audit``, ``grade --many``): the 3D
+field renders 12,288 columns in SwiftShader on the CPU, so two side by side contend,
+every timed row of both comes back UNAVAILABLE and each retakes its scenarios alone."""
 MEMORY_MB = {"browser": 1536, "http": 512}
 """What one grading asks of a node: two services and a 12,288-payment vendor (the
 browser figure is vspro's until part two measures its own)."""
