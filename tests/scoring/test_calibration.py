@@ -91,6 +91,30 @@ def test_a_reference_slower_than_a_printed_top_rung_is_refused() -> None:
     assert caught.value.exit_code == 3
 
 
+def test_an_excellence_rung_out_of_the_hosts_reach_is_recorded_host_bound_not_refused() -> None:
+    """A row that may be out of a host's reach (a software renderer's frame is over its
+    budget): the fit records the reference's worst for it and goes on; the printed ladder
+    stands and k_P is not bounded by it. Any other row over its top still refuses."""
+    reach = Measurement("p_page_interactive", "first_row_ms", Role.TIGHTENED,
+                        may_be_out_of_reach=True)  # fmt: skip
+    values = fit([run(), run(page_ms=2100)], (LIST, reach), BASE, LADDERS, CONTEXT)
+    assert values.host_bound == {"p_page_interactive": 2100}
+    assert [r.at_most for r in values.ladders["p_page_interactive"]] == [2000, 3000, 4500, 8000]
+    assert values.k_P == K_P_MAX  # the list ladder alone: 150 / (40 x 1.25) -> capped
+    assert values.evidence is not None
+    assert any("out of this host's reach" in n for n in values.evidence.notes)
+    assert ThresholdsFile.model_validate_json(thresholds_bytes(values)) == values
+    with pytest.raises(RefusedError):
+        fitted(run(), run(page_ms=2100))
+
+
+def test_a_host_bound_rows_figure_is_still_a_measurement() -> None:
+    """Calibrating again under a file that made the row host-bound reads its figure."""
+    rows = [_row("p_page_interactive", Status.UNAVAILABLE, "host-bound: the frozen reference's "
+                 "worst here is 2100 ms", first_row_ms=1900.0)]  # fmt: skip
+    assert run_figures(rows, (PAGE,)) == ({"p_page_interactive": 1900.0}, [])
+
+
 def test_a_spec_ladder_refuses_a_host_without_headroom_and_accepts_it_at_the_edge() -> None:
     with pytest.raises(RefusedError) as caught:
         fitted(run(tooltip_ms=121))

@@ -98,3 +98,22 @@ def test_a_host_contended_gate_condition_is_left_out_of_the_gate_not_failed() ->
     lost = compose(with_row("p_page_interactive", Status.UNAVAILABLE,
                             "browser unavailable: no Chromium"), scorer)  # fmt: skip
     assert lost.score < 1.0 and not [c for c in lost.excellence.conditions if c.excluded]
+    bound = compose(with_row("p_page_interactive", Status.UNAVAILABLE,
+                             "host-bound: the frozen reference's worst here is 2100 ms"),
+                    scorer)  # fmt: skip
+    assert bound.score == 1.0 and [c.detail for c in bound.excellence.conditions if c.excluded]
+
+
+def test_a_host_bound_row_keeps_its_top_rung_and_is_unavailable_below_it() -> None:
+    """The calibration host could not reach the top rung (its reference's own worst is
+    over it): the top rung still stands, anything less proves nothing about the app, and
+    a row with no timing part (a batch that never applied) stands as measured."""
+    from benchwright.scoring.contention import host_bound
+
+    assert host_bound(row(1.0, 1.0), 174.0, "ms").status is Status.PASS
+    below = host_bound(row(0.75, 0.75, "0.75: median apply 150 ms"), 174.0, "ms")
+    assert below.status is Status.UNAVAILABLE and below.score == 0.0
+    assert below.detail.startswith("host-bound: the frozen reference's worst here is 174 ms")
+    assert below.detail.endswith("(as measured: 0.75: median apply 150 ms)")
+    assert below.evidence["reference_worst"] == 174.0
+    assert host_bound(row(0.0, None, "0: never applied"), 174.0, "ms").status is Status.FAIL

@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from benchwright.errors import RefusedError
 from benchwright.model import CheckResult, Status
+from benchwright.scoring.contention import HOST_BOUND
 from benchwright.scoring.rungs import Rung
 from benchwright.scoring.thresholds import (
     CalibrationEvidence,
@@ -41,7 +42,8 @@ METHOD = (
     f"worst figure per measurement over the runs (max for latencies, min for counts); "
     f"k_P = clamp(floor2(min over k_P-tightened ladders of top budget / (worst x "
     f"{HEADROOM:g})), 1, {K_P_MAX:g}), the printed budgets kept and a reference worse than "
-    f"a printed top refused; spec-kept ladders unchanged, refused when worst x {HEADROOM:g} "
+    f"a printed top refused (recorded host-bound where the row's rung may be out of a "
+    f"host's reach); spec-kept ladders unchanged, refused when worst x {HEADROOM:g} "
     f"exceeds their top; count floors floor(worst / {HEADROOM:g}) x "
     f"{'/'.join(f'{s:g}' for s in FLOOR_SHARES)}; {', '.join(UNFITTED)} copied (no fit defined)"
 )
@@ -69,12 +71,18 @@ class Measurement:
     role: Role
     scale: float = 1.0
     """Evidence unit -> ladder unit (seconds -> ms: 1000)."""
+    may_be_out_of_reach: bool = False
+    """An excellence rung a host may be physically too slow for (a software renderer's
+    frame is over the budget): a reference worse than the printed top is recorded as
+    ``host_bound`` (the row UNAVAILABLE on this host's gradings, never a lower score)
+    instead of refusing the whole calibration."""
 
     def figure(self, row: CheckResult | None) -> float | str:
         """The figure in the ladder's unit, or why this row proves nothing."""
         if row is None:
             return f"{self.check}: no row"
-        if row.status not in (Status.PASS, Status.FAIL):
+        bound = row.status is Status.UNAVAILABLE and row.detail.startswith(HOST_BOUND)
+        if row.status not in (Status.PASS, Status.FAIL) and not bound:  # host-bound: measured
             return f"{self.check} is {row.status.value} ({row.detail})"
         value = row.evidence.get(self.key)
         if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
@@ -142,6 +150,7 @@ class _Fit:
     k_p_bounds: list[float]
     refusals: list[str]
     notes: list[str]
+    host_bound: dict[str, float] = field(default_factory=dict)
 
     def add_floors(self, check: str, worst: float) -> None:
         top = math.floor(worst / HEADROOM)
@@ -161,6 +170,14 @@ class _Fit:
         if m.role is Role.SPEC:
             if needed > top:
                 self.refusals.append(f"{say} exceeds the {top:g} top rung")
+        elif worst > top and m.may_be_out_of_reach:
+            self.host_bound[m.check] = worst
+            self.notes.append(
+                f"{m.check}: the reference's worst {worst:g} exceeds the printed {top:g} top "
+                "rung: out of this host's reach, so the row is UNAVAILABLE (host-bound) on "
+                "gradings pinned to this file unless it earns the top rung; the printed "
+                "ladder stands"
+            )
         elif worst > top:
             self.refusals.append(
                 f"{m.check}: the reference's worst {worst:g} exceeds the printed {top:g} top rung"
@@ -174,7 +191,10 @@ class _Fit:
                 )
 
     def top(self, m: Measurement) -> float:
-        """The top rung the reference must clear under the fitted numbers."""
+        """The top rung the reference must clear under the fitted numbers (a host-bound
+        row's: the reference's own worst, which is what it is held to on this host)."""
+        if m.check in self.host_bound:
+            return self.host_bound[m.check]
         if m.role is Role.FLOORS:
             return self.floors[m.check][0]
         top = self.ladders[m.check][0].at_most
@@ -235,6 +255,7 @@ def fit(
         "k_P": state.k_p,
         "ladders": {**base.ladders, **state.ladders},
         "floors": {**base.floors, **state.floors},
+        "host_bound": state.host_bound,
         "note": f"fitted by benchwright calibrate from {len(runs)} grading(s) of the "
         f"reference on {context.host.cpu_model} ({context.date}); see evidence",
         "evidence": evidence,

@@ -27,6 +27,9 @@ TIMING_SCORE = "timing_score"
 SCORE_AT_TOP = "score_at_top_timing"
 HOST_CONTENDED = "host contended: "
 """How the detail of a row this rule made UNAVAILABLE begins."""
+HOST_BOUND = "host-bound: "
+"""How the detail begins of a row whose top rung the calibration host could not reach
+(`ThresholdsFile.host_bound`): UNAVAILABLE, like a contended one, never a lower score."""
 TOP = 1.0 - 1e-9
 
 
@@ -66,5 +69,27 @@ def judge_timed(row: CheckResult, host: HostWindowState | None) -> CheckResult:
         f"{HOST_CONTENDED}{host.summary}; the timing part measured {timing:g} of the top "
         f"rung, which proves nothing about the app (as measured: {row.detail})",
         evidence | {"contended_score": row.score},
+        row.duration_s,
+    )
+
+
+def host_bound(row: CheckResult, reference_worst: float, unit: str) -> CheckResult:
+    """``row`` on a host whose calibration found its top rung out of reach (the frozen
+    reference's own worst figure there, ``reference_worst``, is over it): the top rung
+    stands, anything less is UNAVAILABLE (this host cannot show the difference between an
+    excellent app and a slower one), naming the reference's figure and the way out."""
+    timing = row.evidence.get(TIMING_SCORE)
+    if row.status not in (Status.PASS, Status.FAIL) or not isinstance(timing, int | float):
+        return row
+    if timing >= TOP:
+        return row
+    return CheckResult(
+        row.check_id,
+        Status.UNAVAILABLE,
+        0.0,
+        f"{HOST_BOUND}the frozen reference's worst here is {reference_worst:g} {unit}, over "
+        f"the top rung: this host cannot show this rung; calibrate and grade on a faster "
+        f"host to decide it (as measured: {row.detail})",
+        {**row.evidence, "contended_score": row.score, "reference_worst": reference_worst},
         row.duration_s,
     )

@@ -9,7 +9,8 @@ errors across named scenarios) is binary and proven only by its own evidence
 row: a missing or unmeasured row fails it honestly instead of passing vacuously.
 
 One exception: a timing row a contended host left unproven (``host contended: ...``,
-`benchwright.scoring.contention`) is *excluded* from the gate, as it is from its tier
+`benchwright.scoring.contention`), or one whose top rung the calibration host could not
+reach (``host-bound: ...``), is *excluded* from the gate, as it is from its tier
 mean: it proves nothing about the app either way, so it neither unlocks nor locks a
 share (the run still loses the excellent flag and any freeze, as every unavailable row
 does).
@@ -21,7 +22,7 @@ from collections.abc import Mapping
 
 from benchwright.model import ConditionResult, ExcellenceResult, ScoredRow, TierMean
 from benchwright.scoring.config import ConditionConfig
-from benchwright.scoring.contention import HOST_CONTENDED
+from benchwright.scoring.contention import HOST_BOUND, HOST_CONTENDED
 from benchwright.scoring.rounding import publish
 from benchwright.scoring.scorer import Scorer
 
@@ -31,6 +32,8 @@ EXACT = 1e-12
 def _condition(cond: ConditionConfig, row: ScoredRow | None, mode: str) -> ConditionResult:
     if row is not None and row.counted is None and row.detail.startswith(HOST_CONTENDED):
         return ConditionResult(cond.name, 0.0, False, "excluded: host contended", excluded=True)
+    if row is not None and row.counted is None and row.detail.startswith(HOST_BOUND):
+        return ConditionResult(cond.name, 0.0, False, "excluded: host-bound", excluded=True)
     if row is None or row.counted is None:
         status = "no row" if row is None else row.status.value
         return ConditionResult(cond.name, 0.0, False, f"unproven ({status}): fails honestly")

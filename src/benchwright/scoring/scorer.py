@@ -93,6 +93,11 @@ class Scorer:
     def k_p(self) -> float:
         return self.thresholds.values.k_P if self.thresholds else 1.0
 
+    @property
+    def host_bound(self) -> Mapping[str, float]:
+        """Rows whose top rung the calibration host could not reach (`ThresholdsFile`)."""
+        return dict(self.thresholds.values.host_bound) if self.thresholds else {}
+
     def rungs(self, name: str) -> tuple[Rung, ...]:
         """A latency ladder from the thresholds file, for `ladder_score(value, rungs, k_p)`.
 

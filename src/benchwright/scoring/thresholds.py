@@ -80,6 +80,10 @@ class ThresholdsFile(StrictInput):
     floors: dict[str, list[int]] = Field(default_factory=dict)
     """Higher-is-better count rungs, top first (``e_frames_under_drag: [48, 36, 24, 12]``);
     the check owns each rung's score, the file owns only where the rungs sit."""
+    host_bound: dict[str, float] = Field(default_factory=dict)
+    """Row -> the reference's worst figure on the calibration host, for an excellence
+    rung that host cannot reach (the figure is over the printed top): on gradings pinned
+    to this file the row is UNAVAILABLE ``host-bound`` unless it earns the top rung."""
     note: str = ""
     evidence: CalibrationEvidence | None = None
     """How a calibrated file was fitted (absent from the rc defaults)."""

@@ -23,7 +23,7 @@ from sb7_viz_canned import (
     with_viz,
 )
 
-from benchwright.model import Status
+from benchwright.model import CheckResult, Status
 from benchwright.suites.sb7.viz import scene
 from benchwright.suites.sb7.viz.stream import BATCHES, targets
 from benchwright.suites.sb7.viz.view import Counters, StreamBatch, Window
@@ -115,6 +115,31 @@ def test_slow_applies_walk_down_both_ladders(ms: float, p: float, e: float) -> N
     slow = [replace(b, applied=b.received + ms) for b in stream_run().batches]  # type: ignore[operator]
     got = _rows(*slow)
     assert (got["p_stream_apply"], got["e_stream_apply_latency"]) == (p, e)
+
+
+def test_on_a_host_too_slow_for_the_excellence_rung_a_lower_rung_is_host_bound() -> None:
+    """A calibration that found the reference's own worst apply (174 ms) over the 100 ms
+    top rung makes the E row UNAVAILABLE short of that rung, naming the figure and the way
+    out; the P row, within the host's reach, is graded as ever; a fast apply still earns
+    the top rung, and a batch that never applied is still the app's 0."""
+    from benchwright.suites.sb7.checks import CheckSettings, build_table
+
+    bound = CheckSettings(host_bound={"e_stream_apply_latency": 174.0})
+
+    def rows(ms: float | None) -> dict[str, CheckResult]:
+        batches = [replace(b, applied=None if ms is None else b.received + ms)  # type: ignore[operator]
+                   for b in stream_run().batches]  # fmt: skip
+        seen = with_viz(viz_view(stream=stream_run(*batches)))
+        return {c: build_table().evaluate_one(c, seen, bound) for c in ROWS[1:]}
+
+    slow = rows(150)
+    assert slow["p_stream_apply"].score == 1.0
+    e = slow["e_stream_apply_latency"]
+    assert e.status is Status.UNAVAILABLE and e.detail.startswith("host-bound: ")
+    assert "174 ms" in e.detail and "as measured: 0.75" in e.detail
+    assert rows(40)["e_stream_apply_latency"].score == 1.0
+    never = rows(None)["e_stream_apply_latency"]
+    assert never.status is Status.FAIL and never.score == 0.0
 
 
 def test_the_median_counts_a_batch_that_never_showed_as_slowest() -> None:

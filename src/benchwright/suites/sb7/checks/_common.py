@@ -71,6 +71,9 @@ class CheckSettings(LadderSettings):
 
     DEFAULTS = _rungs.LADDERS
     floors: Mapping[str, tuple[int, ...]] = field(default_factory=lambda: dict(_rungs.FLOORS))
+    host_bound: Mapping[str, float] = field(default_factory=dict)
+    """Row -> the reference's worst figure on the calibration host, where that host could
+    not reach the row's top rung (`ThresholdsFile.host_bound`)."""
 
     @classmethod
     def from_scorer(cls, scorer: Any) -> Self:
@@ -78,7 +81,7 @@ class CheckSettings(LadderSettings):
         for name in floors:
             with contextlib.suppress(KeyError):
                 floors[name] = scorer.floors(name)
-        return replace(super().from_scorer(scorer), floors=floors)
+        return replace(super().from_scorer(scorer), floors=floors, host_bound=scorer.host_bound)
 
 
 def phase(obs: Observations, name: str) -> Any | None:

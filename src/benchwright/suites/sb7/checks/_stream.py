@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from benchwright.model import CheckResult
+from benchwright.scoring.contention import host_bound
 from benchwright.suites.kit.checks import g, result, unavailable
 from benchwright.suites.kit.checks.timing import rung
 from benchwright.suites.sb7.checks._common import PROBE, CheckSettings
@@ -52,7 +53,8 @@ def changed(batch: StreamBatch) -> set[str]:
 
 def apply_row(check_id: str, obs: Observations, s: CheckSettings) -> CheckResult:
     """The median apply time over the committed batches on ``check_id``'s ladder; a batch
-    that never applied counts as slower than any rung."""
+    that never applied counts as slower than any rung. On a host the calibration found
+    too slow for the row's top rung, anything short of it is UNAVAILABLE (host-bound)."""
     _seen, run, row = stream_of(obs, check_id, timed=True)
     if row is not None:
         return row
@@ -64,9 +66,11 @@ def apply_row(check_id: str, obs: Observations, s: CheckSettings) -> CheckResult
         return result(check_id, 0.0, f"0: only {applied} of {len(times)} batches showed their "
                       f"change within {APPLY_S:g} s", apply_ms=shown, timing_score=0.0)  # fmt: skip
     score, rest = rung(median, s.ladders[check_id], s.k_p, "ms")
-    return result(check_id, score, f"{g(score)}: median apply {rest} over {len(times)} "
-                  f"batches ({applied} applied)", apply_ms=shown, timing_score=score,
-                  median_apply_ms=round(median, 1))  # fmt: skip
+    row = result(check_id, score, f"{g(score)}: median apply {rest} over {len(times)} "
+                 f"batches ({applied} applied)", apply_ms=shown, timing_score=score,
+                 median_apply_ms=round(median, 1))  # fmt: skip
+    bound = s.host_bound.get(check_id)
+    return row if bound is None else host_bound(row, bound, "ms")
 
 
 Moments = dict[str, float]
