@@ -12,7 +12,10 @@ probe's own GL calls run with ``probing`` set and are never counted. ``watch(fn)
 ``fn`` as each frame begins (its first visible draw: the pose the page is drawing).
 
 Every ``EventSource`` is tapped: each message's receipt is stamped (page ms) with its parsed
-records, before the app's own handlers run (the tap listens from the constructor). A stream
+records, before the app's own handlers run (the tap listens from the constructor). So is a
+``fetch`` of ``/api/stream`` read with the page's own SSE parser (the spec says SSE, not
+``EventSource``): its body passes through a stream that stamps each message before the
+page's reader gets the chunk. A stream
 watch (`STREAM_ARM`) names a record, a device pixel and the colour it must turn: at the end
 of each frame after the record's message arrived, the wrapper reads that pixel (a read
 waits for the GPU to finish the frame: drawn, not just submitted), and the end of that read
@@ -110,23 +113,54 @@ INIT = r"""(() => {
       return ext;
     };
   }
+  const received = (data) => {
+    const t = now();
+    let records = [];
+    try {
+      const batch = JSON.parse(data);
+      if (batch && Array.isArray(batch.records)) records = batch.records;
+    } catch (err) { /* not a batch: still a message */ }
+    S.sse.push({ t, records });
+    const w = S.watch;
+    if (w && w.received === null && records.some((r) => r && r.id === w.id)) w.received = t;
+  };
   if (window.EventSource) {
     const Native = window.EventSource;
     window.EventSource = class extends Native {
       constructor(...args) {
         super(...args);
-        this.addEventListener("message", (event) => {
-          const t = now();
-          let records = [];
-          try {
-            const batch = JSON.parse(event.data);
-            if (batch && Array.isArray(batch.records)) records = batch.records;
-          } catch (err) { /* not a batch: still a message */ }
-          S.sse.push({ t, records });
-          const w = S.watch;
-          if (w && w.received === null && records.some((r) => r && r.id === w.id)) w.received = t;
-        });
+        this.addEventListener("message", (event) => received(event.data));
       }
+    };
+  }
+  if (window.fetch && window.TransformStream && window.TextDecoder) {
+    const nativeFetch = window.fetch;
+    const STREAM = /\/api\/stream$/;
+    const messages = (block) => block.split(/\r?\n/).filter((l) => l.startsWith("data:"))
+      .map((l) => l.slice(5).replace(/^ /, "")).join("\n");
+    window.fetch = function (input, init) {
+      const asked = nativeFetch.call(window, input, init);
+      const url = input instanceof Request ? input.url : String(input);
+      let path = "";
+      try { path = new URL(url, location.href).pathname; } catch (err) { return asked; }
+      if (!STREAM.test(path)) return asked;
+      return asked.then((res) => {
+        if (!res.body) return res;
+        const decoder = new TextDecoder();
+        let buffer = "";
+        const tap = new TransformStream({ transform(chunk, out) {
+          buffer += decoder.decode(chunk, { stream: true });
+          const END = /\r?\n\r?\n/;
+          for (let cut = buffer.search(END); cut >= 0; cut = buffer.search(END)) {
+            const data = messages(buffer.slice(0, cut));
+            buffer = buffer.slice(cut).replace(/^\r?\n\r?\n/, "");
+            if (data) received(data);
+          }
+          out.enqueue(chunk);
+        } });
+        return new Response(res.body.pipeThrough(tap),
+          { status: res.status, statusText: res.statusText, headers: res.headers });
+      });
     };
   }
   const field = () => {
