@@ -27,6 +27,7 @@ from benchwright.suites.sb7.viz.view import (
     CoastRun,
     ContextFacts,
     Counters,
+    CreateLeg,
     Drag,
     HeightRun,
     HeightStrip,
@@ -194,8 +195,12 @@ def batch(k: int, **changes: Any) -> StreamBatch:
 
 
 def stream_run(*batches: StreamBatch) -> StreamRun:
-    """Three changes as §8.6 says (``batches`` instead, when given)."""
-    return StreamRun(HEIGHT_POSE, batches or tuple(batch(k) for k in range(3)))
+    """Three changes as §8.6 says (``batches`` instead, when given), then a streamed
+    create across which the basis stays put."""
+    basis = scene.basis(records(), truth().days[0])
+    locked = {"d0": basis.d0, "D0": basis.D0, "R0": basis.R0}
+    return StreamRun(HEIGHT_POSE, batches or tuple(batch(k) for k in range(3)),
+                     create=CreateLeg("pay_12290", True, locked, dict(locked)))  # fmt: skip
 
 
 def camera_run(**changes: Any) -> CameraRun:

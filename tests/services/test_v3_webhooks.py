@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import httpx
 from v3_client import Consumer, Store, client, consumer_for, serving
@@ -106,3 +108,19 @@ def test_while_down_every_connection_is_dropped_and_deliveries_wait():
     refused = [x for x in mock.trace.lines() if x.get("refused") == "down"]
     assert refused  # (a request already on the kept-alive connection is simply cut off)
     assert [x["on"] for x in mock.trace.lines() if x.get("admin") == "down"] == [True, False]
+
+
+def test_a_vendor_side_create_is_served_announced_and_value_dated_into_a_headroom_day():
+    """The control plane's create (the viz probe's streamed create): a new payment under
+    the key, its signed ``payment.created`` delivered, dated on a day the vendor keeps
+    below the fullest (the 3D layout basis never has to move), and the same key twice
+    creates once."""
+    with serving(seed=1) as mock, consumer_for(mock) as consumer, client(mock) as http:
+        made = mock.commit_create("probe-create-1")
+        assert mock.wait_deliveries(5)
+        assert mock.commit_create("probe-create-1") == made
+        served = http.get(f"/v3/payments/{made}").json()
+    (arrival,) = [e for _t, e, _b, _h in consumer.arrivals if e["type"] == "payment.created"]
+    assert arrival["data"]["id"] == made and served["status"] == "pending"
+    at = datetime.fromisoformat(served["created_at"].replace("Z", "+00:00"))
+    assert at.astimezone(ZoneInfo("Europe/Berlin")).date() in mock.fixture.headroom_days()

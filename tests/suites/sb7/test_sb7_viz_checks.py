@@ -60,6 +60,20 @@ def test_a_wrong_basis_cell_costs_a_third() -> None:
     assert row(_obs(seen), "t_layout_basis").score == pytest.approx(2 / 3)
 
 
+def test_a_basis_that_moves_after_a_streamed_create_is_capped_at_a_quarter() -> None:
+    """§12: the basis is locked at load; the stream section's create must not move it."""
+    run = _view().stream
+    assert run is not None and run.create is not None
+    kept = row(_obs(_view()), "t_layout_basis")
+    assert kept.score == 1.0 and "unchanged after the streamed create" in kept.detail
+    moved = replace(run.create, after={**run.create.after, "R0": run.create.after["R0"] + 1})
+    got = row(_obs(_view(stream=replace(run, create=moved))), "t_layout_basis")
+    assert got.score == 0.25 and got.evidence["basis_moved"] is True and "capped" in got.detail
+    lost = replace(moved, received=False)  # never reached the page: nothing to hold it to
+    unmeasured = row(_obs(_view(stream=replace(run, create=lost))), "t_layout_basis")
+    assert unmeasured.score == 1.0 and "leg unmeasured" in unmeasured.detail
+
+
 def test_a_lying_digest_pays_half_its_matching_fraction() -> None:
     lie = dict(_view().vs7dbg["sceneDigest"].value, Sh=1.0)
     seen = _view(vs7dbg={**_view().vs7dbg, "sceneDigest": Vs7Answer(lie)})

@@ -101,7 +101,13 @@ class Vendor:
         self.batch = 0
 
     def commit_ledger(self) -> SimpleNamespace:
-        return SimpleNamespace(commits=[])
+        return SimpleNamespace(commits=[], creates=[])
+
+    def commit_create(self, key: str) -> str:
+        """A payment the page has never seen, streamed as one more message."""
+        made = {**{k: COLUMNS[k][0] for k in COLUMNS if k != "count"}, "id": "pay_new"}
+        self.outbox.put(json.dumps({"batch": self.batch + 1, "records": [made]}))
+        return "pay_new"
 
     def commit_mutation(self, payment_id: str, *, status: str) -> None:
         n = COLUMNS["id"].index(payment_id)
@@ -165,3 +171,5 @@ def test_a_page_that_reuploads_everything_per_message_loses_bytes_and_reallocs(
     assert got.score == pytest.approx(0.5), got.detail
     assert all(n >= 12288 * 64 for n in got.evidence["bytes"])
     assert got.evidence["parts"] == {"bytes": 0.0, "reallocs": 0.0, "digest": 1.0, "pixel": 1.0}
+    create = seen.stream.create  # type: ignore[union-attr]
+    assert create is not None and create.received and create.id == "pay_new"

@@ -206,6 +206,15 @@ class MeridianV3Mock:
             self.courier.send([Job(event)])
         return commit
 
+    def commit_create(self, key: str) -> str:
+        """Create a payment vendor-side under ``key`` (the schedule's draft, value-dated into
+        the span like every vendor create) and deliver its signed ``payment.created``; the
+        new payment's id. Internal: no ledger of the app's own sends counts it."""
+        payment_id, event = self.state.create(dict(self.schedule.create.draft), key, internal=True)
+        if event is not None:
+            self.courier.send([Job(event)])
+        return payment_id
+
     def commit_refund(
         self, payment_id: str, *, first_part: int = 1, announce: bool = True
     ) -> tuple[Commit, ReversalCommit]:

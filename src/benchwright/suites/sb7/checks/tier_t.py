@@ -73,7 +73,8 @@ def _covered(samples: Sequence[tuple[int, int, int]]) -> bool:
 @app_check("t_layout_basis", needs=(BROWSER,))
 def t_layout_basis(obs: Observations, _s) -> CheckResult:
     """1/3 per exact cell of vs7dbg.layout() against the fixture's basis (d0, D0 = 96, R0
-    the fullest day at load)."""
+    the fullest day at load); a basis that moved after the stream section's vendor-side
+    create caps the row at 0.25."""
     seen, row = graded(obs, "t_layout_basis", "vs7dbg", truth=True, field=False)
     if row is not None:
         return row
@@ -85,8 +86,32 @@ def t_layout_basis(obs: Observations, _s) -> CheckResult:
     cells = {"d0": want.d0, "D0": want.D0, "R0": want.R0}
     hits = [k for k, v in cells.items() if found.get(k) == v and (k == "d0" or is_int(found[k]))]
     score = len(hits) / len(cells)
+    leg, moved = _after_create(seen.stream, tuple(cells))  # type: ignore[union-attr]
+    score = min(score, MOVED_CAP) if moved else score
     return result("t_layout_basis", score, f"{g(score)}: layout() {found!r}, the fixture's "
-                  f"basis {cells}")  # fmt: skip
+                  f"basis {cells}; {leg}", basis_moved=moved)  # fmt: skip
+
+
+MOVED_CAP = 0.25
+"""§12: a basis that moved after a streamed create caps t_layout_basis (the spec pins it at
+load because the vendor value-dates creates into the span)."""
+
+
+def _after_create(stream: Any, cells: tuple[str, ...]) -> tuple[str, bool]:
+    """(what the streamed-create leg saw, whether the basis moved across it)."""
+    leg = getattr(stream, "create", None)
+    if leg is None or not leg.received:
+        why = "no create was committed" if leg is None else f"{leg.id} never reached the page"
+        return f"the streamed-create leg unmeasured ({why})", False
+    before, after = _cells(leg.before, cells), _cells(leg.after, cells)
+    if before == after:
+        return f"unchanged after the streamed create of {leg.id}", False
+    return f"moved after the streamed create of {leg.id}: {before} -> {after} (capped)", True
+
+
+def _cells(layout: Any, cells: tuple[str, ...]) -> Any:
+    """The basis cells of a ``layout()`` answer (anything else as it is)."""
+    return {k: layout.get(k) for k in cells} if isinstance(layout, dict) else layout
 
 
 @app_check("t_scene_binding", needs=(BROWSER,))

@@ -458,6 +458,10 @@ frame after it, the frame that showed the colour), the pixel now, and the stream
 received inside the window (from ``since``, its start)."""
 
 
+CARRIED = r"""(id) => window.__sb7viz__.S.sse.some(
+  (m) => m.records.some((r) => r && r.id === id))"""
+"""Truthy once a stream message carried record ``id`` (awaited, bounded)."""
+
 AT = r"""([x, y]) => {
   const cv = document.getElementById("viz3d");
   cv.scrollIntoView({ block: "center" });

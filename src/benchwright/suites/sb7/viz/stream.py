@@ -24,6 +24,7 @@ from benchwright.suites.sb7.viz import _js as JS
 from benchwright.suites.sb7.viz.view import (
     TOPS,
     Counters,
+    CreateLeg,
     HeightRun,
     HeightStrip,
     StreamBatch,
@@ -95,7 +96,8 @@ def _stream(
     ground: Ground,
 ) -> StreamRun:
     """Empty the brush (its dim is not the stream's colour), set the pose, then commit and
-    await each change; the last on a record brushed first, when there is one left."""
+    await each change; the last on a record brushed first, when there is one left; then a
+    vendor-side create, the layout basis read around it."""
     if run.js(JS.BRUSH).get("brush"):
         sc.page.mouse.click(*ground(run, sc))
         run.wait(200)
@@ -105,12 +107,29 @@ def _stream(
     batches: list[StreamBatch] = []
     for strip, status in chosen[:BATCHES]:
         batches.append(_batch(run, mock, strip, status, batches))
-    if len(chosen) <= BATCHES or not _brush(run, sc, chosen[BATCHES][0]):
-        return StreamRun(at.pose, tuple(batches))
-    strip, status = chosen[BATCHES]
-    batches.append(_batch(run, mock, strip, status, batches))
-    kept = bool(run.js(JS.BRUSHED, strip.id) or False)
-    return StreamRun(at.pose, tuple(batches), strip.id, kept)
+    brushed, kept = None, None
+    if len(chosen) > BATCHES and _brush(run, sc, chosen[BATCHES][0]):
+        strip, status = chosen[BATCHES]
+        batches.append(_batch(run, mock, strip, status, batches))
+        brushed, kept = strip.id, bool(run.js(JS.BRUSHED, strip.id) or False)
+    return StreamRun(at.pose, tuple(batches), brushed, kept, _create(run, mock))
+
+
+def _create(run: PageReads, mock: Any) -> CreateLeg:
+    """Create a payment at the vendor and read ``vs7dbg.layout()`` before, and once a stream
+    message carried it and the field rested (bounded). The key counts the vendor's creates
+    so far: a re-timed scenario creates a payment of its own."""
+    before = _layout(run)
+    made = mock.commit_create(f"sb7-viz-probe-{len(mock.commit_ledger().creates)}")
+    received = run.poll(JS.CARRIED, made, timeout_s=APPLY_S) is not None
+    run.poll(JS.SETTLE, timeout_s=REST_S)
+    return CreateLeg(made, received, before, _layout(run))
+
+
+def _layout(run: PageReads) -> Any:
+    """``vs7dbg.layout()``'s value (None: no answer)."""
+    answer = (run.js(JS.VS7DBG, ["layout"]) or {}).get("layout") or {}
+    return answer.get("value") if answer.get("ok") else None
 
 
 def _brush(run: PageReads, sc: Scenario, strip: HeightStrip) -> bool:

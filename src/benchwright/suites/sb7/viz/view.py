@@ -297,6 +297,19 @@ class StreamBatch:
 
 
 @dataclass(frozen=True)
+class CreateLeg:
+    """A payment created at the vendor after the flips (value-dated into the span, as every
+    vendor create), and ``vs7dbg.layout()``'s answer before and once the page received it
+    and rested (§12 t_layout_basis: the basis locked at load never moves)."""
+
+    id: str
+    received: bool
+    """A stream message carried the new payment (within `stream.APPLY_S`)."""
+    before: Any
+    after: Any
+
+
+@dataclass(frozen=True)
 class StreamRun:
     """The live stream at the heights' pose, brush empty: one change committed and awaited
     at a time."""
@@ -308,6 +321,9 @@ class StreamRun:
     (None: no such batch: DECISIONS D1 unmeasured)."""
     kept: bool | None = None
     """It was still brushed once that batch applied (D1: it stays, or it drops out)."""
+    create: CreateLeg | None = None
+    """The streamed create (None: the vendor could not create, or the section ended
+    before it)."""
 
 
 @dataclass(frozen=True)
