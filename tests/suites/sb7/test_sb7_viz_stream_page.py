@@ -2,7 +2,8 @@
 every stream message by uploading its whole instance array again (``bufferData``, 12,288
 records x 64 bytes). Its changes show, fast, and its digest is right, yet t_stream_diff
 loses the byte budget (0.35) and the no-reallocation part (0.15): 0.5, whether the page
-reads the stream with ``EventSource`` or with ``fetch`` and its own parser. The golden's pass
+reads the stream with ``EventSource`` or with ``fetch`` and its own parser; its basis,
+recounted from what streamed in, moves across the section's streamed create. The golden's pass
 is read from the session's one grading (test_sb7_perf_golden)."""
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ function onData(data) {
 __READER__
 const digest = { count: 30, Sh: 1, Sh2: 1, Sx: 1, Sz: 1, Sxh: 1, Szh: 1, brushedCount: 0 };
 window.vs7dbg = { setCamera: () => draw(), sceneDigest: () => digest, brush: () => [],
-  frames: () => frames };
+  frames: () => frames,  // and a basis recounted from what streamed in: it moves
+  layout: () => ({ d0: "2026-01-05", D0: 96, R0: Object.keys(status).length }) };
 draw();
 </script></body></html>""".replace("__FLAT__", FLAT)
 READERS = {
@@ -173,3 +175,4 @@ def test_a_page_that_reuploads_everything_per_message_loses_bytes_and_reallocs(
     assert got.evidence["parts"] == {"bytes": 0.0, "reallocs": 0.0, "digest": 1.0, "pixel": 1.0}
     create = seen.stream.create  # type: ignore[union-attr]
     assert create is not None and create.received and create.id == "pay_new"
+    assert (create.before["R0"], create.after["R0"]) == (3, 4)  # moved: t_layout_basis capped
