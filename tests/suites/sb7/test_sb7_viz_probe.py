@@ -15,7 +15,7 @@ import pytest
 from sb7_observations import perfect, row
 from sb7_viz_pages import TRUTH, pages_app
 
-from benchwright.probes.browser import BrowserSession, browser_available
+from benchwright.probes.browser import BrowserSession, Instrumentation, browser_available
 from benchwright.services._server import BackgroundServer
 from benchwright.suites.kit.browser import BrowserRecord
 from benchwright.suites.sb7.observations import Observations
@@ -96,3 +96,31 @@ def test_labels_never_culled_lose_the_set_and_the_overlap(seen) -> None:
     view = seen["unculled"]
     assert view.labels is not None and sum(b.shown for b in view.labels.labels) >= 2
     assert _rows(view, ("t_labels_culling",)) == {"t_labels_culling": pytest.approx(0.5)}
+
+
+@pytest.mark.parametrize(("name", "drawing"), [("idle_loop", True), ("honest", False)])
+def test_after_a_lost_read_the_probe_still_sees_whether_the_field_draws_at_rest(
+    tmp_path: Path, name: str, drawing: bool
+) -> None:
+    """A read lost to the bound skips every later one, except the longer counter readings
+    `starved` takes over a rest: an idle animation loop shows its draws there (the
+    evidence p_idle_flatness fails it on), an honest field none."""
+    from benchwright.suites.kit.browser.nav import open_page
+    from benchwright.suites.kit.browser.reads import PageReads
+    from benchwright.suites.sb7.viz import _js as JS
+    from benchwright.suites.sb7.viz.scenario import starved
+
+    with (
+        BackgroundServer(pages_app()) as server,
+        BrowserSession(artifacts=tmp_path) as browser,
+        browser.lane() as lane,
+        lane.scenario("viz", Instrumentation(), artifacts=tmp_path) as sc,
+    ):
+        sc.context.add_init_script(script=JS.INIT)
+        open_page(sc, f"{server.base_url}/{name}/")
+        run = PageReads(sc)
+        run.poll(JS.SETTLE, timeout_s=10)
+        run.lost["context"] = "page-side read exceeded 10 s"  # as a starved page leaves it
+        rest = starved(run)
+    assert rest is not None and rest.ms >= 1900
+    assert (rest.draws > 0) is drawing, rest

@@ -32,9 +32,14 @@ class PageReads:
         self.sc = sc
         self.lost: dict[str, str] = {}
 
-    def js(self, expression: str, arg: Any = None, timeout_s: float = WAIT_S) -> Any:
-        """The first truthy value of ``expression(arg)``, JSON-decoded when it is a string."""
-        if self.lost:
+    def js(
+        self, expression: str, arg: Any = None, timeout_s: float = WAIT_S, *,
+        despite_loss: bool = False,
+    ) -> Any:  # fmt: skip
+        """The first truthy value of ``expression(arg)``, JSON-decoded when it is a string.
+        After a lost section every read is skipped, unless ``despite_loss`` (a probe that
+        asks what a hung page is doing)."""
+        if self.lost and not despite_loss:
             raise Lost("skipped: an earlier section hit its bound (the page may be hung)")
         from playwright.sync_api import Error
         from playwright.sync_api import TimeoutError as PlaywrightTimeout

@@ -5,13 +5,14 @@ median apply time (its stream section)."""
 from __future__ import annotations
 
 from benchwright.model import CheckResult
+from benchwright.suites.kit.browser.rows import view
 from benchwright.suites.kit.checks import app_check, g, result
 from benchwright.suites.sb7.browser.record import BROWSER
 from benchwright.suites.sb7.checks._common import CheckSettings
 from benchwright.suites.sb7.checks._stream import apply_row
 from benchwright.suites.sb7.checks._viz import graded
 from benchwright.suites.sb7.observations import Observations
-from benchwright.suites.sb7.viz.view import Drag
+from benchwright.suites.sb7.viz.view import SCENARIO, Drag
 
 DRAG_FLOORS = (32, 24, 16, 8)
 """p_drag_frames' pre-freeze floors, top first (calibration-owned: sb7-thresholds.json)."""
@@ -51,10 +52,12 @@ def p_drag_frames(obs: Observations, _s) -> CheckResult:
 @app_check("p_idle_flatness", needs=(BROWSER,))
 def p_idle_flatness(obs: Observations, _s) -> CheckResult:
     """0 default-framebuffer draws in the worst clean 500 ms rest window: 1, else 0. No
-    clean window, or a field that never drew, is demand rendering unproven: 0."""
+    clean window, or a field that never drew, is demand rendering unproven: 0. A page
+    whose redraws at rest starved the probe's reads (a section lost) is 0 on the rest the
+    probe then waited out, not UNAVAILABLE."""
     seen, row = graded(obs, "p_idle_flatness", "context", "idle")
     if row is not None:
-        return row
+        return _starved_at_rest(obs) or row
     if seen.context.draws <= 0:  # type: ignore[union-attr]
         return result("p_idle_flatness", 0.0, "0: demand rendering unproven (the field "
                       "never drew)")  # fmt: skip
@@ -74,3 +77,16 @@ def p_stream_apply(obs: Observations, s: CheckSettings) -> CheckResult:
     """Median receipt-to-shown time of the committed batches: <=250/500/1000/2000 ms; no
     batch landed 0."""
     return apply_row("p_stream_apply", obs, s)
+
+
+def _starved_at_rest(obs: Observations) -> CheckResult | None:
+    """The app's 0 when a section was lost and the field drew during the rest the probe
+    waited out afterwards (`viz.scenario.starved`); None otherwise."""
+    found, refused = view(obs, "p_idle_flatness", SCENARIO)
+    rest = None if refused is not None else found.starved
+    if rest is None or rest.draws <= 0:
+        return None
+    lost = "; ".join(f"{k}: {v}" for k, v in found.lost.items())
+    return result("p_idle_flatness", 0.0, f"0: the field redraws at rest: {rest.draws} "
+                  f"default-framebuffer draws in {rest.ms:.0f} ms with no input, while its "
+                  f"page starved the probe's reads (lost {lost})")  # fmt: skip

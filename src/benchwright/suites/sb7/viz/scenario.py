@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchwright.probes.browser import Instrumentation, Lane
 from benchwright.suites.kit.browser.nav import open_page
-from benchwright.suites.kit.browser.reads import PageReads, Stop
+from benchwright.suites.kit.browser.reads import Lost, PageReads, Stop
 from benchwright.suites.sb7.viz import _js as JS
 from benchwright.suites.sb7.viz import aim, coast, heights, labels, scene
 from benchwright.suites.sb7.viz import camera as C
@@ -89,9 +89,31 @@ def observe_viz(lane: Lane, ctx: Any, shots: Path) -> VizView:
         run.poll(JS.SETTLE, timeout_s=SETTLE_S)
         parts["records"] = _body(sc, got)
         _drive(run, sc, parts)
+        if run.lost:
+            parts["starved"] = starved(run)
         observe_stream(run, sc, ctx, parts, _ground)
         sc.screenshot("viz-field", selector="#viz3d")
     return VizView(scenario=sc.observation, lost=dict(run.lost), **parts)
+
+
+STARVED_READ_S, STARVED_MS = 30.0, 2000
+"""After a lost read: each counter reading may take this long, this far apart."""
+
+
+def starved(run: PageReads) -> Window | None:
+    """What a page that outran the read bound does at rest: the coast gets `REST_S` to
+    end, then two counter readings `STARVED_MS` apart, each allowed `STARVED_READ_S`, the
+    probe sending nothing. A field that drew between them redraws at rest, which is what
+    starved the probe's reads (§12 p_idle_flatness fails it by design); None when even
+    these reads ran out."""
+    try:
+        run.wait(REST_S * 1000)
+        start = Counters.of(run.js(JS.SNAP, timeout_s=STARVED_READ_S, despite_loss=True))
+        run.wait(STARVED_MS)
+        end = Counters.of(run.js(JS.SNAP, timeout_s=STARVED_READ_S, despite_loss=True))
+    except Lost:
+        return None
+    return Window(start, end)
 
 
 def _downloaded(sc: Scenario, got: list[Any]) -> None:

@@ -402,6 +402,10 @@ class VizView:
     labels: LabelRun | None = None
     stream: StreamRun | None = None
     coast: CoastRun | None = None
+    starved: Window | None = None
+    """After a section was lost to the read bound: the counters over a rest the probe
+    waited out with longer reads (draws in it: the field redraws at rest and its page
+    starved the probe's reads; `scenario.starved`)."""
     lost: Mapping[str, str] = field(default_factory=dict)
     """Section -> why the probe lost it (``context``, ``vs7dbg``, ``idle``, ``drag``,
     ``camera``, ``coast``, ``picks``, ``clicks``, ``heights``, ``brush``, ``labels``,
