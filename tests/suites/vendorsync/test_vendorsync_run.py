@@ -50,7 +50,12 @@ def _run(base: Path, *flags: str, readable: Path = GOLDEN) -> dict:
         seals = verification.verify_run(run_dir)
     trial = run_dir / "trials" / "build" / "1"
     result = json.loads((trial / "result.json").read_text())
-    card = json.loads((trial / "evidence" / "vendorsync" / "scorecard.json").read_text())
+    written = trial / "evidence" / "vendorsync" / "scorecard.json"
+    assert written.is_file(), (  # say why: the check's row and the run's last words
+        [(c["status"], c["detail"]) for c in result.get("checks", [])],
+        result.get("error"), done.returncode, done.stderr[-2000:],
+    )  # fmt: skip
+    card = json.loads(written.read_text())
     rows = {row["check_id"]: row for row in card["rows"]}
     return {"done": done, "trial": trial, "result": result, "seals": seals, "rows": rows}
 
