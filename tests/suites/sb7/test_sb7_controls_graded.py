@@ -57,6 +57,7 @@ EXPECTED: dict[str, list[tuple[str, float, str]]] = {
     "approve-does-nothing": [("j_workflow_journey", 0.4286,
                               "failing: approved, list_ok, notification_seen, payment_in_table")],
     "horizontal-scroll-375": [("v_responsive_375", 0.0, "horizontal scroll at 375 px")],
+    "idle-redraw-timer": [("p_idle_flatness", 0.0, "default-framebuffer draws in")],
     "per-column-draws": [("t_pick_real_pass", 0.0, "failed: at most 4 offscreen draws")],
     "lying-vs7dbg": [("t_vs7dbg_truth", 0.7, "lying legs: digest"),
                      ("t_scene_binding", 0.2143, "3/7 digest moments match")],
