@@ -191,10 +191,7 @@ class _Fit:
                 )
 
     def top(self, m: Measurement) -> float:
-        """The top rung the reference must clear under the fitted numbers (a host-bound
-        row's: the reference's own worst, which is what it is held to on this host)."""
-        if m.check in self.host_bound:
-            return self.host_bound[m.check]
+        """The top rung the reference must clear under the fitted numbers."""
         if m.role is Role.FLOORS:
             return self.floors[m.check][0]
         top = self.ladders[m.check][0].at_most
@@ -236,8 +233,8 @@ def fit(
             state.add_ladder(m, worst[m.check], ladders[m.check])
     if state.refusals:
         raise RefusedError("this host is too slow to calibrate on", state.refusals)
-    for m in measurements:
-        note = _spread(m, runs, state.top(m))
+    for m in measurements:  # a host-bound row has no top rung the reference must clear
+        note = None if m.check in state.host_bound else _spread(m, runs, state.top(m))
         state.notes += [note] if note else []
     evidence = CalibrationEvidence(
         method=METHOD,
