@@ -31,13 +31,14 @@ def test_a_truthful_field_earns_one_on_every_foundation_row() -> None:
 def test_a_page_that_starved_the_probe_by_redrawing_at_rest_fails_idle_flatness() -> None:
     """Its redraws at rest slowed every page-side read past the bound (a section lost):
     the rest the probe then waited out with longer reads shows the draws, so the row is
-    the app's 0, not UNAVAILABLE; a quiet rest, or none measured, leaves it unproven."""
+    the app's 0, not UNAVAILABLE; a quiet rest, one late frame (a busy host's queue), or
+    none measured, leaves it unproven."""
     lost = {"idle": "page-side read exceeded 10 s"}
     drawing = _view(lost=lost, starved=_window(3000, draws=9, frames=9, ms=2004))
     got = row(_obs(drawing), "p_idle_flatness")
     assert got.status is Status.FAIL and got.score == 0.0
     assert "redraws at rest: 9 default-framebuffer draws in 2004 ms" in got.detail
-    for rest in (None, _window(3000, ms=2004)):
+    for rest in (None, _window(3000, ms=2004), _window(3000, draws=1, frames=1, ms=2004)):
         still = row(_obs(_view(lost=lost, starved=rest)), "p_idle_flatness")
         assert still.status is Status.UNAVAILABLE, still.detail
 

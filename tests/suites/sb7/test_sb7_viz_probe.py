@@ -123,4 +123,4 @@ def test_after_a_lost_read_the_probe_still_sees_whether_the_field_draws_at_rest(
         run.lost["context"] = "page-side read exceeded 10 s"  # as a starved page leaves it
         rest = starved(run)
     assert rest is not None and rest.ms >= 1900
-    assert (rest.draws > 0) is drawing, rest
+    assert (rest.draws >= 2) if drawing else rest.draws == 0, rest  # REDRAWS proves a loop

@@ -9,6 +9,7 @@ from typing import Any
 
 from benchwright.model import CheckResult
 from benchwright.scoring import Rung, ladder_score
+from benchwright.scoring.contention import SCORE_AT_TOP
 from benchwright.suites.kit.browser.console import CONSOLE_CLEAN, console_clean_row
 from benchwright.suites.kit.browser.rows import errors_of, quote, shots, view
 from benchwright.suites.kit.browser.state_rows import empty_row, error_row, read_at_once
@@ -87,7 +88,7 @@ def j_first_use(obs: Observations, _s) -> CheckResult:
              f"claimed total {load.claimed_total} vs {expected(load)} -> {g(recon)}",
              f"{len(errors)} console errors -> {g(clean)}"
              + (f" (first: {quote(errors[0])})" if errors else "")]  # fmt: skip
-    ev["score_at_top_timing"] = min(recon, clean)  # the other parts decide it at or below
+    ev[SCORE_AT_TOP] = min(recon, clean)  # the other parts decide it at or below
     return result("j_first_use", score, f"{g(score)}: gate open, min of " + "; ".join(parts),
                   timing_score=rung.score, **ev)  # fmt: skip
 

@@ -79,12 +79,18 @@ def p_stream_apply(obs: Observations, s: CheckSettings) -> CheckResult:
     return apply_row("p_stream_apply", obs, s)
 
 
+REDRAWS = 2
+"""Draws in the starved rest that prove a redraw loop: after 4 s without input an honest
+field may still land one queued frame on a busy host, never two. A slow host only lowers a
+looping page's count (UNAVAILABLE then), never makes an honest page's."""
+
+
 def _starved_at_rest(obs: Observations) -> CheckResult | None:
-    """The app's 0 when a section was lost and the field drew during the rest the probe
-    waited out afterwards (`viz.scenario.starved`); None otherwise."""
+    """The app's 0 when a section was lost and the field drew at least `REDRAWS` times in
+    the rest the probe waited out afterwards (`viz.scenario.starved`); None otherwise."""
     found, refused = view(obs, "p_idle_flatness", SCENARIO)
     rest = None if refused is not None else found.starved
-    if rest is None or rest.draws <= 0:
+    if rest is None or rest.draws < REDRAWS:
         return None
     lost = "; ".join(f"{k}: {v}" for k, v in found.lost.items())
     return result("p_idle_flatness", 0.0, f"0: the field redraws at rest: {rest.draws} "

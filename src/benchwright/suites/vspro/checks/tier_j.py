@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from benchwright.model import CheckResult
 from benchwright.scoring import ladder_score
+from benchwright.scoring.contention import SCORE_AT_TOP
 from benchwright.suites.kit.browser.console import console_clean_row
 from benchwright.suites.kit.browser.rows import errors_of, quote, shots, view
 from benchwright.suites.kit.browser.state_rows import empty_row, error_row, read_at_once
@@ -34,7 +35,7 @@ def j_first_use(obs: Observations, s: CheckSettings) -> CheckResult:
     errors = errors_of(load)
     clean = 0.0 if errors else 1.0
     score = min(rung.score, recon, clean)
-    ev["score_at_top_timing"] = min(recon, clean)  # the other parts decide it at or below
+    ev[SCORE_AT_TOP] = min(recon, clean)  # the other parts decide it at or below
     parts = [f"{first} -> {g(rung.score)}",
              f"claimed total {load.claimed_total} vs {obs.expect.total} -> {g(recon)}",
              f"{len(errors)} console errors -> {g(clean)}"
