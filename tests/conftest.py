@@ -23,6 +23,8 @@ _GOLDEN = _REPO / "suites" / "vspro" / "reference"
 
 CliRunner = Callable[..., subprocess.CompletedProcess[str]]
 
+pytest_plugins = ["worker_groups", "pytester"]  # worker groups under `pytest -n` (make test)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def session_state_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:

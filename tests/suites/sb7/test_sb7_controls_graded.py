@@ -17,7 +17,6 @@ from benchwright.suites.audit import load_controls
 from benchwright.suites.audit.judge import order_problems
 
 SUITE = Path(__file__).resolve().parents[3] / "suites" / "sb7"
-FIXTURE = "sb7_golden"
 EXPECTED: dict[str, list[tuple[str, float, str]]] = {
     "dead-server": [("server_runs", 0.0, "crashed at boot"),
                     ("sync_completeness", 0.0, "never became healthy at boot"),
@@ -82,8 +81,8 @@ window past its bound, and every contended scenario is retaken alone."""
 
 
 @pytest.fixture(scope="module")
-def auditor(request: pytest.FixtureRequest) -> SessionGoldenAuditor:
-    grading, _seconds = request.getfixturevalue(FIXTURE)
+def auditor(sb7_golden: tuple[Any, float]) -> SessionGoldenAuditor:
+    grading, _seconds = sb7_golden
     auditor = SessionGoldenAuditor(SUITE, grading.rows)
     auditor.prefetch(GRADED, WORKERS)
     return auditor
