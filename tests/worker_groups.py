@@ -49,8 +49,9 @@ def _shared_fixtures(item: pytest.Item) -> set[str]:
     installed) that ``item`` uses, save autouse ones (every test uses those: they would
     join the whole suite into one group). Reads ``_fixtureinfo``, pytest's record of an
     item's fixture closure (it has no public view)."""
-    shared = set()
-    for name, defs in item._fixtureinfo.name2fixturedefs.items():  # type: ignore[attr-defined]
+    shared: set[str] = set()
+    info = getattr(item, "_fixtureinfo", None)  # a doctest item has none
+    for name, defs in info.name2fixturedefs.items() if info else ():
         last = defs[-1]
         if last.scope != "session" or getattr(last, "_autouse", False):
             continue
