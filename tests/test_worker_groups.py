@@ -85,3 +85,33 @@ def test_a_run_without_workers_is_left_as_collected(pytester, monkeypatch, tmp_p
     done = pytester.runpytest_subprocess("--collect-only", "-q", "-p", "no:cacheprovider")
     modules = [line.split("::")[0] for line in done.outlines if "::" in line]
     assert list(dict.fromkeys(modules)) == sorted(set(modules))
+
+
+ALONE = """
+import pytest
+
+@pytest.mark.alone
+def test_timed(golden):
+    assert golden == "graded"
+"""
+
+
+@pytest.mark.parametrize(("wanted", "modules", "deselected"), [
+    ("alone", {"test_timed", "test_shared_a", "test_shared_b"}, 6),
+    ("shared", {"test_plain_c", "test_plain_d", "test_plain_e"}, 5),
+])  # fmt: skip
+def test_host_groups_split_the_suite_by_whole_groups(pytester, monkeypatch, tmp_path,
+                                                     wanted, modules, deselected):  # fmt: skip
+    """A test marked ``alone`` takes its whole group with it (the modules sharing its
+    session fixture): ``--host-groups alone`` runs that group, ``shared`` the rest, and
+    the two runs together run every test once."""
+    _suite(pytester)
+    pytester.makepyfile(test_timed=ALONE)
+    pytester.makeini("[pytest]\nmarkers =\n    slow: slow\n    alone: alone\n")
+    monkeypatch.setenv("GOLDEN_LOG", str(tmp_path / "golden.log"))
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))
+    done = pytester.runpytest_subprocess("--host-groups", wanted, "-v", "-p", "no:cacheprovider")
+    ran = {line.split("::")[0].removesuffix(".py") for line in done.outlines
+           if " PASSED" in line}  # fmt: skip
+    assert ran == modules, done.outlines
+    done.assert_outcomes(passed=11 - deselected, deselected=deselected)

@@ -61,6 +61,17 @@ def test_browser_jobs_never_overlap_and_the_others_fill_the_workers() -> None:
     assert max(s for s, _ in uncapped.values()) < min(e for _, e in uncapped.values())
 
 
+def test_a_run_of_browser_jobs_longer_than_the_workers_holds_no_worker_idle() -> None:
+    """Four browser jobs listed before the others, two workers, one slot (an audit's
+    browser controls sorted first): the second worker takes the jobs behind the run at
+    once, not after the browser jobs have drained down to the worker count."""
+    browser = Resources(browser=True)
+    jobs = [Job(f"b{n}", 1.0, browser) for n in range(4)] + [Job("s1", 0.1), Job("s2", 0.1)]
+    done = {d.key: d.result for d in LocalPool(2, browser_slots=1).run(timed, jobs)}
+    first_browser_end = min(done[f"b{n}"][1] for n in range(4))
+    assert max(done["s1"][0], done["s2"][0]) < first_browser_end, done
+
+
 def test_serial_runs_in_order_in_this_process() -> None:
     done = list(SerialExecutor().run(square, [Job(str(n), n) for n in range(4)]))
     assert [(d.key, d.result) for d in done] == [("0", 0), ("1", 1), ("2", 4), ("3", 9)]

@@ -132,6 +132,15 @@ class SerialExecutor:
             yield _apply(fn, job.key, job.payload)
 
 
+BROWSER_READ_AHEAD = 256
+"""Browser jobs a capped pool holds back while its slots are taken, reading on for a job
+that needs none. It bounds what a stream of browser jobs puts in memory, not the workers:
+when it was the worker count, a run of more browser jobs than workers (an audit's
+browser controls listed together) held every other worker idle until the run was
+nearly through. Only held browser jobs count; jobs that need no browser are never read
+ahead."""
+
+
 class LocalPool:
     """A process pool on this machine (``--workers N``).
 
@@ -159,7 +168,7 @@ class LocalPool:
 
     def run(self, fn: Callable[[P], R], jobs: Iterable[Job[P]]) -> Iterator[Done[R]]:
         pending: dict[Future[Done[R]], Job[P]] = {}
-        queue = _BrowserQueue(iter(jobs), self.workers)
+        queue = _BrowserQueue(iter(jobs), BROWSER_READ_AHEAD)
         pool = ProcessPoolExecutor(
             self.workers,
             mp_context=get_context("spawn"),

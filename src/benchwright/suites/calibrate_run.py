@@ -162,9 +162,10 @@ def run_calibrate(
         start = time.monotonic()
         with golden_build(suite, grader.grade, 0) as build:  # the reference, as built
             grading = grader.grade(tree, check_settings=settings, confinement=confinement, **build)
-        broken = [p.name for p in grading.phases if p.outcome.startswith("failed")]
-        if broken:
-            raise HarnessError(f"{run}: the harness failed during phase(s) {', '.join(broken)}")
+        broken = [f"{p.name} ({p.outcome})" for p in grading.phases
+                  if p.outcome.startswith("failed")]  # fmt: skip
+        if broken:  # with why: a bare phase name gives a user nothing to act on
+            raise HarnessError(f"{run}: the harness failed during phase(s) {'; '.join(broken)}")
         figures.append(proven_figures(grading, scorer, grader.CALIBRATION, run))
         trees.add(grading.tree_sha256)
         if len(trees) > 1:
