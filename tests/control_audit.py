@@ -14,7 +14,7 @@ from benchwright.errors import HarnessError
 from benchwright.execution.executor import Job, LocalPool
 from benchwright.model import CheckResult, Scorecard
 from benchwright.scoring import compose
-from benchwright.suites import grading_resources
+from benchwright.suites import browser_slots, grading_resources
 from benchwright.suites.audit import Auditor, load_controls
 from benchwright.suites.audit.controls import REPORT_ONLY, Control
 from benchwright.suites.audit.drive import GradingJob, grade_job
@@ -42,25 +42,23 @@ class SessionGoldenAuditor(Auditor):
 
     def prefetch(self, names: Iterable[str], workers: int) -> None:
         """Grade the named controls, each through its own phases and from names in a
-        worker process, exactly as a test's own ``grade_control`` would grade it: those
-        that need no browser ``workers`` at a time (a grading of the services spends most
-        of its wall time in the schedule's fixed waits: vendor down, Retry-After, kill
-        windows), then the browser ones one at a time, alone. A browser grading beside
-        any other is contended (its Chromium and the sibling's services each take more
-        than the host bound of the machine), so its timed scenarios are taken again,
-        up to three runs for one: measured, a viz control beside the services took 149 s
-        where alone it takes 55."""
+        worker process, exactly as a test's own ``grade_control`` would grade it,
+        ``workers`` at a time in a process pool, as ``benchwright audit --workers`` does
+        (`audit.drive`), at most as many browser gradings at once as the suite says
+        (sb-7: one). The browser ones start first (the long chain); the others fill the
+        remaining workers beside them: a grading of the services spends most of its wall
+        time in the schedule's fixed waits (vendor down, Retry-After, kill windows). A
+        control grading retakes no contended scenario (`Auditor.grade_control`), so a
+        browser grading beside another costs no retakes unless a target needs them."""
         controls = load_controls(self.suite_dir, list(names))
         jobs = [Job(c.name, GradingJob(self.suite, self.seed, self.confinement, c.name, c.phases),
                     grading_resources(self.suite, c.phases)) for c in controls]  # fmt: skip
+        jobs.sort(key=lambda job: not job.resources.browser)  # the long chain starts first
         phases = {c.name: c.phases for c in controls}
-        services = [job for job in jobs if not job.resources.browser]
-        browsers = [job for job in jobs if job.resources.browser]
-        for pool, batch in ((LocalPool(workers), services), (LocalPool(1), browsers)):
-            for done in pool.run(grade_job, batch):
-                if done.error is not None or done.result is None:
-                    raise HarnessError(f"control {done.key}: {done.error}")
-                self._graded[(done.key, phases[done.key])] = done.result
+        for done in LocalPool(workers, browser_slots(self.suite)).run(grade_job, jobs):
+            if done.error is not None or done.result is None:
+                raise HarnessError(f"control {done.key}: {done.error}")
+            self._graded[(done.key, phases[done.key])] = done.result
 
     def grade_control(self, control: Control, phases: tuple[str, ...] | None) -> Graded:
         key = (control.name, phases)

@@ -22,6 +22,7 @@ from benchwright.probes.browser import browser_available
 from benchwright.services._server import BackgroundServer
 from benchwright.suites.sb7.browser import browser, phase
 from benchwright.suites.sb7.browser.lanes import own_lanes
+from benchwright.suites.sb7.context import GradeSettings
 
 TOTAL = 12_290
 STATUSES = ("settled", "pending", "refunded", "failed")
@@ -85,7 +86,8 @@ def _graded(monkeypatch, ctx: SimpleNamespace, work: Path) -> dict[str, Any]:
     """The real phase on ``ctx``'s page: this package's load and error lanes only."""
     load, states = own_lanes()
     monkeypatch.setattr(phase, "_plan", lambda modules: [load, states[:1]])
-    seen = browser(SimpleNamespace(**vars(ctx), work=work), None)  # type: ignore[arg-type]
+    on = SimpleNamespace(**vars(ctx), work=work, settings=GradeSettings())
+    seen = browser(on, None)  # type: ignore[arg-type]
     assert seen.unavailable is None and not seen.scenario_errors, seen.scenario_errors
     obs = with_browser(perfect(), load=seen.scenarios["load"], error=seen.scenarios["error"])
     return {c: row(obs, c) for c in (*LOAD_ROWS, "j_error_state")}

@@ -73,9 +73,10 @@ per-column-draws does not lower t_draw_budget, the row §12 names for it: its pe
 draws land in the offscreen target, and the canvas gets one copy per frame."""
 GRADED = sorted(c.name for c in load_controls(SUITE))
 WORKERS = 2
-"""Controls that need no browser graded two at a time (`SessionGoldenAuditor.prefetch`):
-an sb-7 grading of the services uses about 40 % of one core, the rest is the schedule's
-fixed waits; the browser ones after them, alone."""
+"""Controls graded side by side (`SessionGoldenAuditor.prefetch`): the browser controls one
+after another in one worker (the pool's browser slot), the others beside them in the
+second (an sb-7 grading of the services uses about 40 % of one core, the rest is the
+schedule's fixed waits)."""
 
 
 @pytest.fixture(scope="module")

@@ -90,12 +90,15 @@ class CannedAuditor(Auditor):
 
     def __init__(self, *cards: Scorecard) -> None:
         super().__init__(str(SUITE))
-        self.cards, self.graded = list(cards), 0
+        self.cards, self.graded, self.retakes = list(cards), 0, []
 
-    def card(self, tree: Path, phases: tuple[str, ...] | None) -> tuple[Scorecard, float]:
+    def card(
+        self, tree: Path, phases: tuple[str, ...] | None, *, retake: bool = True
+    ) -> tuple[Scorecard, float]:
         if phases is None and tree == self.golden_dir:
             return GOLDEN, 1.0
         self.graded += 1
+        self.retakes.append(retake)
         return self.cards.pop(0), 2.0
 
 
@@ -112,6 +115,7 @@ def test_a_target_unavailable_on_a_contended_host_is_graded_once_more():
     auditor = CannedAuditor(unavailable("p_first_frame", CONTENDED), card(p_first_frame=0.5))
     verdict = auditor.check(EMPTY_TREE, quick=False)
     assert auditor.graded == 2 and verdict.regraded == ("p_first_frame",)
+    assert auditor.retakes == [False, True]  # retakes only once a target needs them
     assert verdict.passed and verdict.seconds == 4.0
     assert verdict.targets[0].control == 0.5
     lines = audit_lines(AuditResult("s", 1.0, 1.0, (verdict,), False))
@@ -132,5 +136,5 @@ def test_the_re_grade_is_bounded_to_once_and_a_still_contended_target_fails_name
 def test_an_unavailable_target_for_another_reason_is_not_re_graded(detail):
     auditor = CannedAuditor(unavailable("p_first_frame", detail), card(p_first_frame=0.5))
     verdict = auditor.check(EMPTY_TREE, quick=False)
-    assert auditor.graded == 1 and verdict.regraded == ()
+    assert auditor.graded == 1 and verdict.regraded == () and auditor.retakes == [False]
     assert verdict.problems[0] == f"p_first_frame was not measured (UNAVAILABLE: {detail})"

@@ -95,9 +95,8 @@ def auditor():
 
 
 WORKERS = 2
-"""Controls graded two at a time when they need no browser (`prefetch`): a vspro grading of
-the backend spends most of its time in the vendor's scripted waits (outages, Retry-After,
-the stall)."""
+"""Controls graded two at a time (`prefetch`): a vspro grading of the backend spends most
+of its time in the vendor's scripted waits (outages, Retry-After, the stall)."""
 
 
 @pytest.fixture(scope="module")

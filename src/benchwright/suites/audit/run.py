@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from benchwright.errors import HarnessError, SpecError
 from benchwright.model import Scorecard, Status
@@ -64,11 +65,15 @@ class Auditor:
         with control_tree(control, self.golden_dir):
             pass
 
-    def card(self, tree: Path, phases: tuple[str, ...] | None) -> tuple[Scorecard, float]:
+    def card(
+        self, tree: Path, phases: tuple[str, ...] | None, *, retake: bool = True
+    ) -> tuple[Scorecard, float]:
         """Grade ``tree`` (``phases`` None: all) and compose; (scorecard, seconds). The
         golden and every control are graded through the golden's build phase
         (`kit.build_phase.golden_build`): its builder read the docs, so only a control's
-        defect costs it a row.
+        defect costs it a row. ``retake`` False: contended browser scenarios are not
+        taken again (`kit.context.AppSettings.retake_contended`; a suite whose settings
+        have no such field has no retakes to skip).
 
         Raises:
             HarnessError: a phase raised (the harness broke, not the tree).
@@ -78,10 +83,11 @@ class Auditor:
 
         started = time.monotonic()
         settings = self.grader.CheckSettings.from_scorer(self.scorer)
+        no_retakes = {} if retake else _without_retakes(self.grader)
         with golden_build(self.suite, self.grader.grade, self.seed) as build:
             grading = self.grader.grade(
                 tree, seed=self.seed, phases=phases, check_settings=settings,
-                confinement=self.confinement, **build,
+                confinement=self.confinement, **no_retakes, **build,
             )  # fmt: skip
         broken = [f"{p.name} ({p.outcome})" for p in grading.phases if p.outcome[:6] == "failed"]
         if broken:  # INFRA rows would read as a control that missed: say it is the harness
@@ -95,10 +101,13 @@ class Auditor:
         return self._golden[phases]
 
     def grade_control(self, control: Control, phases: tuple[str, ...] | None) -> Graded:
-        """Grade one control's tree (``phases`` None: all); graded once more (once only)
-        when a target came back UNAVAILABLE on a contended host."""
+        """Grade one control's tree (``phases`` None: all) without retaking contended
+        browser scenarios: it is judged on its targets alone (`isolate`), and a retake
+        (up to three runs of a scenario) serves only timing rows. When a target came
+        back UNAVAILABLE on a contended host, the tree is graded once more (once only),
+        retakes on."""
         with control_tree(control, self.golden_dir) as tree:
-            card, seconds = self.card(tree, phases)
+            card, seconds = self.card(tree, phases, retake=False)
             contended = contended_targets(control, card)
             if contended:
                 card, again = self.card(tree, phases)
@@ -114,6 +123,16 @@ class Auditor:
         phases = control.phases if quick else None
         golden, _ = self.golden(phases)
         return self.verdict(control, golden, self.grade_control(control, phases))
+
+
+def _without_retakes(grader: Any) -> dict[str, Any]:
+    """The grade option that turns the browser's retakes off: the suite's default
+    settings with ``retake_contended`` False; nothing for a suite with no browser retakes
+    to skip (kitdemo's settings have no such field)."""
+    defaults = grader.GradeSettings() if hasattr(grader, "GradeSettings") else None
+    if not hasattr(defaults, "retake_contended"):
+        return {}
+    return {"settings": replace(defaults, retake_contended=False)}
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,12 @@ class AppSettings:
     restart_budget_s: float = 20.0
     boot_budget_s: float = 25.0
     latency_samples: int = 20
+    retake_contended: bool = True
+    """Take a read-only browser scenario whose host window was contended again, alone
+    (`kit.browser.lanes.retime`), for the timing rows that read it. An audit grades a
+    control with it off (`audit.run.Auditor.grade_control`): a control is judged on its
+    targets only, so retakes for any other row are wasted minutes, and a target that
+    comes back contended has the control graded again with it on."""
 
 
 @dataclass

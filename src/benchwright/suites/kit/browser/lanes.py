@@ -135,14 +135,16 @@ def run_browser(
     seen: ScenarioLog,
 ) -> R:
     """The whole phase: the lanes of ``plan`` on one Chromium, then the contended
-    ``repeatable`` scenarios again; ``kind`` of what was seen. No browser here, or one
-    that dies: the record says why (``unavailable``) and every browser check refuses."""
+    ``repeatable`` scenarios again (unless the suite's settings turn retakes off:
+    ``retake_contended``); ``kind`` of what was seen. No browser here, or one that dies:
+    the record says why (``unavailable``) and every browser check refuses."""
     started = time.monotonic()
     shots = ctx.work / SHOTS
     try:
         with BrowserSession(artifacts=shots) as session:
             run_lanes(session, plan, ctx, shots, seen)
-        retime(repeatable, ctx, ctx.work / RETIME_SHOTS, seen)
+        if ctx.settings.retake_contended:
+            retime(repeatable, ctx, ctx.work / RETIME_SHOTS, seen)
         unavailable = None
     except BrowserUnavailable as exc:
         unavailable = exc.reason
