@@ -19,6 +19,7 @@ from starlette.routing import Route
 from benchwright.probes.browser import browser_available
 from benchwright.services._server import BackgroundServer
 from benchwright.suites.vspro.browser import _phase, browser
+from benchwright.suites.vspro.context import GradeSettings
 
 pytestmark = pytest.mark.skipif(browser_available() is not None, reason="no headless Chromium")
 
@@ -60,7 +61,7 @@ def _raising(lane, ctx, shots, seen):
 def _phase_with(monkeypatch, tmp_path: Path, plan: list[tuple]):
     monkeypatch.setattr(_phase, "_plan", lambda: plan)
     started = time.monotonic()
-    seen = browser(SimpleNamespace(work=tmp_path), None)
+    seen = browser(SimpleNamespace(work=tmp_path, settings=GradeSettings()), None)
     return seen, time.monotonic() - started
 
 

@@ -23,6 +23,7 @@ from benchwright.suites.vspro.browser import _phase, browser
 from benchwright.suites.vspro.browser._load import observe_load
 from benchwright.suites.vspro.browser._views import BrowserObservation
 from benchwright.suites.vspro.browser.viz import observe_viz, observe_viz_fallback
+from benchwright.suites.vspro.context import GradeSettings
 
 NO_PAGE = "`/` answered 404 application/json: no page to drive"
 ROWS = "".join(f"<tr><td>pay_{i}</td><td>settled</td></tr>" for i in range(3))
@@ -51,7 +52,7 @@ def _phase_over(monkeypatch, ctx: SimpleNamespace, work: Path, scenarios: dict) 
     """The real browser phase, its lanes the given scenarios (one lane each)."""
     plan = [(scenario(name, observe),) for name, observe in scenarios.items()]
     monkeypatch.setattr(_phase, "_plan", lambda: plan)
-    return browser(SimpleNamespace(**vars(ctx), work=work), None)
+    return browser(SimpleNamespace(**vars(ctx), work=work, settings=GradeSettings()), None)
 
 
 @needs_chromium
