@@ -85,12 +85,15 @@ demo-quickstart: setup
 # TEST_WORKERS pytest-xdist processes (kept together by module and session fixture, the
 # longest first); then, in one process, the groups that need the host to themselves (the
 # suites' gradings, whose timed rows a second worker's CPU would turn UNAVAILABLE or have
-# retaken). Both stages always run; the first failure's exit code is make's.
+# retaken). Failed tests in the first stage do not stop the second; an interrupt, a usage
+# error or an empty selection there (pytest's exit codes above 1) does. The first failure's
+# exit code is make's.
 TEST_WORKERS ?= 2
 test: setup
 	$(BIN)/ruff check .
 	@rc=0; \
 	$(BIN)/pytest -n $(TEST_WORKERS) --host-groups=shared --durations=10 || rc=$$?; \
+	[ $$rc -le 1 ] || exit $$rc; \
 	$(BIN)/pytest -n 0 --host-groups=alone --durations=25 || { s=$$?; [ $$rc -ne 0 ] || rc=$$s; }; \
 	exit $$rc
 

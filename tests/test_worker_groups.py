@@ -115,3 +115,22 @@ def test_host_groups_split_the_suite_by_whole_groups(pytester, monkeypatch, tmp_
            if " PASSED" in line}  # fmt: skip
     assert ran == modules, done.outlines
     done.assert_outcomes(passed=11 - deselected, deselected=deselected)
+
+
+@pytest.mark.parametrize(("path", "mark", "alone"), [
+    ("suites/sb7/test_x.py", None, True),  # a suite's test grades real apps
+    ("suites/kit/deeper/test_x.py", None, True),
+    ("execution/test_x.py", None, False),
+    ("execution/test_x.py", "alone", True),  # marked by hand outside tests/suites
+    ("suites_like/test_x.py", None, False),  # a sibling folder's name is no suite
+])  # fmt: skip
+def test_which_tests_need_the_host_alone(path: str, mark: str | None, alone: bool) -> None:
+    from types import SimpleNamespace
+
+    from worker_groups import needs_the_host
+
+    def marker(name: str) -> object | None:
+        return object() if name == mark else None
+
+    item = SimpleNamespace(path=Path(__file__).parent / path, get_closest_marker=marker)
+    assert needs_the_host(item) is alone  # type: ignore[arg-type]
