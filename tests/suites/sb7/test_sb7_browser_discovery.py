@@ -1,7 +1,8 @@
 """The sb-7 browser phase's discovery hook: a module of `LANE_MODULES` that is installed
 and exposes a non-empty ``SCENARIOS`` is one more lane (its ``REPEATABLE`` joins the
 re-timed scenarios); a missing one, one whose parent package is missing, or one with no
-scenarios yet adds nothing. `settled` lets a lane wait for another's scenario."""
+scenarios yet adds nothing. `settled` lets a lane wait for another's scenario; every lane
+but ``load``'s waits for ``load`` (its first-data time is the app's alone)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import threading
 from pathlib import Path
 from types import SimpleNamespace
 
+from benchwright.suites.kit.browser import scenarios_of
 from benchwright.suites.sb7.browser import LOAD, phase
 from benchwright.suites.sb7.browser.lanes import own_lanes
 
@@ -36,7 +38,7 @@ def test_only_installed_modules_with_scenarios_add_a_lane(monkeypatch, tmp_path)
     found = phase.discovered()
     assert [m.__name__ for m in found] == ["bw_lane_full"]
     plan = phase._plan(found)
-    assert len(plan) == len(own_lanes()) + 1 and plan[0] == found[0].SCENARIOS
+    assert len(plan) == len(own_lanes()) + 1 and plan[0][1:] == found[0].SCENARIOS
     assert set(phase._repeatable(found)) == {LOAD, "probe"}
 
 
@@ -53,3 +55,25 @@ def test_settled_waits_for_a_scenario_another_lane_runs(tmp_path) -> None:
     seen.run(LOAD, lambda lane, ctx, shots: "view", lane, None, tmp_path)  # type: ignore[arg-type]
     waiting.join(timeout=phase.SETTLED_S)
     assert not waiting.is_alive() and seen.scenarios[LOAD] == "view"
+
+
+def test_every_other_lane_starts_once_load_has_ended(monkeypatch, tmp_path) -> None:
+    """Each lane's first step but ``load``'s is still waiting while ``load`` runs (it can
+    end only once ``load`` has, or after `SETTLED_S`), and ends once ``load`` has."""
+    _install(monkeypatch, tmp_path)
+    plan = phase._plan(phase.discovered())
+    assert [scenarios_of(lane) for lane in plan][-1] == (LOAD,)
+    seen = phase._Seen()
+    lane = SimpleNamespace(ensure_alive=lambda why: None)
+    waiting = [threading.Thread(target=steps[0], args=(lane, None, tmp_path, seen))
+               for steps in plan[:-1]]  # fmt: skip
+    for thread in waiting:
+        thread.start()
+    for thread in waiting:
+        thread.join(timeout=0.2)
+    assert len(waiting) == 2 and all(thread.is_alive() for thread in waiting)
+    assert not seen.scenarios  # the probe lane's scenario has not run
+    seen.run(LOAD, lambda lane, ctx, shots: "view", lane, None, tmp_path)  # type: ignore[arg-type]
+    for thread in waiting:
+        thread.join(timeout=phase.SETTLED_S)
+    assert not any(thread.is_alive() for thread in waiting)
