@@ -169,7 +169,7 @@ HONEST = {"draws": 1, "loop": False, "lie": False, "utc": False, "labels": False
           "d0": D0.isoformat()}  # fmt: skip
 PAGES = {
     "honest": FIELD.replace("__FLAGS__", json.dumps(HONEST)),
-    "per_column": FIELD.replace("__FLAGS__", json.dumps({**HONEST, "draws": 12_288})),
+    "per_column": FIELD.replace("__FLAGS__", json.dumps({**HONEST, "draws": len(RECORDS)})),
     "idle_loop": FIELD.replace("__FLAGS__", json.dumps({**HONEST, "loop": True})),
     "liar": FIELD.replace("__FLAGS__", json.dumps({**HONEST, "lie": True})),
     "utc_days": FIELD.replace("__FLAGS__", json.dumps({**HONEST, "utc": True})),
