@@ -40,22 +40,22 @@ class SessionGoldenAuditor(Auditor):
     def golden(self, phases: tuple[str, ...] | None) -> tuple[Scorecard, float]:
         return self._card, 0.0
 
-    def prefetch(self, names: Iterable[str], workers: int) -> None:
+    def prefetch(self, names: Iterable[str], workers: int, browsers: int | None = None) -> None:
         """Grade the named controls, each through its own phases and from names in a
         worker process, exactly as a test's own ``grade_control`` would grade it,
         ``workers`` at a time in a process pool, as ``benchwright audit --workers`` does
-        (`audit.drive`), at most as many browser gradings at once as the suite says
-        (sb-7: one). The browser ones start first (the long chain); the others fill the
-        remaining workers beside them: a grading of the services spends most of its wall
-        time in the schedule's fixed waits (vendor down, Retry-After, kill windows). A
-        control grading retakes no contended scenario (`Auditor.grade_control`), so a
+        (`audit.drive`), at most ``browsers`` browser gradings at once (None: the suite's
+        cap, sb-7's one). The browser ones start first (the long chain); the others fill
+        the remaining workers beside them: a grading of the services spends most of its
+        wall time in the schedule's fixed waits (vendor down, Retry-After, kill windows).
+        A control grading retakes no contended scenario (`Auditor.grade_control`), so a
         browser grading beside another costs no retakes unless a target needs them."""
         controls = load_controls(self.suite_dir, list(names))
         jobs = [Job(c.name, GradingJob(self.suite, self.seed, self.confinement, c.name, c.phases),
                     grading_resources(self.suite, c.phases)) for c in controls]  # fmt: skip
         jobs.sort(key=lambda job: not job.resources.browser)  # the long chain starts first
         phases = {c.name: c.phases for c in controls}
-        for done in LocalPool(workers, browser_slots(self.suite)).run(grade_job, jobs):
+        for done in LocalPool(workers, browsers or browser_slots(self.suite)).run(grade_job, jobs):
             if done.error is not None or done.result is None:
                 raise HarnessError(f"control {done.key}: {done.error}")
             self._graded[(done.key, phases[done.key])] = done.result
