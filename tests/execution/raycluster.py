@@ -61,6 +61,7 @@ def two_node_cluster(env: dict[str, str], worker_browsers: int = 0) -> Iterator[
                 stderr=subprocess.STDOUT,
                 text=True,
                 start_new_session=True,
+                preexec_fn=_default_sigint,
             )
             sessions.append(proc.pid)
             out, _ = proc.communicate(timeout=START_TIMEOUT_S)
@@ -70,6 +71,13 @@ def two_node_cluster(env: dict[str, str], worker_browsers: int = 0) -> Iterator[
         survivors = [pid for sid in sessions for pid in _stop_session(sid)]
         shutil.rmtree(temp, ignore_errors=True)
         assert not survivors, f"Ray processes survived the stop: {survivors}"
+
+
+def _default_sigint() -> None:
+    """A node's SIGINT as a terminal's ``ray start`` has it: a suite run from a background
+    job (a shell without job control ignores SIGINT for ``cmd &``) would hand its workers
+    the ignored signal, and `ray.cancel` would interrupt nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _free_port() -> int:

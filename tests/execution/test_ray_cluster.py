@@ -14,6 +14,7 @@ from __future__ import annotations
 import _thread
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -98,6 +99,9 @@ def drive(address: str, scratch: str) -> None:
     from benchwright.execution.executor import Job, Resources
     from benchwright.execution.ray_executor import RayExecutor
 
+    # A driver started under a background job inherits SIGINT ignored (a shell without
+    # job control ignores it for `cmd &`), and interrupt_main then presses nothing.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     ray.init(address=address, log_to_driver=False)
     nodes = {n["NodeID"]: n["Resources"] for n in ray.nodes() if n["Alive"]}
     executor = RayExecutor(address, workers=2)
