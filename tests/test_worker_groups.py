@@ -118,11 +118,14 @@ def test_host_groups_split_the_suite_by_whole_groups(pytester, monkeypatch, tmp_
 
 
 @pytest.mark.parametrize(("path", "mark", "alone"), [
-    ("suites/sb7/test_x.py", None, True),  # a suite's test grades real apps
-    ("suites/kit/deeper/test_x.py", None, True),
+    ("suites/sb7/test_x.py", "slow", True),  # a suite's end-to-end test grades real apps
+    ("suites/kit/deeper/test_x.py", "slow", True),
+    ("suites/sb7/test_x.py", None, False),  # its other tests judge canned observations
+    ("suites/sb7/test_x.py", "alone", True),  # or time something live, and say so
+    ("execution/test_x.py", "slow", False),
     ("execution/test_x.py", None, False),
     ("execution/test_x.py", "alone", True),  # marked by hand outside tests/suites
-    ("suites_like/test_x.py", None, False),  # a sibling folder's name is no suite
+    ("suites_like/test_x.py", "slow", False),  # a sibling folder's name is no suite
 ])  # fmt: skip
 def test_which_tests_need_the_host_alone(path: str, mark: str | None, alone: bool) -> None:
     from types import SimpleNamespace

@@ -24,9 +24,13 @@ Not every group may run beside another. A grading judges its timed rows against 
 host's state over the window that measured them (`benchwright.probes.host`): a second
 worker's CPU is foreign load, so the rows come back UNAVAILABLE or their scenarios are
 taken again (a browser grading three times over). ``--host-groups alone`` selects the
-groups that need the host to themselves -- every group holding a test of
-``tests/suites/`` or one marked ``alone`` -- and ``--host-groups shared`` the others, so
-``make test`` runs the shared ones over workers, then the others in one process.
+groups that need the host to themselves -- every group holding a ``slow`` test of
+``tests/suites/`` (an end-to-end grading of a real app) or a test marked ``alone`` -- and
+``--host-groups shared`` the others, so ``make test`` runs the shared ones over workers,
+then the others in one process. A suite's other tests judge canned observations or drive
+a real app or page with bounds far above what a busy host costs; the few that time
+something live (a deadline of a few seconds on a real service, a timed row asserted at
+its top rung) carry the ``alone`` mark.
 """
 
 from __future__ import annotations
@@ -112,7 +116,9 @@ def worker_groups(items: list[pytest.Item]) -> dict[pytest.Item, str]:
 def needs_the_host(item: pytest.Item) -> bool:
     """Whether ``item`` must not share the host with another worker (see the module's
     docstring)."""
-    return item.path.is_relative_to(_SUITES) or item.get_closest_marker("alone") is not None
+    if item.get_closest_marker("alone") is not None:
+        return True
+    return item.path.is_relative_to(_SUITES) and item.get_closest_marker("slow") is not None
 
 
 def _host_selected(config: pytest.Config, items: list[pytest.Item],
@@ -159,7 +165,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--host-groups", choices=("shared", "alone"), default=None,
         help="run only the test groups that may share the host with other workers "
         "('shared') or only those that need it to themselves ('alone': a group holding a "
-        "test of tests/suites/ or one marked alone); default: every test",
+        "slow test of tests/suites/ or one marked alone); default: every test",
     )  # fmt: skip
 
 

@@ -269,6 +269,7 @@ def test_a_kill_mid_sync_resumes_converges_and_duplicates_nothing(
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
 
 
+@pytest.mark.alone  # the kill must land inside the mock's 3 s hold of the create
 def test_a_kill_while_the_approved_create_is_held_sends_once_with_the_same_key(
     golden: Golden, vendor: MeridianV3Mock
 ) -> None:
