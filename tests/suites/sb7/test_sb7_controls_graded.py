@@ -51,7 +51,7 @@ EXPECTED: dict[str, list[tuple[str, float, str]]] = {
     "no-if-match": [("d_validation", 0.9643, "note is written through (502, want 200)")],
     "raw-iso-dates": [("v_dates_readable", 0.0, "raw ISO-8601 shown to users")],
     "console-error-on-load": [
-        ("console_clean", 0.0, "console errors across load, sync, flow, viz, empty"),
+        ("console_clean", 0.0, "console errors across load; sync, flow, viz, empty not selected"),
         ("j_first_use", 0.6, "console errors -> 0.6")],
     "approve-does-nothing": [("j_workflow_journey", 0.4286,
                               "failing: approved, list_ok, notification_seen, payment_in_table")],
@@ -66,9 +66,9 @@ EXPECTED: dict[str, list[tuple[str, float, str]]] = {
 """(check, the control's score, a phrase of its detail naming the evidence) per control, as
 graded at seed 0. volatile-processed-set is left to its ceiling: how many seqs cross after
 the notifier's restart, hence its coverage, depends on when the relay catches up.
-blocking-empty-state is left to its ceiling (0.5): d_decisions_doc averages the three
-corners, and D1 is measured only when the viz lane's stream section lands (0.5 with it,
-0.3333 without: D3 contradicted either way).
+blocking-empty-state is left to its ceiling (0.5): d_decisions_doc averages the corners
+its run measured, and graded through ``browser:empty`` only D3 is (contradicted: 0); a
+whole browser phase measures D1 too when the viz lane's stream section lands (0.5).
 per-column-draws does not lower t_draw_budget, the row §12 names for it: its per-column
 draws land in the offscreen target, and the canvas gets one copy per frame."""
 GRADED = sorted(c.name for c in load_controls(SUITE))
