@@ -53,8 +53,10 @@ class SessionGoldenAuditor(Auditor):
         controls = load_controls(self.suite_dir, list(names))
         jobs = [Job(c.name, GradingJob(self.suite, self.seed, self.confinement, c.name, c.phases),
                     grading_resources(self.suite, c.phases)) for c in controls]  # fmt: skip
-        jobs.sort(key=lambda job: not job.resources.browser)  # the long chain starts first
         phases = {c.name: c.phases for c in controls}
+        # the long chain (the browser's) starts first, and the longer gradings (more
+        # phases; None: all of them) before the shorter ones, so none starts last alone
+        jobs.sort(key=lambda job: (not job.resources.browser, -_span(phases[job.key])))
         for done in LocalPool(workers, browsers or browser_slots(self.suite)).run(grade_job, jobs):
             if done.error is not None or done.result is None:
                 raise HarnessError(f"control {done.key}: {done.error}")
@@ -65,6 +67,11 @@ class SessionGoldenAuditor(Auditor):
         if key not in self._graded:
             self._graded[key] = super().grade_control(control, phases)
         return self._graded[key]
+
+
+def _span(phases: tuple[str, ...] | None) -> float:
+    """How many phases a control grades through (None: every one)."""
+    return float("inf") if phases is None else len(phases)
 
 
 def assert_control_costs(
