@@ -55,10 +55,11 @@ def auditor():
     return Auditor(str(SUITE))
 
 
-WORKERS = 2
-"""Controls graded two at a time (`prefetch`; vspro caps no browser slots): none of their
-targets is a timed row, and an audit's control grading retakes no contended scenario
-unless a target needs it (`Auditor.grade_control`)."""
+WORKERS = 3
+"""Controls graded three at a time (`prefetch`; vspro caps no browser slots; the module
+84 s on a 2-core host, 103 s two at a time): none of their targets is a timed row, and
+an audit's control grading retakes no contended scenario unless a target needs it
+(`Auditor.grade_control`)."""
 
 
 @pytest.fixture(scope="module")
