@@ -5,7 +5,6 @@ phases and steps: the rule is the kit's, whatever the suite)."""
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -85,24 +84,3 @@ def test_console_cleanliness_over_a_scenario_left_out_is_not_attempted() -> None
     found = console_clean_row(obs, ("load", "viz"))
     assert found.status is Status.NOT_ATTEMPTED
     assert "viz scenario(s) were not selected" in found.detail
-
-
-def _seen(*errors: str) -> SimpleNamespace:
-    """A scenario's view with these console errors (and no page error)."""
-    logged = tuple(SimpleNamespace(text=e) for e in errors)
-    return SimpleNamespace(scenario=SimpleNamespace(console_errors=logged, page_errors=()))
-
-
-def test_a_console_error_in_a_scenario_that_ran_fails_whatever_was_left_out() -> None:
-    """A sub-selection proves no clean console, but an error it saw is an error: the row
-    fails on it (a console-error control is graded through ``browser:load`` alone)."""
-    from benchwright.suites.kit.browser.console import console_clean_row
-
-    dirty = {"load": _seen("vs7: console booted")}
-    obs = PhaseLog(phases={"browser": BrowserRecord(None, dirty, skipped=("viz",))})
-    found = console_clean_row(obs, ("load", "viz"))
-    assert (found.status, found.score) == (Status.FAIL, 0.0)
-    assert found.detail == ("0: 1 console errors across load; viz not selected "
-                            "(first load: 'vs7: console booted')")  # fmt: skip
-    clean = PhaseLog(phases={"browser": BrowserRecord(None, {"load": _seen()}, skipped=("viz",))})
-    assert console_clean_row(clean, ("load", "viz")).status is Status.NOT_ATTEMPTED

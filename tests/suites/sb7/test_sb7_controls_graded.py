@@ -51,7 +51,7 @@ EXPECTED: dict[str, list[tuple[str, float, str]]] = {
     "no-if-match": [("d_validation", 0.9643, "note is written through (502, want 200)")],
     "raw-iso-dates": [("v_dates_readable", 0.0, "raw ISO-8601 shown to users")],
     "console-error-on-load": [
-        ("console_clean", 0.0, "console errors across load; sync, flow, viz, empty not selected"),
+        ("console_clean", 0.0, "console errors across load, sync, flow, viz, empty"),
         ("j_first_use", 0.6, "console errors -> 0.6")],
     "approve-does-nothing": [("j_workflow_journey", 0.4286,
                               "failing: approved, list_ok, notification_seen, payment_in_table")],
