@@ -77,8 +77,10 @@ WORKERS, BROWSERS = 4, 2
 once and gradings of the services beside them (one uses about 40 % of one core, the rest
 is the schedule's fixed waits). Measured on a 2-core host, this module with its golden's
 grading: 374 s four at a time (1.65 cores busy), 400 s three at a time; the 26 controls
-alone took 450-520 s with the suite's one browser slot and two workers. No target is a
-timed row, and a control grading retakes no contended scenario."""
+alone took 450-520 s with the suite's one browser slot and two workers. No target turns
+on a timing (j_first_use's 0.6 is its console leg, which a busy host does not decide),
+and a control grading retakes no contended scenario unless a target came back
+UNAVAILABLE (`Auditor.grade_control`)."""
 
 
 @pytest.fixture(scope="module")

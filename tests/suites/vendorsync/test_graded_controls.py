@@ -17,6 +17,7 @@ from benchwright.probes.browser import browser_available
 from benchwright.scoring.contention import HOST_CONTENDED
 from benchwright.suites.audit import load_controls
 from benchwright.suites.audit.judge import order_problems
+from benchwright.suites.vendorsync.checks._timing import TIMED as TIMING_ROWS
 
 SUITE = Path(__file__).resolve().parents[3] / "suites" / "vendorsync"
 
@@ -71,9 +72,9 @@ def _gradable(name: str) -> bool:
     return "browser" not in control.phases or _no_browser() is None
 
 
-TIMED = {"slow-list"}
-"""Controls whose target is a timing row: graded in their own test, the host to
-themselves, never in the prefetch beside another grading."""
+TIMED = {name for name, rows in EXPECTED.items() if {c for c, _, _ in rows} & TIMING_ROWS.keys()}
+"""Controls whose target is a timing row (``slow-list``): graded in their own test, the
+host to themselves, never in the prefetch beside another grading."""
 WORKERS = 3
 """The other controls graded three at a time (`SessionGoldenAuditor.prefetch`): a
 vendorsync grading spends most of its wall in the vendor's scripted waits."""
@@ -85,6 +86,10 @@ def auditor(vendorsync_golden):
     auditor = SessionGoldenAuditor(SUITE, grading.rows)
     auditor.prefetch([n for n in EXPECTED if n not in TIMED and _gradable(n)], WORKERS)
     return auditor
+
+
+def test_a_control_whose_target_is_timed_is_kept_out_of_the_prefetch():
+    assert {"slow-list"} == TIMED, TIMED  # the one whose target, p_list_latency, is timed
 
 
 def test_every_control_has_its_expectations():
