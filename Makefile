@@ -81,21 +81,14 @@ demo-quickstart: setup
 	done
 	@echo "demo-quickstart: honest work passed, every cheat was caught"
 
-# Two stages (tests/worker_groups.py): the test groups that may share the host run over
-# TEST_WORKERS pytest-xdist processes (kept together by module and session fixture, the
-# longest first); then, in one process, the groups that need the host to themselves (the
-# suites' gradings, whose timed rows a second worker's CPU would turn UNAVAILABLE or have
-# retaken). Failed tests in the first stage do not stop the second; an interrupt, a usage
-# error or an empty selection there (pytest's exit codes above 1) does. The first failure's
-# exit code is make's.
-TEST_WORKERS ?= 2
+# TEST_WORKERS pytest-xdist processes (tests/worker_groups.py: tests sharing a module or a
+# session fixture run together, the longest groups first). Timed work -- a test marked
+# `alone`, a golden's grading -- has the host to itself while the other workers wait
+# (tests/host_lease.py): another worker's CPU would turn its timed rows UNAVAILABLE.
+TEST_WORKERS ?= 3
 test: setup
 	$(BIN)/ruff check .
-	@rc=0; \
-	$(BIN)/pytest -n $(TEST_WORKERS) --host-groups=shared --durations=10 || rc=$$?; \
-	[ $$rc -le 1 ] || exit $$rc; \
-	$(BIN)/pytest -n 0 --host-groups=alone --durations=25 || { s=$$?; [ $$rc -ne 0 ] || rc=$$s; }; \
-	exit $$rc
+	$(BIN)/pytest -n $(TEST_WORKERS) --durations=25
 
 lint: setup
 	$(BIN)/ruff check .

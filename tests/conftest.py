@@ -23,7 +23,7 @@ _GOLDEN = _REPO / "suites" / "vspro" / "reference"
 
 CliRunner = Callable[..., subprocess.CompletedProcess[str]]
 
-pytest_plugins = ["worker_groups", "pytester"]  # worker groups under `pytest -n` (make test)
+pytest_plugins = ["worker_groups", "host_lease", "pytester"]  # under `pytest -n` (make test)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -129,12 +129,16 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def golden_twice(tmp_path_factory):
+def golden_twice(tmp_path_factory, request):
     """The golden graded twice in a row through the command line, on one copy of the tree
     (a pass writes its marker into the graded tree, so never into the repo's), with every
     temporary file of the harness (work dir, databases, browser profile) under a private
     TMPDIR; yields (tmp, [(process, card), ...], tree). Session-wide: the vspro end-to-end
-    tests, the board's and the viewer's all read these two gradings (about a minute each)."""
+    tests, the board's and the viewer's all read these two gradings (about a minute each).
+    With the host to itself (`host_lease`): the freeze gate needs every timed row at its
+    top rung."""
+    from host_lease import host_to_itself  # imported here: a plugin, registered after us
+
     if not (_GOLDEN / "vspro" / "__main__.py").is_file():
         pytest.skip("golden reference not present")
     tmp = tmp_path_factory.mktemp("golden")
@@ -145,16 +149,17 @@ def golden_twice(tmp_path_factory):
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": str(scratch)}
     runs, marker = [], _GOLDEN / "sb6-reference-pass.json"  # `make demo` may have written it
     before = marker.read_bytes() if marker.exists() else None
-    for n in (1, 2):
-        out = tmp / f"card{n}.json"
-        args = [sys.executable, "-m", "benchwright", "grade", str(_REPO / "suites" / "vspro"),
-                "--tree", str(tree), "--json", str(out), "--junit", str(tmp / f"j{n}.xml"),
-                "--reference"]  # fmt: skip
-        done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=400,
-                              cwd=_REPO)  # fmt: skip
-        assert done.returncode == 0, done.stdout + done.stderr
-        runs.append((done, json.loads(out.read_text())))
-    assert (marker.read_bytes() if marker.exists() else None) == before  # the copy's, only
+    with host_to_itself(request.config):
+        for n in (1, 2):
+            out = tmp / f"card{n}.json"
+            args = [sys.executable, "-m", "benchwright", "grade", str(_REPO / "suites" / "vspro"),
+                    "--tree", str(tree), "--json", str(out), "--junit", str(tmp / f"j{n}.xml"),
+                    "--reference"]  # fmt: skip
+            done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=400,
+                                  cwd=_REPO)  # fmt: skip
+            assert done.returncode == 0, done.stdout + done.stderr
+            runs.append((done, json.loads(out.read_text())))
+        assert (marker.read_bytes() if marker.exists() else None) == before  # the copy's, only
     return tmp, runs, tree
 
 
@@ -189,34 +194,41 @@ def own_vendor() -> Iterator[MeridianMock]:
 
 
 @pytest.fixture(scope="session")
-def vendorsync_golden() -> tuple[Any, float]:
+def vendorsync_golden(request: pytest.FixtureRequest) -> tuple[Any, float]:
     """The vendorsync golden graded once for the session, in-process (sandboxed, every
     phase the grader has, by name: the browser's too once it exists), the v1 mock's
     throttle shortened (`meridian_v1.FAST`); (the `Grading`, its seconds). No build-phase
-    trace: ``vendor_read_docs`` is UNAVAILABLE, as for any ``grade --tree``."""
+    trace: ``vendor_read_docs`` is UNAVAILABLE, as for any ``grade --tree``. With the host
+    to itself: tests hold its timed rows at their top rung."""
     import time
+
+    from host_lease import host_to_itself
 
     from benchwright.suites.vendorsync import PHASE_NAMES, grade
 
-    started = time.monotonic()
-    grading = grade(_REPO / "suites" / "vendorsync" / "reference", timing=FAST,
-                    phases=list(PHASE_NAMES))  # fmt: skip
-    return grading, time.monotonic() - started
+    with host_to_itself(request.config):
+        started = time.monotonic()
+        grading = grade(_REPO / "suites" / "vendorsync" / "reference", timing=FAST,
+                        phases=list(PHASE_NAMES))  # fmt: skip
+        return grading, time.monotonic() - started
 
 
 @pytest.fixture(scope="session")
-def sb7_golden() -> tuple[Any, float]:
+def sb7_golden(request: pytest.FixtureRequest) -> tuple[Any, float]:
     """The sb-7 golden graded once for the session, in-process: sandboxed, every phase,
     seed 0, the v3 mock at the contract's timing (its 2 s Retry-After, its 6 s held
     create); (the `Grading`, its seconds). Every sb-7 test that needs a whole run reads
-    this one."""
+    this one. With the host to itself: tests hold its timed rows at their top rung."""
     import time
+
+    from host_lease import host_to_itself
 
     from benchwright.suites.sb7 import grade
 
     reference = _REPO / "suites" / "sb7" / "reference"
     if not (reference / "app" / "__main__.py").is_file():
         pytest.skip("sb-7 golden reference not present")
-    started = time.monotonic()
-    grading = grade(reference, seed=0)
-    return grading, time.monotonic() - started
+    with host_to_itself(request.config):
+        started = time.monotonic()
+        grading = grade(reference, seed=0)
+        return grading, time.monotonic() - started

@@ -4,7 +4,8 @@ its expectation table says. Shared by the vspro and vendorsync control tests."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,12 +31,24 @@ class SessionGoldenAuditor(Auditor):
     made once for the test session, as a full audit does: the isolated scores are the
     audit's, and no golden is graded again through each control's phases (a dozen
     gradings per suite run). Each control is graded once (a test of the severity order
-    reads the gradings its per-control tests made)."""
+    reads the gradings its per-control tests made).
 
-    def __init__(self, suite: Path, rows: Iterable[CheckResult]) -> None:
+    ``timed`` names the controls a target of which is a timed row: one is never graded in
+    the prefetch beside other gradings, and is graded inside ``alone()`` (the host to the
+    test's worker: `host_lease.host_to_itself`), whichever test asks for it first."""
+
+    def __init__(
+        self,
+        suite: Path,
+        rows: Iterable[CheckResult],
+        *,
+        timed: Collection[str] = (),
+        alone: Callable[[], AbstractContextManager[None]] = nullcontext,
+    ) -> None:
         super().__init__(str(suite))
         self._card = compose(rows, self.scorer)
         self._graded: dict[tuple[str, tuple[str, ...] | None], Graded] = {}
+        self._timed, self._alone = frozenset(timed), alone
 
     def golden(self, phases: tuple[str, ...] | None) -> tuple[Scorecard, float]:
         return self._card, 0.0
@@ -49,8 +62,9 @@ class SessionGoldenAuditor(Auditor):
         the remaining workers beside them: a grading of the services spends most of its
         wall time in the schedule's fixed waits (vendor down, Retry-After, kill windows).
         A control grading retakes no contended scenario (`Auditor.grade_control`), so a
-        browser grading beside another costs no retakes unless a target needs them."""
-        controls = load_controls(self.suite_dir, list(names))
+        browser grading beside another costs no retakes unless a target needs them. A
+        ``timed`` control is left to its own test."""
+        controls = load_controls(self.suite_dir, [n for n in names if n not in self._timed])
         jobs = [Job(c.name, GradingJob(self.suite, self.seed, self.confinement, c.name, c.phases),
                     grading_resources(self.suite, c.phases)) for c in controls]  # fmt: skip
         phases = {c.name: c.phases for c in controls}
@@ -65,7 +79,8 @@ class SessionGoldenAuditor(Auditor):
     def grade_control(self, control: Control, phases: tuple[str, ...] | None) -> Graded:
         key = (control.name, phases)
         if key not in self._graded:
-            self._graded[key] = super().grade_control(control, phases)
+            with self._alone() if control.name in self._timed else nullcontext():
+                self._graded[key] = super().grade_control(control, phases)
         return self._graded[key]
 
 

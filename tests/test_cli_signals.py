@@ -8,12 +8,14 @@ scans that TMPDIR afterwards.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -49,13 +51,24 @@ def _left(tmpdir: Path) -> list[str]:
     return sorted(p.name for p in tmpdir.iterdir() if p.name != PORT_LOCKS)
 
 
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A folder with a short path for a command's TMPDIR: the sandbox's relay binds unix
+    sockets under it, and a worker's ``tmp_path`` is too deep for a socket's 108 bytes."""
+    folder = Path(tempfile.mkdtemp(prefix="bw-sig-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.mark.slow
 @pytest.mark.alone  # its own TMPDIR holds its own port leases: beside another worker's
 # servers its app's port was once taken before the app bound it (boot: harness fault)
-def test_calibrate_stopped_twice_by_sigterm_removes_its_grading_dir(tmp_path: Path):
+def test_calibrate_stopped_twice_by_sigterm_removes_its_grading_dir(
+    tmp_path: Path, short_tmp: Path
+):
     # SIGTERM to the command, then, while it cleans up, to its process group (as CI
     # runners and supervisors stop a job): the second must not cut the cleanup short.
-    tmpdir = tmp_path / "tmp"
+    tmpdir = short_tmp / "tmp"
     proc = _start(
         ["calibrate", "suites/vspro", "--runs", "1", "--out", str(tmp_path / "t.json")], tmpdir
     )

@@ -20,17 +20,8 @@ reads them once every worker has collected. xdist's own ``--dist loadgroup`` is 
 used: it renames node ids through an attribute pytest 9.2 no longer reads, so it groups
 nothing there.
 
-Not every group may run beside another. A grading judges its timed rows against the
-host's state over the window that measured them (`benchwright.probes.host`): a second
-worker's CPU is foreign load, so the rows come back UNAVAILABLE or their scenarios are
-taken again (a browser grading three times over). ``--host-groups alone`` selects the
-groups that need the host to themselves -- every group holding a ``slow`` test of
-``tests/suites/`` (an end-to-end grading of a real app) or a test marked ``alone`` -- and
-``--host-groups shared`` the others, so ``make test`` runs the shared ones over workers,
-then the others in one process. A suite's other tests judge canned observations or drive
-a real app or page with bounds far above what a busy host costs; the few that time
-something live (a deadline of a few seconds on a real service, a timed row asserted at
-its top rung) carry the ``alone`` mark.
+Groups share the host: a test (or fixture) whose work is timed holds it to itself
+through the host lease (tests/host_lease.py) while the other workers wait.
 """
 
 from __future__ import annotations
@@ -54,8 +45,6 @@ seconds, its others a fraction of one): only the order of groups depends on it."
 _FOLDER = "benchwright_worker_groups"
 """The ``workerinput`` key naming the folder the workers write their groups to."""
 _FOLDER_KEY = pytest.StashKey[Path]()
-_SUITES = Path(__file__).resolve().parent / "suites"
-"""The suites' tests: they grade real apps, whose timed rows read the host's state."""
 
 
 def _shared_fixtures(item: pytest.Item) -> set[str]:
@@ -113,30 +102,6 @@ def worker_groups(items: list[pytest.Item]) -> dict[pytest.Item, str]:
     return named
 
 
-def needs_the_host(item: pytest.Item) -> bool:
-    """Whether ``item`` must not share the host with another worker (see the module's
-    docstring)."""
-    if item.get_closest_marker("alone") is not None:
-        return True
-    return item.path.is_relative_to(_SUITES) and item.get_closest_marker("slow") is not None
-
-
-def _host_selected(config: pytest.Config, items: list[pytest.Item],
-                   group_of: dict[pytest.Item, str]) -> None:  # fmt: skip
-    """Keep the items of the groups ``--host-groups`` asks for (a group needs the host
-    alone when any of its tests does); report the rest deselected."""
-    wanted = config.getoption("host_groups")
-    if wanted is None:
-        return
-    alone = {group_of[item] for item in items if needs_the_host(item)}
-    keep, dropped = [], []
-    for item in items:
-        (keep if (group_of[item] in alone) == (wanted == "alone") else dropped).append(item)
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
-    items[:] = keep
-
-
 def _weight(item: pytest.Item) -> int:
     return SLOW_WEIGHT if item.get_closest_marker("slow") else 1
 
@@ -160,27 +125,14 @@ def pytest_configure_node(node: Any) -> None:
     node.workerinput[_FOLDER] = str(config.stash[_FOLDER_KEY])
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption(
-        "--host-groups", choices=("shared", "alone"), default=None,
-        help="run only the test groups that may share the host with other workers "
-        "('shared') or only those that need it to themselves ('alone': a group holding a "
-        "slow test of tests/suites/ or one marked alone); default: every test",
-    )  # fmt: skip
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Keep the groups ``--host-groups`` names; then, on a worker, order the items group
-    by group, heaviest first (the controller hands the groups out in this order), and
-    write each item's group for the controller. A run without workers keeps the
-    collection order."""
+    """On a worker, order the items group by group, heaviest first (the controller hands
+    the groups out in this order), and write each item's group for the controller. A run
+    without workers keeps the collection order."""
     folder = getattr(config, "workerinput", {}).get(_FOLDER)
-    if folder is None and config.getoption("host_groups") is None:
-        return
-    group_of = worker_groups(items)
-    _host_selected(config, items, group_of)
     if folder is None:
         return
+    group_of = worker_groups(items)
     _ordered(items, group_of)
     mine = Path(folder) / f"{config.workerinput['workerid']}.json"  # type: ignore[attr-defined]
     partial = mine.with_suffix(".partial")

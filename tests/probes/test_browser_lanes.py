@@ -182,6 +182,7 @@ LOST = r"browser process exited|page was closed under the probe"
 
 
 @pytest.mark.slow
+@pytest.mark.alone  # both lanes must notice the kill within 5 s
 def test_lanes_fail_fast_once_the_browser_is_killed(tmp_path, base_url):
     """SIGKILL the Chromium while two lanes wait on their pages: both lanes raise
     BrowserUnavailable within moments, and opening another lane is refused."""

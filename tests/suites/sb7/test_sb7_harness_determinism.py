@@ -26,7 +26,7 @@ SCHEDULED = ("tree", "smoke", "boot", "sync1", "reads", "matrix", "resync", "par
 DECIDED = frozenset(build_table().ids) - frozenset(BROWSER_CHECKS)
 """The rows those phases decide (the A B C D X R tiers)."""
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]  # its deadline rows must match the golden's
 
 
 def landed(obs: Any) -> dict[str, Any]:

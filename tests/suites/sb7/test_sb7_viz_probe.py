@@ -12,6 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from host_lease import host_to_itself
 from sb7_observations import perfect, row
 from sb7_viz_pages import TRUTH, pages_app
 
@@ -35,8 +36,11 @@ SIDE_BY_SIDE = 2
 
 
 @pytest.fixture(scope="module")
-def seen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, VizView]]:
-    """Every page's view (a browser each: a scenario name runs once per session)."""
+def seen(tmp_path_factory: pytest.TempPathFactory,
+         request: pytest.FixtureRequest) -> Iterator[dict[str, VizView]]:  # fmt: skip
+    """Every page's view (a browser each: a scenario name runs once per session); the
+    honest page's with the host to itself (its drag frames are held at the top rung), the
+    hostile pages' beside other work (their rows count draws, digests and labels)."""
     shots = tmp_path_factory.mktemp("viz")
     with BackgroundServer(pages_app()) as server:
 
@@ -45,7 +49,8 @@ def seen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, VizView
             with BrowserSession(artifacts=shots / name) as browser, browser.lane() as lane:
                 return observe_viz(lane, ctx, shots / name)
 
-        views = {"honest": probe("honest")}
+        with host_to_itself(request.config):
+            views = {"honest": probe("honest")}
         with ThreadPoolExecutor(max_workers=SIDE_BY_SIDE) as pool:
             views |= dict(zip(HOSTILE, pool.map(probe, HOSTILE), strict=True))
     yield views

@@ -62,6 +62,7 @@ def test_staged_browser_rows_say_probe_unavailable(vendorsync_golden):
 
 
 @pytest.mark.slow
+@pytest.mark.alone  # the freeze gate holds every timed row at its top rung
 def test_the_golden_passes_the_freeze_gate_from_the_command_line(tmp_path):
     """Every phase, the scorer's selftest and the excellence gate, as ``grade
     --reference`` runs them (on a copy: a pass writes its marker into the tree)."""

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from control_audit import SessionGoldenAuditor, assert_control_costs
+from host_lease import host_to_itself
 
 from benchwright.probes.browser import browser_available
 from benchwright.scoring.contention import HOST_CONTENDED
@@ -74,17 +75,18 @@ def _gradable(name: str) -> bool:
 
 TIMED = {name for name, rows in EXPECTED.items() if {c for c, _, _ in rows} & TIMING_ROWS.keys()}
 """Controls whose target is a timing row (``slow-list``): graded in their own test, the
-host to themselves, never in the prefetch beside another grading."""
+host to themselves (`host_lease`), never in the prefetch beside another grading."""
 WORKERS = 3
 """The other controls graded three at a time (`SessionGoldenAuditor.prefetch`): a
 vendorsync grading spends most of its wall in the vendor's scripted waits."""
 
 
 @pytest.fixture(scope="module")
-def auditor(vendorsync_golden):
+def auditor(vendorsync_golden, request):
     grading, _seconds = vendorsync_golden
-    auditor = SessionGoldenAuditor(SUITE, grading.rows)
-    auditor.prefetch([n for n in EXPECTED if n not in TIMED and _gradable(n)], WORKERS)
+    auditor = SessionGoldenAuditor(SUITE, grading.rows, timed=TIMED,
+                                   alone=lambda: host_to_itself(request.config))  # fmt: skip
+    auditor.prefetch([n for n in EXPECTED if _gradable(n)], WORKERS)
     return auditor
 
 

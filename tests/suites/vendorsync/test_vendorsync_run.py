@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from host_lease import host_to_itself
 
 from benchwright.execution import evidence, integrity, verification
 from benchwright.sandbox import unavailable_reason
@@ -61,9 +62,12 @@ def _run(base: Path, *flags: str, readable: Path = GOLDEN) -> dict:
 
 
 @pytest.fixture(scope="module")
-def read_docs(tmp_path_factory) -> dict:
+def read_docs(tmp_path_factory, request) -> dict:
+    """The honest agent's run, with the host to itself: its trial is held at the golden's
+    score, timed rows included."""
     base = tmp_path_factory.mktemp("vendorsync-read")
-    return _run(base, "--read-docs", "--copy", str(GOLDEN / "vendorsync"))
+    with host_to_itself(request.config):
+        return _run(base, "--read-docs", "--copy", str(GOLDEN / "vendorsync"))
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,7 @@ BOGUS = "/nonexistent/chromium"
 @pytest.mark.slow
 @needs_golden
 @pytest.mark.skipif(browser_available() is not None, reason="no headless Chromium here")
+@pytest.mark.alone  # its timed rows are held at their top rung
 def test_the_golden_page_earns_every_top_rung(tmp_path):
     grading = grade(GOLDEN, phases=["sync_full", "browser"], evidence_dir=tmp_path,
                     evidence_prefix="card.")  # fmt: skip

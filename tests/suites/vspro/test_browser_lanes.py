@@ -21,7 +21,10 @@ from benchwright.services._server import BackgroundServer
 from benchwright.suites.vspro.browser import _phase, browser
 from benchwright.suites.vspro.context import GradeSettings
 
-pytestmark = pytest.mark.skipif(browser_available() is not None, reason="no headless Chromium")
+pytestmark = [
+    pytest.mark.skipif(browser_available() is not None, reason="no headless Chromium"),
+    pytest.mark.alone,  # lanes must start within 1.5 s of each other, a phase end within 10 s
+]
 
 
 @pytest.fixture(scope="module")

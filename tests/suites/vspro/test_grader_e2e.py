@@ -86,6 +86,7 @@ def _running(marker: str) -> list[int]:
     return found
 
 
+@pytest.mark.alone  # its port must be bound within a 2-s boot budget
 def test_an_app_that_hangs_is_bounded_and_ended(tmp_path):
     marker = f"hang-marker-{os.getpid()}-{tmp_path.name}"
     tree = fake_tree(tmp_path, HANG.replace("MARKER", repr(marker)))

@@ -33,6 +33,7 @@ from backend_harness import (
     sync_window,
     wait_for,
 )
+from host_lease import host_to_itself
 
 from benchwright.services.meridian import MeridianMock, sign
 
@@ -119,9 +120,14 @@ def _race(base: str) -> list:
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """The grader's phases against one golden app; returns everything it saw."""
-    tmp = tmp_path_factory.mktemp("vspro")
+def run(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> dict:
+    """The grader's phases against one golden app; returns everything it saw. With the
+    host to itself: its latencies are held to budgets and its restart to a second."""
+    with host_to_itself(request.config):
+        return _run(tmp_path_factory.mktemp("vspro"))
+
+
+def _run(tmp: Path) -> dict:
     seen: dict = {}
     with MeridianMock(seed=0, timing=FAST, trace_path=tmp / "vendor-trace.jsonl") as mock:
         seen["fixture"], seen["expect"] = mock.fixture, mock.fixture.expect

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from host_lease import host_to_itself
 
 from benchwright.execution import integrity, verification
 from benchwright.sandbox import unavailable_reason
@@ -34,21 +35,23 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
+def run(tmp_path_factory, request):
     """The run directory of ``run suites/vspro --workers 2 --iterations 2``, its exit code
-    and output, with its key in a state dir of its own (set for the readers below)."""
+    and output, with its key in a state dir of its own (set for the readers below). With
+    the host to itself: both trials are held at the golden's score."""
     base = tmp_path_factory.mktemp("vspro-run")
     state = base / "state"
     with Barrier(base / "barrier", 2) as barrier:
         agent = (f"command:python {AGENT} {{workspace}} {{prompt_file}} --barrier {barrier.path} "
                  f"--copy {GOLDEN / 'vspro'}")  # fmt: skip
-        done = subprocess.run(
-            [str(BENCHWRIGHT), "run", str(ROOT / "suites" / "vspro"), "--agent", agent,
-             "--workers", "2", "--iterations", "2", "--out", str(base / "runs"),
-             "--sandbox-ro", str(GOLDEN), "--sandbox-ro", str(barrier.directory)],
-            env={**os.environ, integrity.STATE_ENV: str(state)}, capture_output=True,
-            text=True, timeout=1200,
-        )  # fmt: skip
+        with host_to_itself(request.config):
+            done = subprocess.run(
+                [str(BENCHWRIGHT), "run", str(ROOT / "suites" / "vspro"), "--agent", agent,
+                 "--workers", "2", "--iterations", "2", "--out", str(base / "runs"),
+                 "--sandbox-ro", str(GOLDEN), "--sandbox-ro", str(barrier.directory)],
+                env={**os.environ, integrity.STATE_ENV: str(state)}, capture_output=True,
+                text=True, timeout=1200,
+            )  # fmt: skip
         met = barrier.met.is_set()
     (run_dir,) = (base / "runs").iterdir()
     with pytest.MonkeyPatch.context() as patch:

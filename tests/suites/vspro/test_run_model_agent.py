@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from agents.model.scripted import MODEL_ID, ScriptedModel
+from host_lease import host_to_itself
 
 from benchwright.board.app import create_app
 from benchwright.board.migrate import upgrade
@@ -66,19 +67,22 @@ def _script() -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory) -> Iterator[dict[str, Any]]:
+def run(tmp_path_factory, request) -> Iterator[dict[str, Any]]:
+    """The model agent's run of vspro against the scripted endpoint; the run itself with
+    the host to itself (its trial is held at the golden's score)."""
     base = tmp_path_factory.mktemp("vspro-model")
     state = base / "state"
     with ScriptedModel(_script()) as server:
         env = {**os.environ, integrity.STATE_ENV: str(state), KEY_ENV: server.key,
                "XDG_CONFIG_HOME": str(base / "config")}  # fmt: skip
-        done = subprocess.run(
-            [str(BENCHWRIGHT), "run", str(ROOT / "suites" / "vspro"),
-             "--agent", "model:openai/scripted", "--model-base-url", server.openai_url,
-             "--model-api-key-env", KEY_ENV, "--model-tools", "native",
-             "--out", str(base / "runs")],
-            env=env, capture_output=True, text=True, timeout=1200,
-        )  # fmt: skip
+        with host_to_itself(request.config):
+            done = subprocess.run(
+                [str(BENCHWRIGHT), "run", str(ROOT / "suites" / "vspro"),
+                 "--agent", "model:openai/scripted", "--model-base-url", server.openai_url,
+                 "--model-api-key-env", KEY_ENV, "--model-tools", "native",
+                 "--out", str(base / "runs")],
+                env=env, capture_output=True, text=True, timeout=1200,
+            )  # fmt: skip
         (run_dir,) = (base / "runs").iterdir()
         with pytest.MonkeyPatch.context() as patch:
             patch.setenv(integrity.STATE_ENV, str(state))

@@ -26,6 +26,7 @@ host's measurement, never silent (CI, stop 35: e_under_load_latency p95 237 ms, 
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.alone,  # three gradings at once are the load; their verdicts the golden's
     pytest.mark.skipif(not (GOLDEN / "vspro").is_dir(), reason="golden reference not present"),
 ]
 
