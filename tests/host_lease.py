@@ -30,8 +30,6 @@ price of the exclusive work, in worker-seconds.
 from __future__ import annotations
 
 import fcntl
-import shutil
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,6 +37,7 @@ from time import monotonic
 from typing import IO, Any
 
 import pytest
+import run_folder
 
 _FOLDER = "benchwright_host_lease"
 """The ``workerinput`` key naming the folder of the run's two lock files."""
@@ -123,10 +122,7 @@ def host_to_itself(config: pytest.Config) -> Iterator[None]:
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     """Controller: one folder of lock files for the run, named to every worker."""
-    config = node.config
-    if _FOLDER_KEY not in config.stash:
-        config.stash[_FOLDER_KEY] = Path(tempfile.mkdtemp(prefix="bw-host-lease-"))
-    node.workerinput[_FOLDER] = str(config.stash[_FOLDER_KEY])
+    run_folder.name_to_worker(node, _FOLDER_KEY, _FOLDER, "bw-host-lease-")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -189,5 +185,4 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     lease = config.stash.get(_LEASE_KEY, None)
     if lease is not None:
         lease.close()
-    if _FOLDER_KEY in config.stash:
-        shutil.rmtree(config.stash[_FOLDER_KEY], ignore_errors=True)
+    run_folder.remove(config, _FOLDER_KEY)

@@ -28,14 +28,13 @@ from __future__ import annotations
 
 import inspect
 import json
-import shutil
 import sysconfig
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 import pytest
+import run_folder
 from xdist.scheduler import LoadScopeScheduling
 
 _INSTALLED = Path(sysconfig.get_paths()["purelib"])
@@ -119,10 +118,7 @@ def _ordered(items: list[pytest.Item], group_of: dict[pytest.Item, str]) -> None
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     """Controller: tell each worker where to write its groups (one folder per run)."""
-    config = node.config
-    if _FOLDER_KEY not in config.stash:
-        config.stash[_FOLDER_KEY] = Path(tempfile.mkdtemp(prefix="bw-worker-groups-"))
-    node.workerinput[_FOLDER] = str(config.stash[_FOLDER_KEY])
+    run_folder.name_to_worker(node, _FOLDER_KEY, _FOLDER, "bw-worker-groups-")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -167,5 +163,4 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> GroupSchedul
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    if _FOLDER_KEY in config.stash:
-        shutil.rmtree(config.stash[_FOLDER_KEY], ignore_errors=True)
+    run_folder.remove(config, _FOLDER_KEY)
