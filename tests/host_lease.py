@@ -94,8 +94,8 @@ class HostLease:
         finally:
             self.release()
             fcntl.flock(self._want, fcntl.LOCK_UN)
-        if was_shared:
-            self.share()
+            if was_shared:  # the test goes on (its teardown, at least): shared again
+                self.share()
 
     def take_wait(self) -> float:
         waited, self.waited_s = self.waited_s, 0.0
