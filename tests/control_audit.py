@@ -84,6 +84,12 @@ class SessionGoldenAuditor(Auditor):
         return self._graded[key]
 
 
+def timed_controls(suite: Path, timing_rows: Collection[str]) -> set[str]:
+    """The controls of ``suite`` a target of which is one of ``timing_rows`` (the suite's
+    rows judged against the host): those a `SessionGoldenAuditor` grades ``timed``."""
+    return {c.name for c in load_controls(suite) if set(c.targets) & set(timing_rows)}
+
+
 def _span(phases: tuple[str, ...] | None) -> float:
     """How many phases a control grades through (None: every one)."""
     return float("inf") if phases is None else len(phases)

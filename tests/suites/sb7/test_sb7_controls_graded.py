@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from control_audit import SessionGoldenAuditor, assert_control_costs
+from control_audit import SessionGoldenAuditor, assert_control_costs, timed_controls
 from host_lease import host_to_itself
 
 from benchwright.model import Status
@@ -82,7 +82,7 @@ grading: 374 s four at a time (1.65 cores busy), 400 s three at a time; the 26 c
 alone took 450-520 s with the suite's one browser slot and two workers. A control
 grading retakes no contended scenario unless a target came back UNAVAILABLE
 (`Auditor.grade_control`)."""
-TIMED = {name for name, rows in EXPECTED.items() if {c for c, _, _ in rows} & TIMING_ROWS.keys()}
+TIMED = timed_controls(SUITE, TIMING_ROWS.keys())
 """Controls with a timed target (``console-error-on-load``: its j_first_use is capped at
 0.6 by the console errors, but lands there only while first data arrives within the
 0.75 rung's 3 s): graded alone on the host (`host_lease`), never in the prefetch, where

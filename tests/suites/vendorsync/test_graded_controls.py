@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from control_audit import SessionGoldenAuditor, assert_control_costs
+from control_audit import SessionGoldenAuditor, assert_control_costs, timed_controls
 from host_lease import host_to_itself
 
 from benchwright.probes.browser import browser_available
@@ -73,7 +73,7 @@ def _gradable(name: str) -> bool:
     return "browser" not in control.phases or _no_browser() is None
 
 
-TIMED = {name for name, rows in EXPECTED.items() if {c for c, _, _ in rows} & TIMING_ROWS.keys()}
+TIMED = timed_controls(SUITE, TIMING_ROWS.keys())
 """Controls whose target is a timing row (``slow-list``): graded in their own test, the
 host to themselves (`host_lease`), never in the prefetch beside another grading."""
 WORKERS = 3
