@@ -64,7 +64,10 @@ class SessionGoldenAuditor(Auditor):
         A control grading retakes no contended scenario (`Auditor.grade_control`), so a
         browser grading beside another costs no retakes unless a target needs them. A
         ``timed`` control is left to its own test."""
-        controls = load_controls(self.suite_dir, [n for n in names if n not in self._timed])
+        wanted = [n for n in names if n not in self._timed]
+        if not wanted:  # load_controls reads an empty list as "every control"
+            return
+        controls = load_controls(self.suite_dir, wanted)
         jobs = [Job(c.name, GradingJob(self.suite, self.seed, self.confinement, c.name, c.phases),
                     grading_resources(self.suite, c.phases)) for c in controls]  # fmt: skip
         phases = {c.name: c.phases for c in controls}
