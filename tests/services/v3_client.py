@@ -9,7 +9,7 @@ import itertools
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 
 import httpx
@@ -76,6 +76,9 @@ class Consumer:
     echo_challenge: bool = True
     answer: int = 200
     """The status a verified event gets (anything but 2xx: the app refusing deliveries)."""
+    pace: Callable[[dict], Awaitable[None]] | None = None
+    """Awaited with each event before it is answered: a test's hook to hold the vendor's
+    delivery until something it is waiting for has happened."""
     counters: dict[str, int] = field(
         default_factory=lambda: dict.fromkeys(("received", "applied", "ignored", "rejected"), 0)
     )
@@ -94,6 +97,8 @@ class Consumer:
         header = request.headers.get("meridian-signature", "")
         self.arrivals.append((next(TICKS), event, body, header))
         self.counters["received"] += 1
+        if self.pace is not None:
+            await self.pace(event)
         if not verify(self.secret, header, body):
             self.counters["rejected"] += 1
             return JSONResponse({"error": "bad_signature"}, status_code=401)
@@ -124,9 +129,13 @@ class Consumer:
 
 
 @contextlib.contextmanager
-def consumer_for(mock: MeridianV3Mock, store: Store | None = None) -> Iterator[Consumer]:
+def consumer_for(
+    mock: MeridianV3Mock,
+    store: Store | None = None,
+    pace: Callable[[dict], Awaitable[None]] | None = None,
+) -> Iterator[Consumer]:
     """A consumer listening and registered with ``mock``."""
-    state = Consumer(store or Store())
+    state = Consumer(store or Store(), pace=pace)
     with BackgroundServer(state.app()) as server, client(mock) as http:
         answer = http.post("/v3/webhooks", json={"url": server.base_url + "/hook"})
         assert answer.status_code == 200, answer.text
