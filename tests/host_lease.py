@@ -23,8 +23,9 @@ long test. A holder that wants the host to itself first lets go of its own share
 so two such holders never wait on each other. ``flock`` locks die with their process: a
 worker that crashes holds nothing.
 
-The waits are recorded on each report (``host_lease_wait_s``) and summed at the end: the
-price of the exclusive work, in worker-seconds.
+The waits and the exclusive holds are recorded on each report (``host_lease_wait_s``,
+``host_lease_alone_s``) and summed at the end: the price of the exclusive work, in
+worker-seconds, and what it was.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ _FOLDER = "benchwright_host_lease"
 _FOLDER_KEY = pytest.StashKey[Path]()
 _LEASE_KEY = pytest.StashKey["HostLease"]()
 _WAIT = "host_lease_wait_s"
+_ALONE = "host_lease_alone_s"
 
 
 class HostLease:
@@ -54,7 +56,10 @@ class HostLease:
         self._want: IO[str] = (folder / "want").open("a")
         self._held: int | None = None
         self.waited_s = 0.0
-        """Time spent waiting for the lease since the last `take_wait`."""
+        """Time spent waiting for the lease since the last `take_times`."""
+        self.alone_s = 0.0
+        """Time spent holding the host to itself since the last `take_times`."""
+        self._alone_since: float | None = None
 
     def share(self) -> None:
         """Hold the host shared (no-op when held already), once no exclusive holder waits
@@ -90,16 +95,29 @@ class HostLease:
             fcntl.flock(self._host, fcntl.LOCK_EX)
             self._held = fcntl.LOCK_EX
             self.waited_s += monotonic() - start
+            self._alone_since = monotonic()
             yield
         finally:
+            self._count_alone()
+            self._alone_since = None
             self.release()
             fcntl.flock(self._want, fcntl.LOCK_UN)
             if was_shared:  # the test goes on (its teardown, at least): shared again
                 self.share()
 
-    def take_wait(self) -> float:
-        waited, self.waited_s = self.waited_s, 0.0
-        return waited
+    def _count_alone(self) -> None:
+        if self._alone_since is not None:
+            now = monotonic()
+            self.alone_s += now - self._alone_since
+            self._alone_since = now
+
+    def take_times(self) -> tuple[float, float]:
+        """(waited, alone) since the last call; a hold still going counts up to now (a
+        test's teardown report is made inside its own exclusive hold)."""
+        self._count_alone()
+        times = (self.waited_s, self.alone_s)
+        self.waited_s = self.alone_s = 0.0
+        return times
 
     def close(self) -> None:
         self.release()
@@ -153,32 +171,41 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
-    """Worker: the time this test waited for the lease, on its teardown report."""
+    """Worker: the time this test waited for the lease and held the host to itself, on
+    its teardown report."""
     report = yield
     lease = item.config.stash.get(_LEASE_KEY, None)
     if lease is not None and call.when == "teardown":
-        report.user_properties.append((_WAIT, round(lease.take_wait(), 1)))
+        waited, alone = lease.take_times()
+        report.user_properties += [(_WAIT, round(waited, 1)), (_ALONE, round(alone, 1))]
     return report
 
 
 class _Waits:
-    """Controller: the waits the workers report, summed at the end of the run."""
+    """Controller: the waits and the exclusive holds the workers report, summed at the
+    end of the run (what the exclusive work cost, and what it was)."""
 
     def __init__(self) -> None:
-        self.by_test: dict[str, float] = {}
+        self.by_key: dict[str, dict[str, float]] = {_WAIT: {}, _ALONE: {}}
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for key, value in report.user_properties:
-            if key == _WAIT and value:
-                self.by_test[report.nodeid] = self.by_test.get(report.nodeid, 0.0) + value
+            if key in self.by_key and value:
+                by_test = self.by_key[key]
+                by_test[report.nodeid] = by_test.get(report.nodeid, 0.0) + value
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if not self.by_test:
-            return
-        total = sum(self.by_test.values())
-        terminalreporter.write_line(f"host lease: tests waited {total:.0f} s for it, longest:")
-        for nodeid, waited in sorted(self.by_test.items(), key=lambda kv: -kv[1])[:5]:
-            terminalreporter.write_line(f"  {waited:6.1f}s {nodeid}")
+        for key, what in (
+            (_WAIT, "tests waited {:.0f} s for it"),
+            (_ALONE, "held it alone {:.0f} s"),
+        ):
+            by_test = self.by_key[key]
+            if not by_test:
+                continue
+            total = sum(by_test.values())
+            terminalreporter.write_line(f"host lease: {what.format(total)}, longest:")
+            for nodeid, seconds in sorted(by_test.items(), key=lambda kv: -kv[1])[:8]:
+                terminalreporter.write_line(f"  {seconds:6.1f}s {nodeid}")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

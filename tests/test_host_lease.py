@@ -210,3 +210,12 @@ def test_under_workers_timed_work_runs_with_nothing_beside_it(pytester, monkeypa
         assert opened <= {"test_reads_the_golden"}, log  # nothing else running at its start
     assert len(log) == 2 * 12  # 11 tests and the golden
     assert any(line.startswith("host lease: tests waited") for line in done.outlines)
+    header = next(n for n, line in enumerate(done.outlines) if "held it alone" in line)
+    held = {}
+    for line in done.outlines[header + 1 :]:
+        if not line.startswith("  "):
+            break
+        seconds, nodeid = line.split()
+        held[nodeid.rsplit("::", 1)[-1]] = float(seconds.removesuffix("s"))
+    assert held.keys() == {"test_timed", "test_reads_the_golden"}, done.outlines
+    assert min(held.values()) >= 1.0  # each slept a second alone (the golden in its fixture)
