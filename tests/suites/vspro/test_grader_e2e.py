@@ -86,11 +86,14 @@ def _running(marker: str) -> list[int]:
     return found
 
 
-@pytest.mark.alone  # its port must be bound within a 2-s boot budget
 def test_an_app_that_hangs_is_bounded_and_ended(tmp_path):
+    """The boot budget is the whole wait (health never answers), and the app must bind its
+    port inside it after two interpreter starts in the sandbox: 8 s holds on a busy host,
+    so the test shares it (it was 2 s and held the host alone, which made it wait minutes
+    for another worker's long test)."""
     marker = f"hang-marker-{os.getpid()}-{tmp_path.name}"
     tree = fake_tree(tmp_path, HANG.replace("MARKER", repr(marker)))
-    settings = GradeSettings(boot_budget_s=2.0, request_timeout_s=1.0)
+    settings = GradeSettings(boot_budget_s=8.0, request_timeout_s=1.0)
     grading = grade(tree, phases=["sync1"], settings=settings)
     rows = by_id(grading)
     assert rows["server_runs"].score == 0.4
