@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from benchwright.probes.browser._session import Lane
 
 DEFAULT_WAIT_S = 10.0
+EXIT_SETTLE_S = 0.5
+"""How long a page closed under the probe waits for its browser to show it exited."""
 """Bound on any single Playwright call that takes no explicit timeout."""
 _CONSOLE_TYPES = {"error", "assert"}
 PAGE_TYPES = ("text/html", "application/xhtml+xml")
@@ -325,9 +327,18 @@ class Scenario:
                 handle.dispose()
 
     def _raise_if_lost(self, doing: str) -> None:
-        """After a Playwright error: raise when the browser, or the page under us, is gone."""
+        """After a Playwright error: raise when the browser, or the page under us, is gone.
+
+        A page closed under us is first given `EXIT_SETTLE_S` to show whether the whole
+        browser went: a killed Chromium closes its pipes (the driver closes the page) a
+        moment before ``/proc`` shows it exited, and on a busy host that moment was long
+        enough to call a dead browser a closed page."""
         self.session.ensure_alive(doing)
         if self.page.is_closed() and not self._crashed:
+            deadline = time.monotonic() + EXIT_SETTLE_S
+            while time.monotonic() < deadline:
+                self.session.ensure_alive(doing)
+                time.sleep(0.02)
             raise BrowserUnavailable(f"the page was closed under the probe ({doing})")
 
     @contextmanager
