@@ -32,9 +32,19 @@ def _flaky(every: int):
     return endpoint
 
 
+_answered = {"slow": 0}
+
+
 async def _slow(request: Request) -> Response:
     await asyncio.sleep(float(request.query_params.get("s", "0.05")))
+    _answered["slow"] += 1
     return JSONResponse({"rows": [{"id": i} for i in range(3)]})
+
+
+async def _slow_answered(request: Request) -> Response:
+    """How many slow requests were answered so far: an operation can end after the
+    readers' first few reads, whenever their threads got going."""
+    return JSONResponse(_answered)
 
 
 async def _echo(request: Request) -> Response:
@@ -56,6 +66,7 @@ def fake_app() -> Starlette:
             Route("/every2", _flaky(2)),
             Route("/every3", _flaky(3)),
             Route("/slow", _slow),
+            Route("/slow/answered", _slow_answered),
             Route("/echo", _echo, methods=["POST"]),
             Route("/validate", _validate),
             Route("/float", lambda r: _raw_json(b'{"amount": 1.5}')),
