@@ -85,7 +85,6 @@ demo-quickstart: setup
 # session fixture run together, the longest groups first). Timed work -- a test marked
 # `alone`, a golden's grading -- has the host to itself while the other workers wait
 # (tests/host_lease.py): another worker's CPU would turn its timed rows UNAVAILABLE.
-# Three: four measured slower on two CPUs (the exclusive work itself took longer).
 TEST_WORKERS ?= 3
 test: setup
 	$(BIN)/ruff check .
