@@ -147,7 +147,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """A worker takes its lease; the controller listens for the waits."""
     workerinput = getattr(config, "workerinput", None)
     if workerinput is None:
-        config.pluginmanager.register(_Waits(), "host-lease-waits")
+        config.pluginmanager.register(_Totals(), "host-lease-totals")
     elif _FOLDER in workerinput:
         config.stash[_LEASE_KEY] = HostLease(Path(workerinput[_FOLDER]))
 
@@ -181,7 +181,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
-class _Waits:
+class _Totals:
     """Controller: the waits and the exclusive holds the workers report, summed at the
     end of the run (what the exclusive work cost, and what it was)."""
 
