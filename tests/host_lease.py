@@ -144,7 +144,7 @@ def pytest_configure_node(node: Any) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """A worker takes its lease; the controller listens for the waits."""
+    """A worker takes its lease; the controller listens for the waits and holds."""
     workerinput = getattr(config, "workerinput", None)
     if workerinput is None:
         config.pluginmanager.register(_Totals(), "host-lease-totals")
