@@ -1,6 +1,12 @@
 """Proof under load: three gradings of the golden at once (three apps, three vendor mocks,
 three Chromiums on this machine) each pass the freeze gate (1.0000 on every row it holds),
-or refuse naming a host-contended row -- never a silently lower score."""
+or refuse naming a host-contended row -- never a silently lower score.
+
+The test shares the host with the other workers' tests (it is not ``alone``): their load
+only adds to the load the claim is about. Measured beside sb-7's golden grading and its
+controls prefetch (the suite's heaviest shared work): passed in 258 s, against 139 s with
+the host to itself -- where its three gradings left 40 % of the two cores idle while the
+other workers waited."""
 
 from __future__ import annotations
 
@@ -26,7 +32,6 @@ host's measurement, never silent (CI, stop 35: e_under_load_latency p95 237 ms, 
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.alone,  # three gradings at once are the load; their verdicts the golden's
     pytest.mark.skipif(not (GOLDEN / "vspro").is_dir(), reason="golden reference not present"),
 ]
 
