@@ -23,7 +23,8 @@ _GOLDEN = _REPO / "suites" / "vspro" / "reference"
 
 CliRunner = Callable[..., subprocess.CompletedProcess[str]]
 
-pytest_plugins = ["worker_groups", "host_lease", "pytester"]  # under `pytest -n` (make test)
+# worker_groups and host_lease act under `pytest -n` (make test); run_timeline on --timeline
+pytest_plugins = ["worker_groups", "host_lease", "run_timeline", "pytester"]
 
 
 @pytest.fixture(scope="session", autouse=True)

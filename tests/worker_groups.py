@@ -44,6 +44,7 @@ seconds, its others a fraction of one): only the order of groups depends on it."
 _FOLDER = "benchwright_worker_groups"
 """The ``workerinput`` key naming the folder the workers write their groups to."""
 _FOLDER_KEY = pytest.StashKey[Path]()
+_GROUP_KEY = pytest.StashKey[str]()
 
 
 def _shared_fixtures(item: pytest.Item) -> set[str]:
@@ -129,11 +130,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if folder is None:
         return
     group_of = worker_groups(items)
+    for item in items:
+        item.stash[_GROUP_KEY] = group_of[item]
     _ordered(items, group_of)
     mine = Path(folder) / f"{config.workerinput['workerid']}.json"  # type: ignore[attr-defined]
     partial = mine.with_suffix(".partial")
     partial.write_text(json.dumps({item.nodeid: group_of[item] for item in items}))
     partial.replace(mine)
+
+
+def group_of(item: pytest.Item) -> str | None:
+    """The group ``item`` runs in, on a worker (None in a run without workers)."""
+    return item.stash.get(_GROUP_KEY, None)
 
 
 class GroupScheduling(LoadScopeScheduling):
