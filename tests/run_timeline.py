@@ -41,9 +41,10 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """A worker names the test's group on its teardown report."""
     report = yield
-    group = worker_groups.group_of(item)
-    if call.when == "teardown" and group is not None and item.config.getoption("timeline"):
-        report.user_properties.append((GROUP, group))
+    if call.when == "teardown" and item.config.getoption("timeline"):
+        group = worker_groups.group_of(item)
+        if group is not None:
+            report.user_properties.append((GROUP, group))
     return report
 
 

@@ -106,14 +106,14 @@ def _weight(item: pytest.Item) -> int:
     return SLOW_WEIGHT if item.get_closest_marker("slow") else 1
 
 
-def _ordered(items: list[pytest.Item], group_of: dict[pytest.Item, str]) -> None:
+def _ordered(items: list[pytest.Item], groups: dict[pytest.Item, str]) -> None:
     """``items`` sorted group by group, heaviest group first; tests keep their order
     within a group (the sort is stable)."""
     weight: dict[str, int] = defaultdict(int)
     for item in items:
-        weight[group_of[item]] += _weight(item)
-    first_seen = {group: n for n, group in enumerate(dict.fromkeys(group_of.values()))}
-    items.sort(key=lambda item: (-weight[group_of[item]], first_seen[group_of[item]]))
+        weight[groups[item]] += _weight(item)
+    first_seen = {group: n for n, group in enumerate(dict.fromkeys(groups.values()))}
+    items.sort(key=lambda item: (-weight[groups[item]], first_seen[groups[item]]))
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -129,13 +129,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     folder = getattr(config, "workerinput", {}).get(_FOLDER)
     if folder is None:
         return
-    group_of = worker_groups(items)
+    groups = worker_groups(items)
     for item in items:
-        item.stash[_GROUP_KEY] = group_of[item]
-    _ordered(items, group_of)
+        item.stash[_GROUP_KEY] = groups[item]
+    _ordered(items, groups)
     mine = Path(folder) / f"{config.workerinput['workerid']}.json"  # type: ignore[attr-defined]
     partial = mine.with_suffix(".partial")
-    partial.write_text(json.dumps({item.nodeid: group_of[item] for item in items}))
+    partial.write_text(json.dumps({item.nodeid: groups[item] for item in items}))
     partial.replace(mine)
 
 
