@@ -85,8 +85,8 @@ demo-quickstart: setup
 # session fixture run together, the longest groups first). Timed work -- a test marked
 # `alone`, a golden's grading -- has the host to itself while the other workers wait
 # (tests/host_lease.py): another worker's CPU would turn its timed rows UNAVAILABLE.
-# PYTEST_ARGS go to pytest as they are: `make test PYTEST_ARGS="--timeline t.jsonl"` records
-# every report for benchmarks/lease_replay.py (tests/run_timeline.py).
+# PYTEST_ARGS go to pytest as they are: `make test PYTEST_ARGS=--timeline` records every
+# report in pytest-timeline.jsonl for benchmarks/lease_replay.py (tests/run_timeline.py).
 TEST_WORKERS ?= 3
 PYTEST_ARGS ?=
 test: setup

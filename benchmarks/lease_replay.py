@@ -1,7 +1,8 @@
 """Replay a recorded ``pytest -n N`` run under the host lease's rules, with other choices.
 
 Run: ``.venv/bin/python benchmarks/lease_replay.py TIMELINE [--workers N] [--share TEXT]...
-[--no-precedence]``, TIMELINE from ``pytest -n N --timeline FILE`` (tests/run_timeline.py).
+[--no-precedence]``, TIMELINE the ``pytest-timeline.jsonl`` of ``pytest -n N --timeline``
+(tests/run_timeline.py).
 
 Each test is replayed with the time its phases took in the recording, split as the lease
 recorded it: held alone throughout (a test marked ``alone``), alone for a first part (a

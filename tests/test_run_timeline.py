@@ -1,6 +1,7 @@
-"""``--timeline FILE`` (tests/run_timeline.py) on real ``pytest`` runs, with workers and
-without: a line per phase of each test, its worker, its span, and on its teardown what the
-host lease recorded and which group it ran in."""
+"""``--timeline`` (tests/run_timeline.py) on real ``pytest`` runs, with workers and
+without, started with no test path (as ``make test`` does): a line per phase of each
+test, its worker, its span, and on its teardown what the host lease recorded and which
+group it ran in."""
 
 from __future__ import annotations
 
@@ -24,9 +25,11 @@ def _timeline(pytester, monkeypatch, *args: str) -> list[dict]:
     for name in ("a", "b"):
         pytester.makepyfile(**{f"test_{name}": TESTS.format(name=name)})
     monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))
-    out = pytester.path / "timeline.jsonl"
-    done = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--timeline", str(out), *args)
+    pytester.makeini("[pytest]\ntestpaths = .\n")
+    done = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--timeline", *args)
     done.assert_outcomes(passed=4)
+    out = pytester.path / "pytest-timeline.jsonl"
+    assert f"timeline: {out}" in done.outlines
     return [json.loads(line) for line in out.read_text().splitlines()]
 
 
