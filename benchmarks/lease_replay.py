@@ -38,9 +38,14 @@ class Test:
 def load(path: Path, shared: list[str]) -> tuple[list[list[Test]], float, int]:
     """The recording's groups in their starting order, its wall time and worker count."""
     spans: dict[str, list[dict]] = defaultdict(list)
-    for line in path.read_text().splitlines():
-        report = json.loads(line)
-        spans[report["id"]].append(report)
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        try:
+            report = json.loads(line)
+            spans[report["id"]].append(report)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise SystemExit(f"{path}: line {number}: not a timeline report ({exc!r})") from None
+    if not spans:
+        raise SystemExit(f"{path}: no reports")
     tests: list[Test] = []
     for nodeid, reports in spans.items():
         took = sum(r["stop"] - r["start"] for r in reports)
@@ -82,15 +87,14 @@ def replay(groups: list[list[Test]], workers: int, precedence: bool) -> tuple[fl
     crew = [Worker() for _ in range(workers)]
     now = exclusive = 0.0
 
-    def next_part(worker: Worker) -> bool:
+    def next_part(worker: Worker) -> None:
         worker.holds = None
         while not worker.parts:
             if not queue:
                 worker.want = None
-                return False
+                return
             worker.parts = [part for test in queue.pop(0) for part in test.parts]
         worker.want, worker.left = worker.parts.pop(0)
-        return True
 
     for worker in crew:
         next_part(worker)
@@ -129,6 +133,8 @@ def main() -> None:
     parser.add_argument("--share", action="append", default=[], metavar="TEXT")
     parser.add_argument("--no-precedence", action="store_true")
     args = parser.parse_args()
+    if args.workers is not None and args.workers < 1:
+        parser.error(f"--workers must be >= 1, got {args.workers}")
     groups, recorded, used = load(args.timeline, args.share)
     workers = args.workers or used
     wall, exclusive, waited = replay(groups, workers, not args.no_precedence)
