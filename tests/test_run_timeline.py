@@ -43,9 +43,8 @@ def test_with_workers_every_phase_is_a_line_with_its_worker_group_and_lease(
         mine = [line for line in lines if line["id"] == nodeid]
         assert [line["when"] for line in mine] == ["setup", "call", "teardown"]
         assert all(line["start"] <= line["stop"] for line in mine)
-        assert {line["worker"] for line in mine} <= {"gw0", "gw1"} and len(
-            {line["worker"] for line in mine}
-        ) == 1  # one test, one worker
+        workers = {line["worker"] for line in mine}
+        assert len(workers) == 1 and workers <= {"gw0", "gw1"}  # one test, one worker
         props = mine[-1]["props"]
         assert props["worker_group"] == nodeid.split("::")[0].removesuffix(".py")
         assert {"host_lease_wait_s", "host_lease_alone_s"} <= props.keys()
