@@ -85,3 +85,71 @@ def test_a_run_without_workers_is_left_as_collected(pytester, monkeypatch, tmp_p
     done = pytester.runpytest_subprocess("--collect-only", "-q", "-p", "no:cacheprovider")
     modules = [line.split("::")[0] for line in done.outlines if "::" in line]
     assert list(dict.fromkeys(modules)) == sorted(set(modules))
+
+
+HOLDING = {
+    "conftest": """
+from contextlib import contextmanager
+
+import pytest
+
+
+@contextmanager
+def host_to_itself():
+    yield
+
+
+@pytest.fixture(scope="session")
+def golden():
+    with host_to_itself():
+        return "graded"
+""",
+    "test_golden_reader": """
+import pytest
+
+@pytest.mark.slow
+def test_reads(golden):
+    assert golden == "graded"
+""",
+    "test_plain": "def test_one():\n    pass\n",
+    "test_marked_alone": """
+import pytest
+
+@pytest.mark.slow
+@pytest.mark.alone
+def test_timed():
+    pass
+
+@pytest.mark.slow
+def test_after():
+    pass
+""",
+    "test_module_hold": """
+import pytest
+from conftest import host_to_itself
+
+@pytest.fixture(scope="module")
+def auditor():
+    alone = lambda: host_to_itself()  # noqa: E731 -- the hold may sit in a nested function
+    with alone():
+        return 1
+
+@pytest.mark.slow
+def test_reads(auditor):
+    assert auditor == 1
+""",
+}
+
+
+def test_groups_that_hold_the_host_themselves_start_last(pytester):
+    """Heaviest first, but a group holding the host through an ``alone`` test or a module
+    fixture (called in a nested function, too) starts after a lighter plain group; one
+    whose hold is a session fixture's keeps its place by weight."""
+    from worker_groups import _ordered, worker_groups
+
+    pytester.makeini("[pytest]\nmarkers =\n    slow: slow\n    alone: alone\n")
+    pytester.makepyfile(**HOLDING)
+    items, _ = pytester.inline_genitems()
+    _ordered(items, worker_groups(items))
+    modules = list(dict.fromkeys(item.path.stem for item in items))
+    assert modules == ["test_golden_reader", "test_plain", "test_marked_alone", "test_module_hold"]
