@@ -82,10 +82,9 @@ demo-quickstart: setup
 	@echo "demo-quickstart: honest work passed, every cheat was caught"
 
 # TEST_WORKERS pytest-xdist processes (tests/worker_groups.py: tests sharing a module or a
-# session fixture run together, the longest groups first, those holding the host through
-# their own tests last). Timed work -- a test marked `alone`, a golden's grading -- has the
-# host to itself while the other workers wait (tests/host_lease.py): another worker's CPU
-# would turn its timed rows UNAVAILABLE.
+# session fixture run together, the longest groups first). Timed work -- a test marked
+# `alone`, a golden's grading -- has the host to itself while the other workers wait
+# (tests/host_lease.py): another worker's CPU would turn its timed rows UNAVAILABLE.
 # PYTEST_ARGS go to pytest as they are: `make test PYTEST_ARGS=--timeline` records every
 # report in pytest-timeline.jsonl for benchmarks/lease_replay.py (tests/run_timeline.py).
 TEST_WORKERS ?= 3

@@ -135,11 +135,9 @@ def golden_twice(tmp_path_factory, request):
     (a pass writes its marker into the graded tree, so never into the repo's), with every
     temporary file of the harness (work dir, databases, browser profile) under a private
     TMPDIR; yields (tmp, [(process, card), ...], tree). Session-wide: the vspro end-to-end
-    tests, the board's and the viewer's all read the first grading (about a minute), made
-    with the host to itself (`host_lease`) and ``--reference``: the freeze gate needs every
-    timed row at its top rung. The second is only compared with it (hermeticity), so it
-    shares the host: a timed row another worker's load spoils is UNAVAILABLE, leaves the
-    mean and is left out of the comparison, never a lower score."""
+    tests, the board's and the viewer's all read these two gradings (about a minute each).
+    With the host to itself (`host_lease`): the freeze gate needs every timed row at its
+    top rung."""
     from host_lease import host_to_itself  # imported here: a plugin, registered after us
 
     if not (_GOLDEN / "vspro" / "__main__.py").is_file():
@@ -150,23 +148,19 @@ def golden_twice(tmp_path_factory, request):
     skip = shutil.ignore_patterns("__pycache__", "*.db*", "sb6-reference-pass.json")
     shutil.copytree(_GOLDEN, tree, ignore=skip)
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "TMPDIR": str(scratch)}
-
-    def grade(n: int, *reference: str) -> tuple[subprocess.CompletedProcess[str], Any]:
-        out = tmp / f"card{n}.json"
-        args = [sys.executable, "-m", "benchwright", "grade", str(_REPO / "suites" / "vspro"),
-                "--tree", str(tree), "--json", str(out), "--junit", str(tmp / f"j{n}.xml"),
-                *reference]  # fmt: skip
-        done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=400,
-                              cwd=_REPO)  # fmt: skip
-        assert done.returncode == 0, done.stdout + done.stderr
-        return done, json.loads(out.read_text())
-
-    marker = _GOLDEN / "sb6-reference-pass.json"  # `make demo` may have written it
+    runs, marker = [], _GOLDEN / "sb6-reference-pass.json"  # `make demo` may have written it
     before = marker.read_bytes() if marker.exists() else None
     with host_to_itself(request.config):
-        runs = [grade(1, "--reference")]
-    runs.append(grade(2))
-    assert (marker.read_bytes() if marker.exists() else None) == before  # the copy's, only
+        for n in (1, 2):
+            out = tmp / f"card{n}.json"
+            args = [sys.executable, "-m", "benchwright", "grade", str(_REPO / "suites" / "vspro"),
+                    "--tree", str(tree), "--json", str(out), "--junit", str(tmp / f"j{n}.xml"),
+                    "--reference"]  # fmt: skip
+            done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=400,
+                                  cwd=_REPO)  # fmt: skip
+            assert done.returncode == 0, done.stdout + done.stderr
+            runs.append((done, json.loads(out.read_text())))
+        assert (marker.read_bytes() if marker.exists() else None) == before  # the copy's, only
     return tmp, runs, tree
 
 

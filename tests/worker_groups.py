@@ -11,12 +11,7 @@ pieces of that relation), and a group runs whole on one worker.
 Groups are handed out longest first, so that no long group starts last and runs alone
 while the other workers idle. "Long" is known before running from the marks: a group's
 ``slow`` tests (real end-to-end runs, each seconds to minutes) count far more than its
-other tests. One exception: a group that takes the host to itself through its own tests
-(marked ``alone``) or a module's fixture (one calling ``host_to_itself``) starts after
-every other group. Mid-run, each such hold first waits for the other workers' current
-tests to end (minutes, behind a long one) with the host half idle; at the end they come
-one after another, behind short tests. A group whose hold is a session fixture's (a
-golden grading that many modules read) keeps its place: it is long, and it starts first.
+other tests.
 
 How it reaches xdist: the workers collect, so each worker works the groups out and
 writes them (node id -> group) to a folder the controller named in its ``workerinput``;
@@ -36,7 +31,6 @@ import json
 import sysconfig
 from collections import defaultdict
 from pathlib import Path
-from types import CodeType
 from typing import Any
 
 import pytest
@@ -47,8 +41,6 @@ _INSTALLED = Path(sysconfig.get_paths()["purelib"])
 SLOW_WEIGHT = 100
 """A ``slow`` test's weight against a plain one's 1 (the suite's slow tests take tens of
 seconds, its others a fraction of one): only the order of groups depends on it."""
-HOLD = "host_to_itself"
-"""The name a fixture calls to take the host to itself (tests/host_lease.py)."""
 _FOLDER = "benchwright_worker_groups"
 """The ``workerinput`` key naming the folder the workers write their groups to."""
 _FOLDER_KEY = pytest.StashKey[Path]()
@@ -114,43 +106,14 @@ def _weight(item: pytest.Item) -> int:
     return SLOW_WEIGHT if item.get_closest_marker("slow") else 1
 
 
-def _calls(code: CodeType, name: str) -> bool:
-    """Whether ``code`` (or a function or lambda defined in it) names ``name``."""
-    return name in code.co_names or any(
-        _calls(const, name) for const in code.co_consts if isinstance(const, CodeType)
-    )
-
-
-def _holds_the_host(item: pytest.Item) -> str | None:
-    """How ``item`` takes the host to itself (`host_lease`): "session" through a session
-    fixture, "own" through its ``alone`` mark or a narrower fixture, None not at all. A
-    fixture holds it when its code calls ``host_to_itself`` (read from the code object,
-    so a new holding fixture is scheduled as one without a list to keep)."""
-    info = getattr(item, "_fixtureinfo", None)
-    scopes = {
-        defs[-1].scope
-        for defs in (info.name2fixturedefs.values() if info else ())
-        if (code := getattr(defs[-1].func, "__code__", None)) and _calls(code, HOLD)
-    }
-    if "session" in scopes:
-        return "session"
-    return "own" if scopes or item.get_closest_marker("alone") else None
-
-
 def _ordered(items: list[pytest.Item], groups: dict[pytest.Item, str]) -> None:
-    """``items`` sorted group by group, heaviest group first but the groups that hold the
-    host through their own tests or module fixtures last; tests keep their order within a
-    group (the sort is stable)."""
+    """``items`` sorted group by group, heaviest group first; tests keep their order
+    within a group (the sort is stable)."""
     weight: dict[str, int] = defaultdict(int)
-    holds: dict[str, set[str | None]] = defaultdict(set)
     for item in items:
         weight[groups[item]] += _weight(item)
-        holds[groups[item]].add(_holds_the_host(item))
-    late = {group for group, how in holds.items() if "own" in how and "session" not in how}
     first_seen = {group: n for n, group in enumerate(dict.fromkeys(groups.values()))}
-    items.sort(
-        key=lambda item: (groups[item] in late, -weight[groups[item]], first_seen[groups[item]])
-    )
+    items.sort(key=lambda item: (-weight[groups[item]], first_seen[groups[item]]))
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import httpx
 
 from benchwright.services._boot import BootPolicy
+from benchwright.services.tls import shared_tls_context
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +48,7 @@ def wait_ready(pid: int, url: str, policy: BootPolicy, started: float) -> ReadyF
     body: bytes | None = None
     deadline = started + policy.budget_s
     ticks = 0
-    with httpx.Client(trust_env=False) as client:
+    with httpx.Client(trust_env=False, verify=shared_tls_context()) as client:
         while (now := time.monotonic()) < deadline:
             ticks += 1
             timeout = max(0.05, min(policy.request_timeout_s, deadline - now))

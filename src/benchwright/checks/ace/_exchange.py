@@ -15,6 +15,7 @@ from urllib.parse import quote
 import httpx
 
 from benchwright.checks.ace._stack import REQUEST_TIMEOUT_S
+from benchwright.services.tls import shared_tls_context
 
 
 class Finding(Exception):
@@ -63,7 +64,8 @@ class Recorder:
         self.base_url = base_url.rstrip("/")
         self.timeout_s = timeout_s
         self.exchanges: list[Exchange] = []
-        self._client = httpx.Client(base_url=self.base_url, timeout=timeout_s)
+        self._client = httpx.Client(base_url=self.base_url, timeout=timeout_s,
+                                    verify=shared_tls_context())  # fmt: skip
 
     def close(self) -> None:
         self._client.close()

@@ -16,6 +16,7 @@ import httpx
 from benchwright.checks.ace._env import AceEnv
 from benchwright.checks.ace._stack import REQUEST_TIMEOUT_S, no_stack
 from benchwright.model import CheckResult
+from benchwright.services.tls import shared_tls_context
 
 IDS = frozenset({"C2"})
 ATTEMPTS = 6
@@ -36,7 +37,7 @@ def run(
 def poll(url: str, attempts: int, backoff_s: float) -> CheckResult:
     """PASS at the first 200; FAIL naming the last answer after ``attempts`` polls."""
     seen: list[str] = []
-    with httpx.Client(timeout=REQUEST_TIMEOUT_S) as client:
+    with httpx.Client(timeout=REQUEST_TIMEOUT_S, verify=shared_tls_context()) as client:
         for attempt in range(1, attempts + 1):
             try:
                 status = client.get(url).status_code

@@ -12,6 +12,8 @@ from typing import Any
 
 import httpx
 
+from benchwright.services.tls import shared_tls_context
+
 DEFAULT_TIMEOUT_S = 10.0
 
 
@@ -69,6 +71,7 @@ def client(base_url: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> httpx.Client:
         timeout=timeout_s,
         trust_env=False,
         limits=httpx.Limits(max_keepalive_connections=0),
+        verify=shared_tls_context(),
     )
 
 

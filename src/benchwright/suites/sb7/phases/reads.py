@@ -11,6 +11,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from benchwright.probes.http import HttpObservation, client, fetch
+from benchwright.services.tls import shared_tls_context
 from benchwright.suites.sb7.context import GradeContext
 from benchwright.suites.sb7.observations import Observations, PageObs, ReadsObs
 
@@ -73,7 +74,8 @@ def stream_head(base_url: str) -> HttpObservation:
     (it never ends); a transport failure is an observation too."""
     started = time.perf_counter()
     try:
-        with httpx.Client(base_url=base_url, timeout=STREAM_HEAD_S, trust_env=False) as http, \
+        with httpx.Client(base_url=base_url, timeout=STREAM_HEAD_S, trust_env=False,
+                          verify=shared_tls_context()) as http, \
                 http.stream("GET", "/api/stream") as answer:  # fmt: skip
             headers = tuple(answer.headers.multi_items())
             return HttpObservation("GET", "/api/stream", answer.status_code, headers, b"",
