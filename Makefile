@@ -105,6 +105,7 @@ bench: setup
 	$(BIN)/python benchmarks/sandbox_overhead.py
 	$(BIN)/python benchmarks/meridian_walk.py
 	$(BIN)/python benchmarks/relay_latency.py
+	$(BIN)/python benchmarks/probe_clients.py
 
 bench-vspro: setup
 	$(BIN)/python benchmarks/grade_vspro.py

@@ -7,6 +7,8 @@ from __future__ import annotations
 import ssl
 import subprocess
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -17,12 +19,12 @@ from benchwright.services.tls import shared_tls_context
 
 
 @pytest.fixture
-def loads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+def loads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[object]]:
     """Every CA-bundle load from now on (the shared context made afresh first)."""
     seen: list[object] = []
     real = ssl.SSLContext.load_verify_locations
 
-    def counted(self, *args, **kwargs):
+    def counted(self: ssl.SSLContext, *args: Any, **kwargs: Any) -> None:
         seen.append(args or kwargs)
         return real(self, *args, **kwargs)
 
@@ -32,7 +34,9 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     shared_tls_context.cache_clear()
 
 
-def test_many_probe_clients_and_a_readiness_poll_load_the_bundle_once(loads, base_url):
+def test_many_probe_clients_and_a_readiness_poll_load_the_bundle_once(
+    loads: list[object], base_url: str
+) -> None:
     for _ in range(5):
         with client(base_url) as http:
             assert fetch(http, "/ok").status == 200
@@ -46,7 +50,7 @@ def test_many_probe_clients_and_a_readiness_poll_load_the_bundle_once(loads, bas
     assert len(loads) == 1
 
 
-def test_the_shared_context_verifies_certificates():
+def test_the_shared_context_verifies_certificates() -> None:
     context = shared_tls_context()
     assert context.verify_mode is ssl.CERT_REQUIRED and context.check_hostname
     assert context.cert_store_stats()["x509_ca"] > 0
