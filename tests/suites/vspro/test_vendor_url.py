@@ -61,7 +61,6 @@ def completeness(proc: subprocess.Popen[str], out: Path) -> dict:
 
 
 @sandboxed
-@pytest.mark.alone  # three real gradings at once: a whole host's load for a neighbour
 def test_three_gradings_at_once_each_serve_the_vendor_at_the_rendered_9003(tmp_path):
     tree = hard_coded(tmp_path, "http://127.0.0.1:9003")
     with socket.socket() as squatter:  # the host's 9003 is taken: it plays no part
