@@ -23,6 +23,10 @@ long test. A holder that wants the host to itself first lets go of its own share
 so two such holders never wait on each other. ``flock`` locks die with their process: a
 worker that crashes holds nothing.
 
+A worker that runs two such tests in a row keeps the host from the one to the next: let
+go between them, it went to a waiting worker, whose test (a minute, once) the second then
+waited for.
+
 The waits and the exclusive holds are recorded on each report (``host_lease_wait_s``,
 ``host_lease_alone_s``) and summed at the end: the price of the exclusive work, in
 worker-seconds, and what it was.
@@ -88,22 +92,39 @@ class HostLease:
             yield
             return
         was_shared = self._held == fcntl.LOCK_SH
+        self.take_alone()
+        try:
+            yield
+        finally:
+            self.leave_alone()
+            if was_shared:  # the test goes on (its teardown, at least): shared again
+                self.share()
+
+    def take_alone(self) -> None:
+        """The host to this worker until `leave_alone` (no-op when held so already); a
+        shared hold is let go first, so two such holders never wait on each other."""
+        if self._held == fcntl.LOCK_EX:
+            return
         self.release()
         start = monotonic()
         fcntl.flock(self._want, fcntl.LOCK_SH)
         try:
             fcntl.flock(self._host, fcntl.LOCK_EX)
-            self._held = fcntl.LOCK_EX
-            self.waited_s += monotonic() - start
-            self._alone_since = monotonic()
-            yield
-        finally:
-            self._count_alone()
-            self._alone_since = None
-            self.release()
+        except BaseException:  # interrupted while waiting: want nothing any more
             fcntl.flock(self._want, fcntl.LOCK_UN)
-            if was_shared:  # the test goes on (its teardown, at least): shared again
-                self.share()
+            raise
+        self._held = fcntl.LOCK_EX
+        self.waited_s += monotonic() - start
+        self._alone_since = monotonic()
+
+    def leave_alone(self) -> None:
+        """Let the host go after `take_alone` (no-op when not held so)."""
+        if self._held != fcntl.LOCK_EX:
+            return
+        self._count_alone()
+        self._alone_since = None
+        self.release()
+        fcntl.flock(self._want, fcntl.LOCK_UN)
 
     def _count_alone(self) -> None:
         if self._alone_since is not None:
@@ -155,18 +176,29 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
     """Each test holds the lease through setup, call and teardown: to itself when it
-    needs the host alone, shared otherwise."""
+    needs the host alone, shared otherwise. A test that needs it alone hands it on to the
+    next test of its worker that does too: between them the other workers would start
+    tests of their own, and the second would wait for those to end (a drain of a minute
+    once, for a test that then held the host one second)."""
     lease = item.config.stash.get(_LEASE_KEY, None)
     if lease is None:
         return (yield)
-    if item.get_closest_marker("alone") is not None:
-        with lease.alone():
+    if _needs_alone(item):
+        lease.take_alone()  # no-op when the test before handed it on
+        try:
             return (yield)
+        finally:
+            if nextitem is None or not _needs_alone(nextitem):
+                lease.leave_alone()
     lease.share()
     try:
         return (yield)
     finally:
         lease.release()
+
+
+def _needs_alone(item: pytest.Item) -> bool:
+    return item.get_closest_marker("alone") is not None
 
 
 @pytest.hookimpl(wrapper=True)

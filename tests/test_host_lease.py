@@ -4,13 +4,15 @@ real ``pytest -n 2`` run in which timed work has the host to itself."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from pathlib import Path
 from time import monotonic, sleep
+from types import SimpleNamespace
 
-from host_lease import HostLease
+from host_lease import _LEASE_KEY, HostLease, pytest_runtest_protocol
 
 WAIT_S = 20.0
 """Bound on waiting for a holder to block or finish: far above what it takes."""
@@ -219,3 +221,50 @@ def test_under_workers_timed_work_runs_with_nothing_beside_it(pytester, monkeypa
         held[nodeid.rsplit("::", 1)[-1]] = float(seconds.removesuffix("s"))
     assert held.keys() == {"test_timed", "test_reads_the_golden"}, done.outlines
     assert min(held.values()) >= 1.0  # each slept a second alone (the golden in its fixture)
+
+
+def _protocol(lease: HostLease, alone: bool, next_alone: bool | None) -> Generator[None]:
+    """The lease's ``pytest_runtest_protocol`` wrapper for a test (``alone`` or not) whose
+    worker runs ``next_alone`` after it (None: nothing), entered up to the test's run."""
+
+    config = SimpleNamespace(stash={_LEASE_KEY: lease})
+
+    def item(marked: bool) -> SimpleNamespace:
+        return SimpleNamespace(config=config, get_closest_marker=lambda _: marked or None)
+
+    following = None if next_alone is None else item(next_alone)
+    wrapper = pytest_runtest_protocol(item(alone), following)  # type: ignore[arg-type]
+    next(wrapper)
+    return wrapper
+
+
+def _finish(wrapper: Generator[None]) -> None:
+    with contextlib.suppress(StopIteration):
+        wrapper.send(None)
+
+
+def test_tests_that_need_the_host_in_a_row_keep_it_between_them(tmp_path):
+    """An ``alone`` test followed on its worker by another hands the host on: a worker
+    waiting to share gets in after the second, not between the two (where it would start
+    a test the second then waits for); the last of a run lets it go."""
+    mine, other = HostLease(tmp_path), HostLease(tmp_path)
+    events: list[str] = []
+
+    def share() -> None:
+        other.share()
+        events.append("other shared")
+        other.release()
+
+    first = _protocol(mine, alone=True, next_alone=True)
+    waiting = _start(share)
+    _until(lambda: _waiting_on(tmp_path / "want"))
+    _finish(first)
+    assert not _free(tmp_path / "host", fcntl.LOCK_SH)  # still mine
+    second = _protocol(mine, alone=True, next_alone=False)
+    assert mine.take_times()[0] < 1.0  # it did not wait for the host again
+    events.append("second ran")
+    _finish(second)
+    _joined(waiting)
+    assert events == ["second ran", "other shared"]
+    mine.close()
+    other.close()
