@@ -18,12 +18,15 @@ sys.modules["lease_replay"] = replay_module
 _spec.loader.exec_module(replay_module)
 
 
-def _write(path: Path, tests: list[tuple[str, float, float]]) -> Path:
-    """(id, seconds, of which alone), started in this order; a test's group is its id's
-    first letter."""
+def _write(
+    path: Path, tests: list[tuple[str, float, float]], waited: dict[str, float] | None = None
+) -> Path:
+    """(id, seconds, of which alone), started in this order, with the lease's recorded
+    wait of the ids ``waited`` names; a test's group is its id's first letter."""
     lines = []
     for n, (nodeid, seconds, alone) in enumerate(tests):
-        props = {"host_lease_alone_s": alone, "worker_group": nodeid[0]}
+        props = {"host_lease_alone_s": alone, "worker_group": nodeid[0],
+                 "host_lease_wait_s": (waited or {}).get(nodeid, 0.0)}  # fmt: skip
         lines.append({"id": nodeid, "when": "call", "start": n, "stop": n + seconds,
                       "worker": f"gw{n % 2}", "outcome": "passed", "props": props})  # fmt: skip
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
@@ -55,3 +58,16 @@ def test_a_fixture_block_is_replayed_alone_then_shared_and_share_drops_it(tmp_pa
     assert replay_module.replay(groups, 2, True) == (14, 4, 4)
     shared, _, _ = replay_module.load(timeline, ["golden"])
     assert replay_module.replay(shared, 2, True) == (10, 0, 0)
+
+
+def test_a_wait_inside_a_fixtures_setup_is_not_replayed_as_work(tmp_path: Path) -> None:
+    """A fixture's block waits inside the test's setup (its phases hold the wait), a test
+    waits for the lease before its setup (they do not): only the first is taken off."""
+    timeline = _write(tmp_path / "t", [("golden", 15, 4), ("marked", 4, 4), ("plain", 3, 0)],
+                      {"golden": 5, "marked": 9, "plain": 7})  # fmt: skip
+    groups, _, _ = replay_module.load(timeline, [])
+    assert [t.parts for g in groups for t in g] == [
+        [("alone", 4), ("shared", 6)],
+        [("alone", 4)],
+        [("shared", 3)],
+    ]
