@@ -40,7 +40,10 @@ def test_readers_racing_a_slow_operation_overlap_it(base_url):
         (r, i) for r in range(8) for i in range(6)
     }
     assert all(s.response.status == 200 for s in obs.samples)
-    assert obs.background.start < 0.1 and obs.background.end is not None
+    # the operation began before any read (its thread's own start is the host's: 0.104 s
+    # once, on a busy host, against a bound of 0.1 s this line had)
+    assert obs.background.start < min(s.when.start for s in obs.samples)
+    assert obs.background.end is not None
     assert obs.background.end >= 4 and obs.background_error is None
     assert all(s.when.start >= 0.2 and s.when.end > s.when.start for s in obs.samples)
     assert obs.overlap_fraction == 1.0
